@@ -1,0 +1,3 @@
+module github.com/nip-rs/harness
+
+go 1.26

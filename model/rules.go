@@ -1,0 +1,109 @@
+package model
+
+// Shape is the wire shape of a canonical override group (Mandatory Canonical
+// Publication).
+type Shape uint8
+
+const (
+	ShapeOmit  Shape = iota // virgin: no keys
+	ShapeLive               // ov_s, ov_c, ov_b
+	ShapeFloor              // ov_c only, the tombstone floor
+)
+
+func (s Shape) String() string { return [...]string{"omit", "live", "floor"}[s] }
+
+// Rules is the seam through which every driver (the replica, the slot
+// split, the codec, the load procedure) makes each rule decision. Spec()
+// returns the production rules; a mutant is a Rules with a field replaced.
+// Drivers must call through a Rules value, never the production function
+// directly, or a mutant silently stops applying (rules_test.go proves each
+// field is reached).
+type Rules struct {
+	// Name identifies the rule set in output ("spec" or a mutant id).
+	Name string
+
+	// Join merges two registers (Merge Rule, Override Registers).
+	Join func(a, b Reg) Reg
+	// Live is the liveness predicate (Liveness Predicate, Tie Policy).
+	Live func(r Reg, f uint32, tie TiePolicy) bool
+	// Canonical gives the publication form of r at the publisher's own
+	// effective frontier f, where live = Live(r, f, tie) (Tombstone Floor,
+	// Mandatory Canonical Publication). The replica's local compaction uses
+	// the same decision.
+	Canonical func(r Reg, f uint32, live bool) (Reg, Shape)
+	// MarkUnread is the register half of mark-unread at effective frontier f.
+	MarkUnread func(r Reg, f uint32) (Reg, error)
+	// MarkRead is the register half of an explicit mark-read, after the
+	// frontier advance to fAfter; live = Live(r, fAfter, tie).
+	MarkRead func(r Reg, fAfter uint32, live bool) (Reg, error)
+
+	// SanitizeValue reads a JSON number literal as a wire value (Content
+	// Validation: integers in 0..4294967295 only).
+	SanitizeValue func(lit string) (uint32, bool)
+	// ValidateGroup accepts or rejects one collected override group before
+	// any decoding (Content Validation).
+	ValidateGroup func(g Group) (Reg, error)
+	// GroupKey classifies a wire key and names the logical context it
+	// belongs to, for decoding and for slot grouping (Override Group
+	// Co-Location Rule, unescape-before-group).
+	GroupKey func(wire string) (KeyKind, string)
+	// Escape and Unescape are the reserved-namespace bijection.
+	Escape   func(raw string) string
+	Unescape func(wire string) string
+
+	// Slots holds the slot and budget decisions.
+	Slots SlotRules
+	// Load holds the full-state load's decision points.
+	Load LoadRules
+}
+
+// Spec returns the production rules.
+func Spec() *Rules {
+	return &Rules{
+		Name:          "spec",
+		Join:          JoinReg,
+		Live:          LiveReg,
+		Canonical:     CanonicalForm,
+		MarkUnread:    MarkUnreadReg,
+		MarkRead:      markReadDecision,
+		SanitizeValue: SanitizeValue,
+		ValidateGroup: ValidateGroup,
+		GroupKey:      GroupKey,
+		Escape:        EscapeKey,
+		Unescape:      UnescapeKey,
+		Slots:         specSlotRules(),
+		Load:          specLoadRules(),
+	}
+}
+
+// Clone returns a shallow copy that a mutant may modify.
+func (r *Rules) Clone() *Rules {
+	c := *r
+	return &c
+}
+
+// CanonicalForm is the production canonicalisation given liveness.
+func CanonicalForm(r Reg, _ uint32, live bool) (Reg, Shape) {
+	switch {
+	case r.Virgin():
+		return Reg{}, ShapeOmit
+	case live:
+		return r, ShapeLive
+	default:
+		return Reg{C: r.Ceiling()}, ShapeFloor
+	}
+}
+
+func markReadDecision(r Reg, _ uint32, live bool) (Reg, error) {
+	if r.Ceiling() == MaxU32 {
+		if live {
+			return r, errStillActiveAtCeiling
+		}
+		return r, nil
+	}
+	return Reg{S: r.S, C: r.Ceiling() + 1, B: r.B}, nil
+}
+
+// GroupKey is the production key classification: override keys by their raw
+// suffix, frontier keys unescaped.
+func GroupKey(wire string) (KeyKind, string) { return ClassifyKey(wire, UnescapeKey) }
