@@ -106,3 +106,12 @@ func TestReplicaReadmeFlow(t *testing.T) {
 		t.Fatalf("phone after floor: live=%v reg=%v", phone.Live("chan-1"), phone.Reg("chan-1"))
 	}
 }
+
+func TestEncodeBlobDeterministic(t *testing.T) {
+	b := Blob{V: 1, ClientID: "c\"1", Contexts: []Entry{{"z", 2}, {"a", 1}, {"é", 3}}}
+	got := string(EncodeBlob(b))
+	want := `{"v":1,"client_id":"c\"1","contexts":{"a":1,"z":2,"é":3}}`
+	if got != want {
+		t.Fatalf("EncodeBlob = %s, want %s", got, want)
+	}
+}
