@@ -163,6 +163,7 @@ func Decode(rules *Rules, entries []RawEntry) Decoded {
 			ovs = append(ovs, ov{ctx, kind, e})
 			continue
 		}
+		ctx = rules.Unescape(e.Key) // receive side: strip one esc: (Reserved Namespace)
 		switch {
 		case len(e.Key) > MaxKeyBytes:
 			d.Drops = append(d.Drops, Drop{e.Key, "key over 256 bytes"})

@@ -1,0 +1,189 @@
+package model
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A ruleWorkload drives the public API with a given Rules value. The seam
+// test below replaces every function field of Rules with a recording
+// wrapper, runs every workload, and fails for any field no workload
+// reached: a field nothing calls is a rule a mutant cannot change.
+//
+// To cover a new field, add a workload that reaches it through a public
+// entry point, here or from the test file of the code that calls it:
+//
+//	func init() {
+//		ruleWorkloads = append(ruleWorkloads, ruleWorkload{"slot split", func(t *testing.T, r *Rules) { … }})
+//	}
+//
+// Workloads must use the Rules they are given (never Spec()) and should
+// check their results, so that a wrapper which stopped calling the original
+// would be noticed.
+type ruleWorkload struct {
+	name string
+	run  func(t *testing.T, rules *Rules)
+}
+
+var ruleWorkloads = []ruleWorkload{
+	{"replica actions", workloadActions},
+	{"publish and receive", workloadPublishReceive},
+	{"parse blob", workloadParse},
+	{"merge blobs", workloadMerge},
+	{"legacy parse", workloadLegacyParse},
+}
+
+func workloadActions(t *testing.T, rules *Rules) {
+	r := NewReplica("a")
+	r.Rules = rules
+	r.Advance("chan", 100)
+	mustDo(t, r.MarkUnread("chan"))
+	if !r.Live("chan") || r.Reg("chan") != (Reg{1, 0, 100}) {
+		t.Fatalf("after mark-unread: live=%v reg=%v", r.Live("chan"), r.Reg("chan"))
+	}
+	mustDo(t, r.MarkRead("chan", 120))
+	if r.Live("chan") || r.Reg("chan") != (Reg{1, 2, 100}) {
+		t.Fatalf("after mark-read: live=%v reg=%v", r.Live("chan"), r.Reg("chan"))
+	}
+	if !r.Compact("chan") || r.Reg("chan") != (Reg{0, 2, 0}) {
+		t.Fatalf("after compact: %v", r.Reg("chan"))
+	}
+}
+
+func workloadPublishReceive(t *testing.T, rules *Rules) {
+	a, b := NewReplica("a"), NewReplica("b")
+	a.Rules, b.Rules = rules, rules
+	a.Advance("ov_s:evil", 5) // escaped on publish, unescaped on receive
+	a.Advance("chan", 100)
+	mustDo(t, a.MarkUnread("chan"))
+	pub := a.Publish()
+	if _, ok := pub.Value("esc:ov_s:evil"); !ok {
+		t.Fatalf("raw ov_s:evil not escaped: %v", pub.Contexts)
+	}
+	if drops := b.Receive(pub); len(drops) != 0 {
+		t.Fatalf("receive dropped %v", drops)
+	}
+	if b.Frontier("ov_s:evil") != 5 || !b.Live("chan") {
+		t.Fatalf("receiver: frontier %d live %v", b.Frontier("ov_s:evil"), b.Live("chan"))
+	}
+	// A second publication joins into an existing register.
+	mustDo(t, b.MarkRead("chan", 150))
+	a.Receive(b.Publish())
+	if a.Live("chan") || a.NeedsRepublish() == false {
+		t.Fatalf("floor did not reach a, or a does not republish its change")
+	}
+}
+
+func workloadParse(t *testing.T, rules *Rules) {
+	b, rep, err := ParseBlobWith(rules, []byte(blobWith(`"chan":1,"ov_s:chan":2,"ov_c:chan":1,"ov_b:chan":1,"x":"bad","ov_s:p":1`)))
+	if err != nil || len(b.Contexts) != 4 || len(rep.Drops) != 2 {
+		t.Fatalf("parse: %v kept %v dropped %v", err, b.Contexts, rep.Drops)
+	}
+}
+
+func workloadMerge(t *testing.T, rules *Rules) {
+	x := Blob{V: 1, ClientID: "x", Contexts: []Entry{{"c", 5}, {"ov_b:c", 5}, {"ov_c:c", 0}, {"ov_s:c", 1}}}
+	y := Blob{V: 1, ClientID: "y", Contexts: []Entry{{"c", 9}, {"ov_c:c", 3}}}
+	st := MergeBlobs(rules, x, y)
+	if st.Frontiers["c"] != 9 || st.Regs["c"] != (Reg{1, 3, 5}) {
+		t.Fatalf("merged %v %v", st.Frontiers, st.Regs)
+	}
+}
+
+func workloadLegacyParse(t *testing.T, rules *Rules) {
+	b, _, err := ParseBlobLegacy(rules, []byte(blobWith(`"ov_s:p":1,"a":2`)))
+	if err != nil || len(b.Contexts) != 2 {
+		t.Fatalf("legacy parse: %v %v", err, b.Contexts)
+	}
+}
+
+// wrapRuleFuncs replaces every func field of the struct v (recursing into
+// nested struct fields) with a wrapper that records its path in hits and
+// calls the original. It returns the paths of the wrapped fields.
+func wrapRuleFuncs(t *testing.T, v reflect.Value, path string, hits map[string]int) []string {
+	var paths []string
+	for i := range v.NumField() {
+		f, sf := v.Field(i), v.Type().Field(i)
+		p := path + "." + sf.Name
+		switch f.Kind() {
+		case reflect.Func:
+			if !f.CanSet() {
+				t.Errorf("%s is unexported: a mutant cannot replace it", p)
+				continue
+			}
+			if f.IsNil() {
+				t.Errorf("%s is nil in Spec()", p)
+				continue
+			}
+			orig := reflect.ValueOf(f.Interface())
+			variadic := f.Type().IsVariadic()
+			f.Set(reflect.MakeFunc(f.Type(), func(args []reflect.Value) []reflect.Value {
+				hits[p]++
+				if variadic {
+					return orig.CallSlice(args)
+				}
+				return orig.Call(args)
+			}))
+			paths = append(paths, p)
+		case reflect.Struct:
+			paths = append(paths, wrapRuleFuncs(t, f, p, hits)...)
+		}
+	}
+	return paths
+}
+
+// TestRulesEveryFieldReached is the seam test: every function field of
+// Rules, nested SlotRules and LoadRules included, must be called by some
+// workload, through the Rules value the workload was handed.
+func TestRulesEveryFieldReached(t *testing.T) {
+	rules := Spec()
+	hits := map[string]int{}
+	fields := wrapRuleFuncs(t, reflect.ValueOf(rules).Elem(), "Rules", hits)
+	for _, want := range []string{"Rules.Join", "Rules.Unescape", "Rules.ValidateGroup"} {
+		if !slices.Contains(fields, want) {
+			t.Fatalf("reflection missed %s: wrapped %v", want, fields)
+		}
+	}
+	reachedBy := map[string][]string{}
+	for _, w := range ruleWorkloads {
+		before := make(map[string]int, len(hits))
+		for k, n := range hits {
+			before[k] = n
+		}
+		t.Run(w.name, func(t *testing.T) { w.run(t, rules) })
+		for _, f := range fields {
+			if hits[f] > before[f] {
+				reachedBy[f] = append(reachedBy[f], w.name)
+			}
+		}
+	}
+	for _, f := range fields {
+		if hits[f] == 0 {
+			t.Errorf("%s is never reached: no workload in ruleWorkloads calls it (add a ruleWorkload that exercises it through the public API; see the comment on ruleWorkload in rules_test.go)", f)
+			continue
+		}
+		t.Logf("%-32s %5d calls, by %s", f, hits[f], strings.Join(reachedBy[f], ", "))
+	}
+}
+
+// TestRulesWrapperIsTransparent: the recording wrapper changes nothing the
+// workloads can observe, and a replaced field really is what runs (a rule
+// set whose Live always says false makes mark-unread invisible).
+func TestRulesWrapperIsTransparent(t *testing.T) {
+	rules := Spec()
+	wrapRuleFuncs(t, reflect.ValueOf(rules).Elem(), "Rules", map[string]int{})
+	for _, w := range ruleWorkloads {
+		t.Run(w.name, func(t *testing.T) { w.run(t, rules) })
+	}
+	never := Spec()
+	never.Live = func(Reg, uint32, TiePolicy) bool { return false }
+	r := NewReplica("a")
+	r.Rules = never
+	r.Advance("chan", 1)
+	mustDo(t, r.MarkUnread("chan"))
+	if r.Live("chan") {
+		t.Fatal("the replica did not decide liveness through its Rules")
+	}
+}
