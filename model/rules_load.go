@@ -1,6 +1,87 @@
 package model
 
-// LoadRules holds the full-state load's decision points (Full-State Load).
-type LoadRules struct{}
+import "github.com/nbd-wtf/go-nostr"
 
-func specLoadRules() LoadRules { return LoadRules{} }
+// FloorL is the delivery floor the full-state load assumes of every relay
+// (Full-State Load: L = 2, fixed, never derived from relay discovery).
+const FloorL = 2
+
+// loadKind is the kind the load enumerates (kind 30078, application data).
+const loadKind = 30078
+
+// LoadRules holds the full-state load's decision points (Full-State Load).
+// The load procedure (load.go) decides only through these fields, so each
+// way of getting the procedure wrong is a one-field change.
+type LoadRules struct {
+	// Floor is L, the number of events a conforming relay delivers for a
+	// query whose limit and matching set both reach it (step 5 and the
+	// floor requirement).
+	Floor func() int
+	// EnumerationFilter is the filter of the fence and of every query,
+	// before the load adds time bounds: kind 30078 by the user, an explicit
+	// limit n and no tag constraint (step 1).
+	EnumerationFilter func(pubkey string, n int) nostr.Filter
+	// Retain reports whether cand replaces held as the version kept for
+	// their shared d tag: greatest created_at, then lowest id (step 2).
+	Retain func(held, cand *nostr.Event) bool
+	// CursorFrom reports whether an event delivered by a query sets the
+	// cursor T; readState says whether it is a read-state coordinate. Every
+	// delivered event does, read-state or not (step 3).
+	CursorFrom func(ev *nostr.Event, readState bool) bool
+	// PinWindow reports whether the load queries the pinned window
+	// {since: T, until: T} before advancing past T (step 4).
+	PinWindow func(t nostr.Timestamp) bool
+	// Exhausted reports whether second T is discharged given the pinned
+	// delivery, C (the largest preceding delivery) and the floor: only when
+	// pinned < max(C, L) (step 5).
+	Exhausted func(pinned, c, floor int) bool
+	// Finished reports whether a band query (the first query or a
+	// continuation) ends the enumeration, given how many events it
+	// delivered and the limit it requested: only an empty delivery does,
+	// never a comparison against the requested limit (step 7).
+	Finished func(delivered, requested int) bool
+	// FenceEstablished reports whether the fence counts as established:
+	// when its end-of-stored-events has arrived, not when its REQ was sent.
+	FenceEstablished func(sent, eose bool) bool
+	// FenceCountsForC and FenceMovesCursor report whether an event the
+	// fence delivers contributes to C or to T. Neither does: a fence
+	// delivery is not a query result (step 2).
+	FenceCountsForC  func(ev *nostr.Event) bool
+	FenceMovesCursor func(ev *nostr.Event) bool
+}
+
+func specLoadRules() LoadRules {
+	return LoadRules{
+		Floor:             func() int { return FloorL },
+		EnumerationFilter: EnumerationFilter,
+		Retain:            RetainNewer,
+		CursorFrom:        func(*nostr.Event, bool) bool { return true },
+		PinWindow:         func(nostr.Timestamp) bool { return true },
+		Exhausted:         SecondExhausted,
+		Finished:          func(delivered, _ int) bool { return delivered == 0 },
+		FenceEstablished:  func(_, eose bool) bool { return eose },
+		FenceCountsForC:   func(*nostr.Event) bool { return false },
+		FenceMovesCursor:  func(*nostr.Event) bool { return false },
+	}
+}
+
+// EnumerationFilter is the tag-free filter of a full-state load:
+// {"kinds":[30078],"authors":[pubkey],"limit":n}.
+func EnumerationFilter(pubkey string, n int) nostr.Filter {
+	return nostr.Filter{Kinds: []int{loadKind}, Authors: []string{pubkey}, Limit: n}
+}
+
+// RetainNewer is the addressable ordering of NIP-01: cand supersedes held
+// when it is newer, or equally old with the lexicographically lower id.
+func RetainNewer(held, cand *nostr.Event) bool {
+	if cand.CreatedAt != held.CreatedAt {
+		return cand.CreatedAt > held.CreatedAt
+	}
+	return cand.ID < held.ID
+}
+
+// SecondExhausted is step 5: the pinned window discharges its second only
+// when it delivered fewer than max(C, L) events.
+func SecondExhausted(pinned, c, floor int) bool {
+	return pinned < max(c, floor)
+}

@@ -1,0 +1,401 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// LoadConfig configures one relay's full-state load.
+type LoadConfig struct {
+	// PubKey is the user's public key, 64 lowercase hex.
+	PubKey string
+	// Limit is n, the explicit limit every query carries; it must be at
+	// least the floor L. The spec advises n well above L (round trips).
+	Limit int
+	// SubPrefix prefixes the load's subscription ids so they cannot clash
+	// with other subscriptions on the same connection ("load" if empty).
+	SubPrefix string
+	// KnownNonConforming marks a relay the client knows, or has evidence,
+	// not to meet the relay requirements: no load is attempted against it
+	// and the verdict is cannot-prove-complete at once.
+	KnownNonConforming bool
+	// Rules makes every decision; nil means Spec().
+	Rules *Rules
+}
+
+// Errors of NewLoad.
+var (
+	ErrLoadPubKey = errors.New("load: public key must be 64 lowercase hex")
+	ErrLoadLimit  = errors.New("load: limit below the floor L")
+)
+
+// Load is the full-state load against one relay as a sans-I/O state
+// machine (Full-State Load). Start returns the first messages to send; each
+// relay message is then fed in wire order, and each call returns the next
+// messages to send on the same connection. The load ends in Complete,
+// CannotProveComplete or Failed; after that it ignores every message, since
+// no later observation changes its verdict.
+//
+// The fence is a subscription on the tag-free filter; the first
+// enumeration query is sent only after the fence's end-of-stored-events.
+// Queries run one at a time: the band (no until, then until = T-1), then
+// the pinned window {since: T, until: T}. Fence deliveries are collected
+// like query deliveries but never move T or C. Because messages are fed in
+// wire order and collected as they are fed, every fence delivery received
+// before the final end-of-stored-events has been collected when the
+// verdict is rendered.
+type Load struct {
+	rules  *Rules
+	pubkey string
+	n      int
+	floor  int
+	prefix string
+	known  bool
+
+	started     bool
+	fenceEOSE   bool
+	established bool
+	fenceStored int // fence deliveries before its end-of-stored-events
+	fenceCount  int // fence deliveries that count toward C (none by spec)
+	c           int
+	t           nostr.Timestamp
+	tSet        bool
+	q           *query
+	nq          int
+
+	coords map[string]*nostr.Event
+	res    LoadResult
+}
+
+// query is the one enumeration query in flight.
+type query struct {
+	id          string
+	pinned      bool
+	filter      nostr.Filter
+	count       int
+	cursorSet   bool
+	cursorLow   nostr.Timestamp
+	cursorCount int
+}
+
+// NewLoad validates the configuration and returns a load not yet started.
+func NewLoad(cfg LoadConfig) (*Load, error) {
+	rules := cfg.Rules
+	if rules == nil {
+		rules = Spec()
+	}
+	if !isLowerHex(cfg.PubKey, 64) {
+		return nil, ErrLoadPubKey
+	}
+	floor := rules.Load.Floor()
+	if cfg.Limit < floor {
+		return nil, fmt.Errorf("%w: n=%d, L=%d", ErrLoadLimit, cfg.Limit, floor)
+	}
+	prefix := cfg.SubPrefix
+	if prefix == "" {
+		prefix = "load"
+	}
+	return &Load{
+		rules: rules, pubkey: cfg.PubKey, n: cfg.Limit, floor: floor,
+		prefix: prefix, known: cfg.KnownNonConforming,
+		coords: map[string]*nostr.Event{},
+	}, nil
+}
+
+// FenceID is the fence's subscription id.
+func (l *Load) FenceID() string { return l.prefix + "-fence" }
+
+// Verdict is the load's current verdict.
+func (l *Load) Verdict() Verdict { return l.res.Verdict }
+
+// Running reports whether the load has started and has no verdict yet.
+// While it runs the client must not publish to its own coordinates.
+func (l *Load) Running() bool { return l.started && l.res.Verdict == Running }
+
+// Established reports whether the fence is (or was) established.
+func (l *Load) Established() bool { return l.established }
+
+// C is the largest delivery of any enumeration query so far.
+func (l *Load) C() int { return l.c }
+
+// Cursor is T and whether it is set.
+func (l *Load) Cursor() (nostr.Timestamp, bool) { return l.t, l.tSet }
+
+// Result is the verdict and the collected coordinates so far.
+func (l *Load) Result() LoadResult {
+	r := l.res
+	r.Events = make([]*nostr.Event, 0, len(l.coords))
+	for _, ev := range l.coords {
+		r.Events = append(r.Events, ev)
+	}
+	slices.SortFunc(r.Events, func(a, b *nostr.Event) int { return strings.Compare(a.Tags.GetD(), b.Tags.GetD()) })
+	return r
+}
+
+// Start returns the fence REQ (and, only if the rules count the fence as
+// established on sending, the first query). A relay known not to conform
+// gets nothing: the load is cannot-prove-complete at once.
+func (l *Load) Start() []Out {
+	if l.started {
+		return nil
+	}
+	l.started = true
+	if l.known {
+		l.finish(CannotProveComplete, ReasonNonConforming, "relay known not to meet the relay requirements; no load attempted")
+		return nil
+	}
+	f := l.rules.Load.EnumerationFilter(l.pubkey, l.n)
+	out := []Out{{Kind: OutREQ, SubID: l.FenceID(), Filter: f}}
+	l.res.Stats.REQs++
+	if l.rules.Load.FenceEstablished(true, false) {
+		l.established = true
+		out = append(out, l.issue(false, nil, nil))
+	}
+	return out
+}
+
+// Feed consumes one relay message and returns the messages to send next.
+func (l *Load) Feed(m In) []Out {
+	if !l.started || l.res.Verdict != Running {
+		if m.Kind == InEvent {
+			l.res.Stats.Discarded++
+		}
+		return nil
+	}
+	switch m.Kind {
+	case InEvent:
+		return l.event(m.SubID, m.Event)
+	case InEOSE:
+		return l.eose(m.SubID)
+	case InClosed:
+		return l.closed(m.SubID, m.Reason)
+	case InConnectionLost:
+		if l.established {
+			l.finish(CannotProveComplete, ReasonFenceLapsed, "connection lost: the fence lapsed")
+		} else {
+			l.finish(Failed, ReasonRelayFailure, "connection lost before the fence was established")
+		}
+		return nil
+	}
+	return nil
+}
+
+// Abort ends a running load as failed, for a caller that gives up on the
+// relay (a timeout, a shutdown). It returns the CLOSE messages to send.
+func (l *Load) Abort(why string) []Out {
+	if !l.started || l.res.Verdict != Running {
+		return nil
+	}
+	l.finish(Failed, ReasonRelayFailure, "aborted: "+why)
+	return l.closeAll()
+}
+
+func (l *Load) event(sub string, ev *nostr.Event) []Out {
+	fence := sub == l.FenceID()
+	if !fence && (l.q == nil || sub != l.q.id) {
+		l.res.Stats.Discarded++
+		return nil
+	}
+	if why := l.malformed(ev); why != "" {
+		l.finish(CannotProveComplete, ReasonNonConforming, why)
+		return l.closeAll()
+	}
+	l.res.Stats.Received++
+	if fence {
+		return l.fenceEvent(ev)
+	}
+	q := l.q
+	if !q.filter.Matches(ev) {
+		l.finish(CannotProveComplete, ReasonNonConforming,
+			fmt.Sprintf("%s delivered %s@%d outside its filter %s", q.id, short(ev.ID), ev.CreatedAt, q.filter))
+		return l.closeAll()
+	}
+	q.count++
+	if q.count > l.n {
+		l.finish(CannotProveComplete, ReasonNonConforming, fmt.Sprintf("%s delivered more than the requested %d events", q.id, l.n))
+		return l.closeAll()
+	}
+	rs := l.collect(ev)
+	if !q.pinned && l.rules.Load.CursorFrom(ev, rs) {
+		if !q.cursorSet || ev.CreatedAt < q.cursorLow {
+			q.cursorLow = ev.CreatedAt
+		}
+		q.cursorSet = true
+		q.cursorCount++
+	}
+	return nil
+}
+
+func (l *Load) fenceEvent(ev *nostr.Event) []Out {
+	l.res.Stats.Fence++
+	if !l.fenceEOSE {
+		l.fenceStored++
+		if l.fenceStored > l.n {
+			l.finish(CannotProveComplete, ReasonNonConforming, fmt.Sprintf("fence delivered more than the requested %d stored events", l.n))
+			return l.closeAll()
+		}
+	}
+	f := l.rules.Load.EnumerationFilter(l.pubkey, l.n)
+	if !f.MatchesIgnoringTimestampConstraints(ev) {
+		l.finish(CannotProveComplete, ReasonNonConforming,
+			fmt.Sprintf("fence delivered %s@%d outside its filter", short(ev.ID), ev.CreatedAt))
+		return l.closeAll()
+	}
+	l.collect(ev)
+	if l.rules.Load.FenceCountsForC(ev) {
+		l.fenceCount++
+		l.c = max(l.c, l.fenceCount)
+	}
+	if l.rules.Load.FenceMovesCursor(ev) && (!l.tSet || ev.CreatedAt < l.t) {
+		l.t, l.tSet = ev.CreatedAt, true
+	}
+	return nil
+}
+
+// malformed reports why an event cannot be used at all (nil, or an id
+// that is not the hash of its content); the empty string means usable.
+// Signatures are the transport's to verify before feeding.
+func (l *Load) malformed(ev *nostr.Event) string {
+	switch {
+	case ev == nil:
+		return "relay delivered an empty event"
+	case !isLowerHex(ev.ID, 64):
+		return fmt.Sprintf("relay delivered an event with a malformed id %q", short(ev.ID))
+	case !ev.CheckID():
+		return fmt.Sprintf("relay delivered event %s whose id does not match its content", short(ev.ID))
+	}
+	return ""
+}
+
+// collect keeps ev if it is a read-state coordinate and supersedes what is
+// held for its d tag; it reports whether ev is a read-state coordinate.
+// Every other event is ignored but counted.
+func (l *Load) collect(ev *nostr.Event) bool {
+	d := ev.Tags.GetD()
+	if !ValidDTag(d) {
+		l.res.Stats.Ignored++
+		return false
+	}
+	if held, ok := l.coords[d]; !ok || l.rules.Load.Retain(held, ev) {
+		l.coords[d] = ev
+	}
+	return true
+}
+
+func (l *Load) eose(sub string) []Out {
+	if sub == l.FenceID() {
+		if l.fenceEOSE {
+			return nil
+		}
+		l.fenceEOSE = true
+		if l.established || !l.rules.Load.FenceEstablished(true, true) {
+			return nil
+		}
+		l.established = true
+		return []Out{l.issue(false, nil, nil)}
+	}
+	if l.q == nil || sub != l.q.id {
+		return nil
+	}
+	q := l.q
+	l.q = nil
+	out := []Out{{Kind: OutCLOSE, SubID: q.id}}
+	if q.pinned {
+		return append(out, l.afterPinned(q)...)
+	}
+	return append(out, l.afterBand(q)...)
+}
+
+// afterBand handles the end of a band query: the first query or a
+// continuation at until = T-1.
+func (l *Load) afterBand(q *query) []Out {
+	l.c = max(l.c, q.count)
+	if l.rules.Load.Finished(q.count, l.n) {
+		l.finish(Complete, ReasonNone, fmt.Sprintf("%s delivered %d events: enumeration exhausted", q.id, q.count))
+		return l.closeAll()
+	}
+	if !q.cursorSet {
+		// Under the production rules every delivered event sets the
+		// cursor, so a non-empty band always does; a band that set none
+		// left nothing to continue below.
+		l.finish(Complete, ReasonNone, fmt.Sprintf("%s delivered no event that sets the cursor", q.id))
+		return l.closeAll()
+	}
+	if !l.tSet || q.cursorLow < l.t {
+		l.t, l.tSet = q.cursorLow, true
+	}
+	if l.rules.Load.PinWindow(l.t) {
+		t := l.t
+		return []Out{l.issue(true, &t, &t)}
+	}
+	return l.advance()
+}
+
+// afterPinned applies step 5 to the pinned window's delivery.
+func (l *Load) afterPinned(q *query) []Out {
+	exhausted := l.rules.Load.Exhausted(q.count, l.c, l.floor)
+	l.c = max(l.c, q.count)
+	if !exhausted {
+		l.res.Second = l.t
+		l.finish(CannotProveComplete, ReasonPlateau,
+			fmt.Sprintf("pinned window at second %d delivered %d events, C=%d, L=%d: the cap may have bound inside the second", l.t, q.count, l.c, l.floor))
+		return l.closeAll()
+	}
+	return l.advance()
+}
+
+// advance continues below a discharged second T with until = T-1. At T = 0
+// there is no older second to query (created_at is unsigned and until:-1
+// is not expressible), so the oldest second having been discharged by the
+// pinned window completes the enumeration without a further query.
+func (l *Load) advance() []Out {
+	if l.t == 0 {
+		l.finish(Complete, ReasonNone, "second 0 discharged: no older second exists")
+		return l.closeAll()
+	}
+	until := l.t - 1
+	return []Out{l.issue(false, nil, &until)}
+}
+
+func (l *Load) issue(pinned bool, since, until *nostr.Timestamp) Out {
+	l.nq++
+	f := l.rules.Load.EnumerationFilter(l.pubkey, l.n)
+	f.Since, f.Until = since, until
+	l.q = &query{id: fmt.Sprintf("%s-q%d", l.prefix, l.nq), pinned: pinned, filter: f}
+	l.res.Stats.REQs++
+	l.res.Stats.Queries++
+	return Out{Kind: OutREQ, SubID: l.q.id, Filter: f}
+}
+
+func (l *Load) closed(sub, reason string) []Out {
+	switch {
+	case sub == l.FenceID() && l.established:
+		l.finish(CannotProveComplete, ReasonFenceLapsed, "relay closed the fence: "+reason)
+	case sub == l.FenceID():
+		l.finish(Failed, ReasonRelayFailure, "relay refused the fence: "+reason)
+	case l.q != nil && sub == l.q.id:
+		l.q = nil
+		l.finish(Failed, ReasonRelayFailure, "relay refused "+sub+": "+reason)
+	default:
+		return nil
+	}
+	return l.closeAll()
+}
+
+// closeAll closes the fence and any query still open.
+func (l *Load) closeAll() []Out {
+	out := []Out{}
+	if l.q != nil {
+		out = append(out, Out{Kind: OutCLOSE, SubID: l.q.id})
+		l.q = nil
+	}
+	return append(out, Out{Kind: OutCLOSE, SubID: l.FenceID()})
+}
+
+func (l *Load) finish(v Verdict, r Reason, detail string) {
+	l.res.Verdict, l.res.Reason, l.res.Detail = v, r, detail
+}

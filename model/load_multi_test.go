@@ -1,0 +1,99 @@
+package model
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+func TestMultiLoad(t *testing.T) {
+	lo, hi := pair(slotD(1), 50)
+	only2 := mkEv(slotD(2), 60, "two")
+	stores := map[string][]*nostr.Event{
+		"wss://a": {hi, only2}, // a holds the superseded version
+		"wss://b": {lo},
+	}
+	tests := []struct {
+		name    string
+		lapse   string // relay whose connection drops after its fence EOSE
+		refuse  string // relay that refuses the fence
+		known   map[string]bool
+		verdict Verdict
+		reason  Reason
+	}{
+		{"both complete", "", "", nil, Complete, ReasonNone},
+		{"one lapsed", "wss://b", "", nil, CannotProveComplete, ReasonFenceLapsed},
+		{"one failed", "", "wss://a", nil, Failed, ReasonRelayFailure},
+		{"one failed, one lapsed: failed dominates", "wss://b", "wss://a", nil, Failed, ReasonRelayFailure},
+		{"one known non-conforming", "", "", map[string]bool{"wss://a": true}, CannotProveComplete, ReasonNonConforming},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := NewMultiLoad([]string{"wss://a", "wss://b"}, LoadConfig{PubKey: testPK, Limit: 10}, tc.known)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pending := m.Start()
+			for len(pending) > 0 {
+				ro := pending[0]
+				pending = pending[1:]
+				var answers []In
+				switch {
+				case ro.Relay == tc.refuse && ro.SubID == "load-fence":
+					answers = []In{{Kind: InClosed, SubID: ro.SubID, Reason: "blocked: no"}}
+				case ro.Relay == tc.lapse && ro.SubID == "load-q1":
+					answers = []In{{Kind: InConnectionLost}}
+				default:
+					answers = (&relayStub{store: stores[ro.Relay], cap: 10}).answer(ro.Out)
+				}
+				for _, in := range answers {
+					for _, o := range m.Feed(ro.Relay, in) {
+						pending = append(pending, RelayOut{ro.Relay, o})
+					}
+				}
+			}
+			if m.Running() {
+				t.Fatal("still running")
+			}
+			r := m.Result()
+			if r.Verdict != tc.verdict || r.Reason != tc.reason {
+				t.Fatalf("%s/%s (%s), want %s/%s", r.Verdict, r.Reason, r.Detail, tc.verdict, tc.reason)
+			}
+			if tc.name == "both complete" {
+				if len(r.Events) != 2 || r.Events[0] != lo || r.Events[1] != only2 {
+					t.Fatalf("merged %v, want the lowest-id version and the other coordinate", r.Events)
+				}
+			}
+		})
+	}
+}
+
+func TestMultiLoadRunningUntilAll(t *testing.T) {
+	m, err := NewMultiLoad([]string{"a", "b"}, LoadConfig{PubKey: testPK, Limit: 10}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Start()
+	m.Feed("a", In{Kind: InConnectionLost})
+	if r := m.Result(); r.Verdict != Running || r.Reason != ReasonNone {
+		t.Fatalf("%s/%s while b runs", r.Verdict, r.Reason)
+	}
+	if m.Feed("nowhere", In{Kind: InConnectionLost}) != nil {
+		t.Fatal("message for an unknown relay answered")
+	}
+}
+
+func TestNewMultiLoadRejects(t *testing.T) {
+	cfg := LoadConfig{PubKey: testPK, Limit: 10}
+	if _, err := NewMultiLoad(nil, cfg, nil); err == nil {
+		t.Error("no relay accepted")
+	}
+	if _, err := NewMultiLoad([]string{"a", "a"}, cfg, nil); err == nil {
+		t.Error("duplicate relay accepted")
+	}
+	cfg.Limit = 1
+	if _, err := NewMultiLoad([]string{"a"}, cfg, nil); !errors.Is(err, ErrLoadLimit) {
+		t.Errorf("limit 1: %v", err)
+	}
+}

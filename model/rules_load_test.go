@@ -1,0 +1,62 @@
+package model
+
+import (
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+func init() {
+	ruleWorkloads = append(ruleWorkloads, ruleWorkload{"full-state load", workloadLoad})
+}
+
+// workloadLoad runs a load that reaches every LoadRules field: a fence
+// delivery (the superseded version of a coordinate), a band, a pinned
+// window and an empty continuation.
+func workloadLoad(t *testing.T, rules *Rules) {
+	lo, hi := pair(slotD(1), 50)
+	y := mkEv(slotD(2), 90, "y")
+	r := &relayStub{store: []*nostr.Event{lo, y}, cap: 10}
+	l := newTestLoad(t, 10, rules)
+	queue := l.Start()
+	queue = append(queue, l.Feed(evIn(l.FenceID(), hi))...)
+	for len(queue) > 0 {
+		o := queue[0]
+		queue = queue[1:]
+		for _, m := range r.answer(o) {
+			queue = append(queue, l.Feed(m)...)
+		}
+	}
+	res := l.Result()
+	if res.Verdict != Complete || len(res.Events) != 2 || res.Events[0] != lo || res.Events[1] != y {
+		t.Fatalf("load: %s (%s), events %v", res.Verdict, res.Detail, res.Events)
+	}
+	if res.Stats.Queries != 3 {
+		t.Fatalf("load: %d queries, want 3", res.Stats.Queries)
+	}
+}
+
+func TestSpecLoadRules(t *testing.T) {
+	lr := Spec().Load
+	if lr.Floor() != 2 {
+		t.Errorf("L = %d", lr.Floor())
+	}
+	if f := lr.EnumerationFilter(testPK, 7); len(f.Tags) != 0 || f.Limit != 7 || f.Since != nil || f.Until != nil {
+		t.Errorf("enumeration filter %s", f)
+	}
+	for _, tc := range []struct{ pinned, c, want int }{{0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {2, 1, 0}, {2, 3, 1}, {3, 3, 0}} {
+		if got := lr.Exhausted(tc.pinned, tc.c, 2); got != (tc.want == 1) {
+			t.Errorf("Exhausted(%d, C=%d, L=2) = %v", tc.pinned, tc.c, got)
+		}
+	}
+	if lr.Finished(1, 500) || !lr.Finished(0, 500) {
+		t.Error("Finished must hold exactly for an empty delivery")
+	}
+	e := mkEv("x", 1, "")
+	if !lr.CursorFrom(e, false) || lr.FenceCountsForC(e) || lr.FenceMovesCursor(e) || !lr.PinWindow(5) {
+		t.Error("cursor and fence rules")
+	}
+	if lr.FenceEstablished(true, false) || !lr.FenceEstablished(true, true) {
+		t.Error("fence established only on EOSE")
+	}
+}
