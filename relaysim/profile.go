@@ -1,0 +1,238 @@
+package relaysim
+
+import "fmt"
+
+// TieOrder orders events of equal created_at in a capped result.
+type TieOrder uint8
+
+const (
+	TieIDAsc         TieOrder = iota // lowest id first (NIP-01)
+	TieIDDesc                        // highest id first (slicestore, badger HEAD)
+	TieInsertionDesc                 // most recently stored first (strfry)
+)
+
+// Selection is which of the matching events a capped query returns.
+type Selection uint8
+
+const (
+	// SelectPrefix returns the first cap events in the relay's order.
+	SelectPrefix Selection = iota
+	// SelectHeadAndTail returns the first cap-1 events and the last match:
+	// a capped subset that is not a prefix.
+	SelectHeadAndTail
+)
+
+// TagPhase is where a filter's tag constraints apply.
+type TagPhase uint8
+
+const (
+	TagsBeforeCap      TagPhase = iota // only matching events count toward the cap
+	TagsAfterCap                       // the cap selects, then non-matching events are withheld
+	TagsSubstringInCap                 // any tag value containing the wanted value matches, names ignored (sqlite LIKE)
+)
+
+// SameSecond is how an addressable replacement at the same created_at as
+// the stored version is decided.
+type SameSecond uint8
+
+const (
+	SameSecondLowestID     SameSecond = iota // the lower id wins (NIP-01)
+	SameSecondFirstArrival                   // the stored version wins (nostream, nostr-rs-relay)
+)
+
+// PushMode is how accepted events reach open subscriptions.
+type PushMode uint8
+
+const (
+	// PushBarrier queues pushes and delivers every queued push on a
+	// connection before any end-of-stored-events on it (the barrier).
+	PushBarrier PushMode = iota
+	// PushDelayed queues pushes and delivers them only when the driver
+	// flushes them: an end-of-stored-events may overtake them.
+	PushDelayed
+	// PushNone never pushes.
+	PushNone
+)
+
+// Requirement names one of the five relay requirements of the full-state
+// load.
+type Requirement string
+
+const (
+	ReqPrefix  Requirement = "R1 newest-first prefix"
+	ReqCap     Requirement = "R2 non-decreasing cap"
+	ReqFloor   Requirement = "R3 floor L=2"
+	ReqPush    Requirement = "R4 push delivery"
+	ReqBarrier Requirement = "R5 delivery barrier"
+)
+
+// Profile is a relay's behaviour.
+type Profile struct {
+	Name string
+	// Cap is the number of events a query delivers at most, given the
+	// requested limit and how many REQs the connection processed before
+	// it (nth, from 0).
+	Cap    func(requested, nth int) int
+	Ties   TieOrder
+	Select Selection
+	Tags   TagPhase
+	Same   SameSecond
+	// DeleteThenSave splits a replacement: the old version is removed at
+	// once, the new one stored (and pushed) only when Settle runs.
+	DeleteThenSave bool
+	// KeepStale stores every arrival, even one older than the stored
+	// version, removing only versions older than it.
+	KeepStale bool
+	// SinceExclusive and UntilExclusive treat the bounds as strict.
+	SinceExclusive, UntilExclusive bool
+	Push                           PushMode
+	// CacheTTL caches each query's result by its filter JSON for this many
+	// ticks (a tick is one processed message or accepted write); writes do
+	// not invalidate it. 0 disables the cache.
+	CacheTTL int
+	// SoftDelete keeps deleted rows, counting them toward the cap and
+	// withholding them after it.
+	SoftDelete bool
+	// Breaks lists the relay requirements the profile violates.
+	Breaks []Requirement
+	// Note says where the behaviour comes from.
+	Note string
+}
+
+// Conforms reports whether the profile meets all five requirements.
+func (p Profile) Conforms() bool { return len(p.Breaks) == 0 }
+
+func (p Profile) String() string { return p.Name }
+
+func capAt(c int) func(int, int) int {
+	return func(req, _ int) int { return min(req, c) }
+}
+
+// Conformant honours the five requirements; it applies tag constraints
+// after the cap (which the spec permits) and queues pushes, delivering
+// them before any end-of-stored-events.
+func Conformant(cap int) Profile {
+	return Profile{
+		Name: "conformant", Cap: capAt(cap), Tags: TagsAfterCap,
+		Note: "meets R1-R5; tags after the cap and queued pushes are both permitted",
+	}
+}
+
+// NonPrefix returns a capped subset that is not the newest prefix.
+func NonPrefix(cap int) Profile {
+	p := Conformant(cap)
+	p.Name, p.Select, p.Breaks = "non-prefix", SelectHeadAndTail, []Requirement{ReqPrefix}
+	p.Note = "capped result is the newest cap-1 and the oldest match"
+	return p
+}
+
+// CapShrinking lowers its cap by one with each REQ on a connection, down
+// to 2 (so the floor still holds).
+func CapShrinking(cap int) Profile {
+	p := Conformant(cap)
+	p.Name, p.Breaks = "cap-shrinking", []Requirement{ReqCap}
+	p.Cap = func(req, nth int) int { return min(req, max(2, cap-nth)) }
+	p.Note = "cap falls by one per REQ on the connection, never below 2"
+	return p
+}
+
+// FloorOne delivers at most one event per query.
+func FloorOne(int) Profile {
+	p := Conformant(1)
+	p.Name, p.Breaks = "floor-1", []Requirement{ReqFloor}
+	p.Note = "cap 1 (a MaxLimit/QueryLimit of 1)"
+	return p
+}
+
+// NoPush never pushes accepted events to open subscriptions.
+func NoPush(cap int) Profile {
+	p := Conformant(cap)
+	p.Name, p.Push, p.Breaks = "no-push", PushNone, []Requirement{ReqPush}
+	p.Note = "accepts writes without pushing them"
+	return p
+}
+
+// PushAfterEOSE pushes, but only when the driver flushes: an
+// end-of-stored-events can overtake a pending push.
+func PushAfterEOSE(cap int) Profile {
+	p := Conformant(cap)
+	p.Name, p.Push, p.Breaks = "push-after-eose", PushDelayed, []Requirement{ReqBarrier}
+	p.Note = "pushes delayed independently of query answers"
+	return p
+}
+
+// StrfryLike: ties by insertion order, tags before the cap, atomic
+// lowest-id replacement, pushes from a debounced monitor (no barrier).
+func StrfryLike(cap int) Profile {
+	return Profile{
+		Name: "strfry-like", Cap: capAt(cap), Ties: TieInsertionDesc, Tags: TagsBeforeCap, Push: PushDelayed,
+		Breaks: []Requirement{ReqPrefix, ReqBarrier},
+		Note:   "strfry: levId-desc ties, debounced DB-change monitor pushes",
+	}
+}
+
+// KhatruSliceLike: khatru 0.8.4 over slicestore: id-desc ties, since
+// treated as exclusive, delete-then-save replacement keeping stale
+// versions, no barrier.
+func KhatruSliceLike(cap int) Profile {
+	return Profile{
+		Name: "khatru-slice-like", Cap: capAt(cap), Ties: TieIDDesc, Tags: TagsBeforeCap,
+		SinceExclusive: true, DeleteThenSave: true, KeepStale: true, Push: PushDelayed,
+		Breaks: []Requirement{ReqPrefix, ReqBarrier},
+		Note:   "khatru 0.8.4 + slicestore 0.9.0: exclusive since, non-atomic replacement, two versions kept",
+	}
+}
+
+// SQLiteSubstringTagLike: NIP-01 order, but a tag constraint matches any
+// tag value containing the wanted value, inside the cap (eventstore
+// sqlite3 LIKE). Otherwise conformant, to isolate the tag behaviour.
+func SQLiteSubstringTagLike(cap int) Profile {
+	p := Conformant(cap)
+	p.Name, p.Tags = "sqlite-substring-tag-like", TagsSubstringInCap
+	p.Note = "eventstore sqlite3: tags LIKE '%value%' inside the cap"
+	return p
+}
+
+// SoftDeletedRows: deleted rows still count toward the cap and are
+// withheld after it (nostream). Otherwise conformant.
+func SoftDeletedRows(cap int) Profile {
+	p := Conformant(cap)
+	p.Name, p.SoftDelete = "soft-deleted-rows", true
+	p.Note = "nostream: soft-deleted rows consume the LIMIT, filtered after it"
+	return p
+}
+
+// Cached serves a repeated identical filter from a result cache that
+// writes do not invalidate (the in-flight repopulation race of
+// @nostr-relay/core). Otherwise conformant.
+func Cached(cap int) Profile {
+	p := Conformant(cap)
+	p.Name, p.CacheTTL = "cached", 40
+	p.Note = "@nostr-relay/core: filter result cache repopulated with a pre-write snapshot"
+	return p
+}
+
+// Breaking lists the profiles that each break one requirement.
+func Breaking(cap int) []Profile {
+	return []Profile{NonPrefix(cap), CapShrinking(cap), FloorOne(cap), NoPush(cap), PushAfterEOSE(cap)}
+}
+
+// RealLike lists the profiles that mimic real relays.
+func RealLike(cap int) []Profile {
+	return []Profile{StrfryLike(cap), KhatruSliceLike(cap), SQLiteSubstringTagLike(cap), SoftDeletedRows(cap), Cached(cap)}
+}
+
+// All lists every named profile, conformant first.
+func All(cap int) []Profile {
+	return append(append([]Profile{Conformant(cap)}, Breaking(cap)...), RealLike(cap)...)
+}
+
+// ByName returns the named profile at the given cap.
+func ByName(name string, cap int) (Profile, error) {
+	for _, p := range All(cap) {
+		if p.Name == name {
+			return p, nil
+		}
+	}
+	return Profile{}, fmt.Errorf("relaysim: no profile %q", name)
+}
