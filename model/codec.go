@@ -100,7 +100,7 @@ func scanBlob(data []byte) (document, error) {
 	if len(data) > MaxPlaintextBytes {
 		return doc, invalid("plaintext is %d bytes, over the NIP-44 maximum %d", len(data), MaxPlaintextBytes)
 	}
-	s := &scanner{data: data}
+	s := &scanner{data: string(data)} // the one copy of the plaintext
 	s.ws()
 	if s.peek() != '{' {
 		kind, _, err := s.skip(0)
@@ -197,36 +197,33 @@ func isIntegerLiteral(lit string) bool {
 	return lit != "" && !strings.ContainsAny(lit, ".eE")
 }
 
-// identity is the key duplicates are detected by. A key that is not valid
-// UTF-8 (it will be dropped) is kept apart from every valid key, so that an
+// compareRaw orders raw entries by key, with every key that is not valid
+// UTF-8 (it will be dropped) after and apart from the valid ones, so that an
 // unpaired surrogate escape, decoded as U+FFFD, cannot shadow a real U+FFFD
-// key: no valid UTF-8 string starts with the byte 0xff.
-func (r rawContext) identity() string {
-	if r.utf8OK {
-		return r.key
+// key as its duplicate.
+func compareRaw(a, b rawContext) int {
+	if a.utf8OK != b.utf8OK {
+		if a.utf8OK {
+			return -1
+		}
+		return 1
 	}
-	return "\xff" + r.key
+	return strings.Compare(a.key, b.key)
 }
 
-// lastWins keeps the last occurrence of each key, in wire order of those
-// last occurrences, and records the duplicated keys in rep.
+// lastWins sorts raws by key and keeps the last occurrence of each key in
+// wire order (the sort is stable), recording the duplicated keys in rep.
 func lastWins(raws []rawContext, rep *Report) []rawContext {
-	type seen struct{ last, n int }
-	idx := make(map[string]seen, len(raws))
+	slices.SortStableFunc(raws, compareRaw)
+	out := raws[:0]
 	for i, r := range raws {
-		idx[r.identity()] = seen{last: i, n: idx[r.identity()].n + 1}
-	}
-	if len(idx) == len(raws) {
-		return raws
-	}
-	out := make([]rawContext, 0, len(idx))
-	for i, r := range raws {
-		if k := idx[r.identity()]; k.last == i {
-			out = append(out, r)
-			if k.n > 1 {
-				rep.Duplicates = append(rep.Duplicates, r.key)
-			}
+		if i+1 < len(raws) && compareRaw(raws[i+1], r) == 0 {
+			continue
 		}
+		if i > 0 && compareRaw(raws[i-1], r) == 0 {
+			rep.Duplicates = append(rep.Duplicates, r.key)
+		}
+		out = append(out, r)
 	}
 	slices.Sort(rep.Duplicates)
 	return out

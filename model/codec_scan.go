@@ -42,9 +42,12 @@ func (k jsonKind) String() string {
 var errTooDeep = fmt.Errorf("nesting deeper than %d", MaxNesting)
 
 // scanner reads one JSON text from data. It reports syntax errors with their
-// byte offset; it never panics on any input.
+// byte offset; it never panics on any input. data is a string so that keys
+// without escapes and number literals are substrings of it rather than
+// copies: a kept key shares the memory of the plaintext it came from (at
+// most MaxPlaintextBytes).
 type scanner struct {
-	data []byte
+	data string
 	pos  int
 }
 
@@ -101,7 +104,7 @@ func (s *scanner) str() (string, bool, error) {
 		case c == '"':
 			var out string
 			if buf == nil {
-				out = string(s.data[start:s.pos])
+				out = s.data[start:s.pos]
 			} else {
 				out = string(append(buf, s.data[start:s.pos]...))
 			}
@@ -182,8 +185,8 @@ func (s *scanner) hex4() (rune, error) {
 		return 0, s.errorf("short \\u escape")
 	}
 	var r rune
-	for _, c := range s.data[s.pos : s.pos+4] {
-		var d byte
+	for i := s.pos; i < s.pos+4; i++ {
+		c, d := s.data[i], byte(0)
 		switch {
 		case c >= '0' && c <= '9':
 			d = c - '0'
@@ -229,7 +232,7 @@ func (s *scanner) number() (string, error) {
 			return "", s.errorf("invalid number: no digits in exponent")
 		}
 	}
-	return string(s.data[start:s.pos]), nil
+	return s.data[start:s.pos], nil
 }
 
 func (s *scanner) digits() bool {
@@ -241,7 +244,7 @@ func (s *scanner) digits() bool {
 }
 
 func (s *scanner) word(w string) error {
-	if len(s.data)-s.pos < len(w) || string(s.data[s.pos:s.pos+len(w)]) != w {
+	if len(s.data)-s.pos < len(w) || s.data[s.pos:s.pos+len(w)] != w {
 		return s.errorf("invalid literal, want %s", w)
 	}
 	s.pos += len(w)
