@@ -1,0 +1,103 @@
+package exhaustive
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kind is a transition kind. The order of the constants is the generation
+// order within one device and context.
+type Kind uint8
+
+const (
+	KindMarkUnread Kind = iota
+	KindMarkRead
+	KindCompact
+	KindAdvance
+	KindReinstall
+	KindDeliver
+)
+
+var kindNames = [...]string{"mark_unread", "mark_read", "compact", "advance", "reinstall", "deliver"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+func parseKind(s string) (Kind, bool) {
+	for i, n := range kindNames {
+		if n == s {
+			return Kind(i), true
+		}
+	}
+	return 0, false
+}
+
+// Action is one transition with its parameters. Device is the acting device
+// (the destination of a delivery); From is the source of a delivery.
+type Action struct {
+	Kind   Kind
+	Device int
+	From   int
+	Ctx    string
+	Value  uint32
+}
+
+func (a Action) String() string {
+	switch a.Kind {
+	case KindMarkUnread, KindCompact:
+		return fmt.Sprintf("%s d%d %s", a.Kind, a.Device, a.Ctx)
+	case KindMarkRead, KindAdvance:
+		return fmt.Sprintf("%s d%d %s %d", a.Kind, a.Device, a.Ctx, a.Value)
+	case KindReinstall:
+		return fmt.Sprintf("reinstall d%d", a.Device)
+	case KindDeliver:
+		return fmt.Sprintf("deliver d%d->d%d", a.From, a.Device)
+	}
+	return a.Kind.String()
+}
+
+// actionJSON is the wire form of an Action in a witness file.
+type actionJSON struct {
+	Action string `json:"action"`
+	Device *int   `json:"device,omitempty"`
+	From   *int   `json:"from,omitempty"`
+	To     *int   `json:"to,omitempty"`
+	Ctx    string `json:"ctx,omitempty"`
+	Value  uint32 `json:"value,omitempty"`
+}
+
+func (a Action) toJSON() actionJSON {
+	d, f := a.Device, a.From
+	j := actionJSON{Action: a.Kind.String()}
+	switch a.Kind {
+	case KindDeliver:
+		j.From, j.To = &f, &d
+	default:
+		j.Device, j.Ctx, j.Value = &d, a.Ctx, a.Value
+	}
+	return j
+}
+
+func (j actionJSON) action() (Action, error) {
+	k, ok := parseKind(j.Action)
+	if !ok {
+		return Action{}, fmt.Errorf("unknown action %q (want one of %s)", j.Action, strings.Join(kindNames[:], ", "))
+	}
+	a := Action{Kind: k, Ctx: j.Ctx, Value: j.Value}
+	if k == KindDeliver {
+		if j.From == nil || j.To == nil {
+			return Action{}, fmt.Errorf("deliver needs from and to")
+		}
+		a.From, a.Device = *j.From, *j.To
+		return a, nil
+	}
+	if j.Device == nil {
+		return Action{}, fmt.Errorf("%s needs a device", j.Action)
+	}
+	a.Device = *j.Device
+	return a, nil
+}

@@ -1,0 +1,340 @@
+package exhaustive
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nip-rs/harness/model"
+)
+
+// Directed is a named invariant checked over a cube of parameter points:
+// histories and deliveries the bounded search cannot reach (deep histories,
+// stale and split deliveries, legacy rewrites). Every decision inside it goes
+// through the *model.Rules it is given, so a mutant changes both what
+// happens and what it is checked against.
+type Directed struct {
+	// Key names the check uniquely (witness files, -only).
+	Key string
+	// Label is the invariant's number in the formal note's table ("I5c").
+	Label string
+	// Name describes the invariant in a few words.
+	Name   string
+	Params []Param
+	// TieIndependent checks run once; the others once per tie policy.
+	TieIndependent bool
+	// Cube enumerates the points in a fixed order.
+	Cube func(rules *model.Rules, tie model.TiePolicy) []Point
+	// Prepare returns the evaluator of one point; it may precompute, and the
+	// evaluator must be safe for concurrent use.
+	Prepare func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome
+}
+
+// Param is one dimension of a cube. With Enum set, values are indexes into
+// it and print as its strings.
+type Param struct {
+	Name string
+	Enum []string
+}
+
+// Point is one parameter point, aligned with the check's Params.
+type Point []int32
+
+// Outcome is the result at one point.
+type Outcome struct {
+	// Violation names the violated invariant; empty when it held.
+	Violation string
+	Detail    string
+	// Tally names facts counted across the cube (a suppression, an
+	// ancestor class, a confirmed hazard).
+	Tally []string
+}
+
+// DirectedResult is one check under one tie policy.
+type DirectedResult struct {
+	Check      *Directed
+	Tie        model.TiePolicy
+	Points     int
+	Violations int
+	Tallies    map[string]int
+	// Witness is the first failing point in cube order.
+	Witness *Witness
+	Elapsed time.Duration
+}
+
+// RunDirected evaluates every point of d's cube, in parallel on workers
+// (0: GOMAXPROCS); results are combined in cube order.
+func RunDirected(d *Directed, rules *model.Rules, tie model.TiePolicy, workers int) DirectedResult {
+	start := time.Now()
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	pts := d.Cube(rules, tie)
+	eval := d.Prepare(rules, tie)
+	outs := make([]Outcome, len(pts))
+	const piece = 512
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, (len(pts)+piece-1)/piece) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				p := int(next.Add(1)-1) * piece
+				if p >= len(pts) {
+					return
+				}
+				for i := p; i < min(p+piece, len(pts)); i++ {
+					outs[i] = eval(pts[i])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	res := DirectedResult{Check: d, Tie: tie, Points: len(pts), Tallies: map[string]int{}}
+	for i, o := range outs {
+		for _, t := range o.Tally {
+			res.Tallies[t]++
+		}
+		if o.Violation == "" {
+			continue
+		}
+		res.Violations++
+		if res.Witness == nil {
+			res.Witness = &Witness{Kind: KindDirected, Check: d.Key, Tie: tie.String(), Rules: rules.Name,
+				Invariant: o.Violation, Detail: o.Detail, Point: d.params(pts[i])}
+		}
+	}
+	res.Elapsed = time.Since(start)
+	return res
+}
+
+// RunSuite runs every directed check (or those whose key is in only) under
+// each tie policy; tie-independent checks run once.
+func RunSuite(rules *model.Rules, ties []model.TiePolicy, workers int, only map[string]bool) []DirectedResult {
+	var out []DirectedResult
+	for _, d := range DirectedChecks() {
+		if only != nil && !only[d.Key] {
+			continue
+		}
+		if d.TieIndependent {
+			out = append(out, RunDirected(d, rules, model.ClearWins, workers))
+			continue
+		}
+		for _, t := range ties {
+			out = append(out, RunDirected(d, rules, t, workers))
+		}
+	}
+	return out
+}
+
+// DirectedChecks lists the directed checks in the order they run.
+func DirectedChecks() []*Directed {
+	var out []*Directed
+	out = append(out, lawChecks()...)
+	out = append(out, registerChecks()...)
+	out = append(out, publicationChecks()...)
+	out = append(out, transportChecks()...)
+	out = append(out, legacyChecks()...)
+	return out
+}
+
+// LookupDirected finds a directed check by key.
+func LookupDirected(key string) (*Directed, error) {
+	var keys []string
+	for _, d := range DirectedChecks() {
+		if d.Key == key {
+			return d, nil
+		}
+		keys = append(keys, d.Key)
+	}
+	return nil, fmt.Errorf("unknown directed check %q (known: %s)", key, strings.Join(keys, ", "))
+}
+
+// Params is a point with its parameter names, in order; it is the
+// "point" object of a witness file.
+type Params []ParamValue
+
+// ParamValue is one named coordinate: Str for enumerated parameters.
+type ParamValue struct {
+	Name  string
+	Str   string
+	Num   int64
+	IsStr bool
+}
+
+func (d *Directed) params(p Point) Params {
+	out := make(Params, len(p))
+	for i, v := range p {
+		pv := ParamValue{Name: d.Params[i].Name, Num: int64(v)}
+		if e := d.Params[i].Enum; e != nil {
+			pv.Str, pv.IsStr = e[v], true
+		}
+		out[i] = pv
+	}
+	return out
+}
+
+func (ps Params) String() string {
+	var s []string
+	for _, p := range ps {
+		if p.IsStr {
+			s = append(s, fmt.Sprintf("%s=%q", p.Name, p.Str))
+		} else {
+			s = append(s, fmt.Sprintf("%s=%d", p.Name, p.Num))
+		}
+	}
+	return strings.Join(s, " ")
+}
+
+// MarshalJSON writes the point as an object with keys in parameter order.
+func (ps Params) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(p.Name)
+		b.Write(k)
+		b.WriteByte(':')
+		if p.IsStr {
+			v, _ := json.Marshal(p.Str)
+			b.Write(v)
+		} else {
+			b.WriteString(strconv.FormatInt(p.Num, 10))
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads an object of strings and integers, keeping its order.
+func (ps *Params) UnmarshalJSON(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return fmt.Errorf("point must be an object")
+	}
+	var out Params
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		name, _ := t.(string)
+		v, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch x := v.(type) {
+		case string:
+			out = append(out, ParamValue{Name: name, Str: x, IsStr: true})
+		case json.Number:
+			n, err := x.Int64()
+			if err != nil {
+				return fmt.Errorf("point %s: %v", name, err)
+			}
+			out = append(out, ParamValue{Name: name, Num: n})
+		default:
+			return fmt.Errorf("point %s: want a string or an integer", name)
+		}
+	}
+	*ps = out
+	return nil
+}
+
+// point converts witness parameters back to a point of d.
+func (d *Directed) point(ps Params) (Point, error) {
+	if len(ps) != len(d.Params) {
+		return nil, fmt.Errorf("check %s has %d parameters, the witness %d", d.Key, len(d.Params), len(ps))
+	}
+	p := make(Point, len(ps))
+	for i, pv := range ps {
+		want := d.Params[i]
+		if pv.Name != want.Name {
+			return nil, fmt.Errorf("parameter %d is %q, want %q", i+1, pv.Name, want.Name)
+		}
+		if want.Enum != nil {
+			idx := -1
+			for k, s := range want.Enum {
+				if pv.IsStr && s == pv.Str {
+					idx = k
+				}
+			}
+			if idx < 0 {
+				return nil, fmt.Errorf("parameter %s: %q is not one of %q", pv.Name, pv.Str, want.Enum)
+			}
+			p[i] = int32(idx)
+			continue
+		}
+		if pv.IsStr || pv.Num < -1<<31 || pv.Num >= 1<<31 {
+			return nil, fmt.Errorf("parameter %s: want an integer", pv.Name)
+		}
+		p[i] = int32(pv.Num)
+	}
+	return p, nil
+}
+
+func replayDirected(w *Witness) (*ReplayResult, error) {
+	d, err := LookupDirected(w.Check)
+	if err != nil {
+		return nil, badWitness("%v", err)
+	}
+	rules, tie, err := witnessSetup(w)
+	if err != nil {
+		return nil, err
+	}
+	p, err := d.point(w.Point)
+	if err != nil {
+		return nil, badWitness("%v", err)
+	}
+	in := false
+	for _, q := range d.Cube(rules, tie) {
+		if equalPoints(p, q) {
+			in = true
+			break
+		}
+	}
+	if !in {
+		return nil, badWitness("point %s is not in the cube of %s", w.Point, d.Key)
+	}
+	o := d.Prepare(rules, tie)(p)
+	res := &ReplayResult{Reproduced: o.Violation == w.Invariant}
+	if o.Violation != "" {
+		res.Found = []string{o.Violation + ": " + o.Detail}
+	}
+	got := *w
+	got.Detail = o.Detail
+	if o.Violation == "" {
+		got.Detail = "(holds at this point)"
+	}
+	res.Text = got.directedText()
+	return res, nil
+}
+
+func equalPoints(a, b Point) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *Witness) directedText() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "witness %s: directed check %s, tie %s, rules %s\n", w.Invariant, w.Check, w.Tie, w.Rules)
+	fmt.Fprintf(&b, "point: %s\n", w.Point)
+	fmt.Fprintf(&b, "violation %s: %s\n", w.Invariant, w.Detail)
+	return b.String()
+}

@@ -1,0 +1,278 @@
+package exhaustive
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/nip-rs/harness/model"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// lwwJoin is a test-only broken rule set: the join lets the incoming
+// register win whole instead of taking the componentwise max (the formal
+// note's M6). The explorer's convergence check must catch it.
+func lwwJoin() *model.Rules {
+	r := model.Spec().Clone()
+	r.Join = func(a, b model.Reg) model.Reg {
+		if b != (model.Reg{}) {
+			return b
+		}
+		return a
+	}
+	return r
+}
+
+func init() { RegisterRules("test-lww-join", lwwJoin) }
+
+var ties = []model.TiePolicy{model.ClearWins, model.SetWins}
+
+// The reference universe's state space, pinned per depth (new states whose
+// minimal depth is d). Depth 4 is the formal note's bound and figure.
+var referenceCounts = []struct {
+	tie      model.TiePolicy
+	depth    int
+	perDepth []int
+	distinct int
+}{
+	{model.ClearWins, 4, []int{1, 16, 144, 999, 5969}, 7129},
+	{model.SetWins, 4, []int{1, 16, 144, 999, 5969}, 7129},
+	{model.ClearWins, 5, []int{1, 16, 144, 999, 5969, 32058}, 39187},
+	{model.SetWins, 5, []int{1, 16, 144, 999, 5969, 32058}, 39187},
+	{model.ClearWins, 6, []int{1, 16, 144, 999, 5969, 32058, 156393}, 195580},
+	{model.SetWins, 6, []int{1, 16, 144, 999, 5969, 32058, 156389}, 195576},
+}
+
+func TestReferenceStateCounts(t *testing.T) {
+	for _, tc := range referenceCounts {
+		if tc.depth > 5 && testing.Short() {
+			continue
+		}
+		r, err := Explore(Config{Universe: Reference(), Depth: tc.depth, Tie: tc.tie})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != StatusOK {
+			t.Errorf("depth %d %v: status %v, witness %+v", tc.depth, tc.tie, r.Status, r.Witness)
+		}
+		if r.Distinct != tc.distinct || !slices.Equal(r.PerDepth, tc.perDepth) {
+			t.Errorf("depth %d %v: distinct %d per depth %v, want %d %v", tc.depth, tc.tie, r.Distinct, r.PerDepth, tc.distinct, tc.perDepth)
+		}
+		// The state invariants run only on states at the bound.
+		if last := tc.perDepth[tc.depth]; r.Checked != last {
+			t.Errorf("depth %d %v: %d states checked, want %d", tc.depth, tc.tie, r.Checked, last)
+		}
+	}
+}
+
+func TestInitialStateHas22EnabledTransitions(t *testing.T) {
+	u := Reference()
+	e := newEngine(&u, model.Spec(), model.ClearWins)
+	c := e.newCache()
+	ids := e.initial()
+	enabled, changing := 0, 0
+	for tr := range u.numTransitions() {
+		dev, s := c.next(ids, tr)
+		if s.next < 0 {
+			continue
+		}
+		enabled++
+		if s.next != ids[dev] {
+			changing++
+		}
+	}
+	// 9 + 9 + 2 + 6 = 26 at most; at the start no compaction is enabled and
+	// the 6 deliveries change nothing, leaving 16 new states.
+	if enabled != 22 || changing != 16 {
+		t.Errorf("enabled %d, changing %d; want 22 and 16", enabled, changing)
+	}
+}
+
+func TestTransitionIndexRoundTrip(t *testing.T) {
+	u := Reference()
+	if n := u.numTransitions(); n != 33 {
+		t.Fatalf("numTransitions = %d, want 33", n)
+	}
+	for from := range 3 {
+		for to := range 3 {
+			if from == to {
+				continue
+			}
+			dev, slot, f := u.transition(u.deliverIndex(from, to))
+			if dev != to || slot != -1 || f != from {
+				t.Errorf("deliver %d->%d decodes to dev %d slot %d from %d", from, to, dev, slot, f)
+			}
+		}
+	}
+}
+
+func exploreLWW(t *testing.T, workers int) *Result {
+	t.Helper()
+	rules, err := LookupRules("test-lww-join")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Explore(Config{Universe: Reference(), Depth: 3, Tie: model.ClearWins, Rules: rules, Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestBrokenJoinIsCaughtWithTheSameWitnessForAnyWorkerCount(t *testing.T) {
+	one := exploreLWW(t, 1)
+	two := exploreLWW(t, 2)
+	if one.Status != StatusViolation || one.Witness == nil {
+		t.Fatalf("last-writer-wins join not caught: %+v", one)
+	}
+	if one.Witness.Invariant != InvConvergence {
+		t.Errorf("first violation %s, want %s", one.Witness.Invariant, InvConvergence)
+	}
+	// As in the formal note's M6 run at depth 3: 16 states at the bound
+	// whose verdicts depend on the delivery order.
+	if got := one.Invariants[invariantRank(InvConvergence)].Violations; got != 16 {
+		t.Errorf("%d convergence violations, want 16", got)
+	}
+	if !bytes.Equal(one.Witness.JSON(), two.Witness.JSON()) {
+		t.Errorf("witness differs between 1 and 2 workers:\n%s\n%s", one.Witness.JSON(), two.Witness.JSON())
+	}
+	if !slices.Equal(one.Invariants, two.Invariants) || one.Distinct != two.Distinct || one.Transitions != two.Transitions {
+		t.Errorf("counts differ between 1 and 2 workers:\n%+v\n%+v", one.Invariants, two.Invariants)
+	}
+	for _, w := range []int{3, 8} {
+		if got := exploreLWW(t, w); !bytes.Equal(got.Witness.JSON(), one.Witness.JSON()) {
+			t.Errorf("%d workers: different witness", w)
+		}
+	}
+}
+
+func TestWitnessReplaysAndRendersAsGolden(t *testing.T) {
+	w := exploreLWW(t, 2).Witness
+	back, err := ParseWitness(w.JSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Replay(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Reproduced {
+		t.Fatalf("witness did not reproduce: %v", res.Found)
+	}
+	golden(t, "lww-join.witness.json", w.JSON())
+	golden(t, "lww-join.witness.txt", []byte(res.Text))
+
+	// Under the production rules the same trace violates nothing.
+	back.Rules = "spec"
+	res, err = Replay(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Reproduced || len(res.Found) != 0 {
+		t.Errorf("production rules reproduce %v", res.Found)
+	}
+}
+
+func TestBadWitnessIsAnInputError(t *testing.T) {
+	good := string(exploreLWW(t, 2).Witness.JSON())
+	tests := []struct {
+		name string
+		data string
+	}{
+		{"not json", "{"},
+		{"unknown field", `{"kind":"explore","invariant":"x","bogus":1}`},
+		{"no invariant", `{"kind":"explore","universe":"reference","tie":"clear","rules":"spec"}`},
+		{"unknown kind", `{"kind":"other","invariant":"x","tie":"clear","rules":"spec"}`},
+		{"unknown universe", `{"kind":"explore","universe":"nope","tie":"clear","rules":"spec","invariant":"x"}`},
+		{"unknown tie", `{"kind":"explore","universe":"reference","tie":"maybe","rules":"spec","invariant":"x"}`},
+		{"unknown rules", `{"kind":"explore","universe":"reference","tie":"clear","rules":"nope","invariant":"x"}`},
+		{"device out of range", `{"kind":"explore","universe":"reference","tie":"clear","rules":"spec","invariant":"x","actions":[{"action":"mark_unread","device":7,"ctx":"c0"}]}`},
+		{"legacy cannot mark unread", `{"kind":"explore","universe":"reference","tie":"clear","rules":"spec","invariant":"x","actions":[{"action":"mark_unread","device":2,"ctx":"c0"}]}`},
+		{"wrong frontier value", `{"kind":"explore","universe":"reference","tie":"clear","rules":"spec","invariant":"x","actions":[{"action":"advance","device":0,"ctx":"c0","value":20}]}`},
+		{"unknown context", `{"kind":"explore","universe":"reference","tie":"clear","rules":"spec","invariant":"x","actions":[{"action":"advance","device":0,"ctx":"c9","value":10}]}`},
+		{"compact without register", `{"kind":"explore","universe":"reference","tie":"clear","rules":"spec","invariant":"x","actions":[{"action":"compact","device":0,"ctx":"c0"}]}`},
+		{"self delivery", `{"kind":"explore","universe":"reference","tie":"clear","rules":"spec","invariant":"x","actions":[{"action":"deliver","from":1,"to":1}]}`},
+		{"unknown action", `{"kind":"explore","universe":"reference","tie":"clear","rules":"spec","invariant":"x","actions":[{"action":"jump","device":0}]}`},
+		{"trailing data", good + "{}"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w, err := ParseWitness([]byte(tc.data))
+			if err == nil {
+				_, err = Replay(w)
+			}
+			if !errors.Is(err, ErrBadWitness) {
+				t.Errorf("got %v, want ErrBadWitness", err)
+			}
+		})
+	}
+}
+
+func TestStateLimitIsUnknown(t *testing.T) {
+	r, err := Explore(Config{Universe: Reference(), Depth: 4, MaxStates: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != StatusUnknown || r.BoundHit == "" {
+		t.Errorf("status %v bound %q, want unknown", r.Status, r.BoundHit)
+	}
+}
+
+// recordingRules counts the calls of every rule the explorer relies on.
+func recordingRules(calls map[string]int) *model.Rules {
+	s := model.Spec()
+	r := s.Clone()
+	r.Join = func(a, b model.Reg) model.Reg { calls["Join"]++; return s.Join(a, b) }
+	r.Live = func(g model.Reg, f uint32, t model.TiePolicy) bool { calls["Live"]++; return s.Live(g, f, t) }
+	r.Canonical = func(g model.Reg, f uint32, l bool) (model.Reg, model.Shape) {
+		calls["Canonical"]++
+		return s.Canonical(g, f, l)
+	}
+	r.MarkUnread = func(g model.Reg, f uint32) (model.Reg, error) { calls["MarkUnread"]++; return s.MarkUnread(g, f) }
+	r.MarkRead = func(g model.Reg, f uint32, l bool) (model.Reg, error) {
+		calls["MarkRead"]++
+		return s.MarkRead(g, f, l)
+	}
+	r.Escape = func(k string) string { calls["Escape"]++; return s.Escape(k) }
+	r.GroupKey = func(k string) (model.KeyKind, string) { calls["GroupKey"]++; return s.GroupKey(k) }
+	r.ValidateGroup = func(g model.Group) (model.Reg, error) { calls["ValidateGroup"]++; return s.ValidateGroup(g) }
+	return r
+}
+
+func TestEveryRuleIsReachedThroughRules(t *testing.T) {
+	calls := map[string]int{}
+	if _, err := Explore(Config{Universe: Reference(), Depth: 3, Rules: recordingRules(calls), Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"Join", "Live", "Canonical", "MarkUnread", "MarkRead", "Escape", "GroupKey", "ValidateGroup"} {
+		if calls[f] == 0 {
+			t.Errorf("rule %s never called", f)
+		}
+	}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (run with -update to accept):\n%s", path, got)
+	}
+}

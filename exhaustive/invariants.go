@@ -1,0 +1,248 @@
+package exhaustive
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nip-rs/harness/model"
+)
+
+// Invariants of the explorer, in the order used to break ties between
+// violations found on the same trace.
+const (
+	InvRegression        = "I3-frontier-regression"
+	InvConvergence       = "I2-convergence"
+	InvLostSet           = "I5-compaction-lost-set"
+	InvResurrection      = "I5-compaction-resurrection"
+	InvMergeResurrection = "I5-compaction-merge-resurrection"
+)
+
+var invariantOrder = []string{InvRegression, InvConvergence, InvLostSet, InvResurrection, InvMergeResurrection}
+
+func invariantRank(name string) int {
+	for i, n := range invariantOrder {
+		if n == name {
+			return i
+		}
+	}
+	return len(invariantOrder)
+}
+
+// finding is one violated invariant with what was observed.
+type finding struct {
+	Invariant string
+	Detail    string
+}
+
+// devFact is what the state invariants need from one device state,
+// computed once per interned state with the run's rules and tie policy.
+type devFact struct {
+	live       []bool // per universe context; nil for a legacy device
+	compaction []finding
+	registers  int // registers the compaction check examined
+}
+
+// fact computes the facts of a device state. Callers hold mu.
+func (e *engine) fact(dev int, id int32) *devFact {
+	t := e.devs[dev]
+	if f, ok := t.facts[id]; ok {
+		return f
+	}
+	f := &devFact{}
+	if !e.u.Devices[dev].Legacy {
+		rep := t.reps[id]
+		f.live = make([]bool, len(e.u.Contexts))
+		for i, ctx := range e.u.Contexts {
+			f.live[i] = e.rules.Live(rep.Reg(ctx), rep.Effective(ctx), e.tie)
+			if rep.HasReg(ctx) {
+				f.registers++
+				f.compaction = append(f.compaction, e.compactionSafety(dev, ctx, rep)...)
+			}
+		}
+	}
+	t.facts[id] = f
+	return f
+}
+
+// compactionSafety checks one stored register: compacting it (its canonical
+// form at the device's own frontier, through the run's rules) must neither
+// lose nor create liveness, and joining the compacted form back with the
+// register it came from, in either order, must not make a dead register
+// live.
+func (e *engine) compactionSafety(dev int, ctx string, rep *model.Replica) []finding {
+	r := e.rules
+	reg, f := rep.Reg(ctx), rep.Effective(ctx)
+	before := r.Live(reg, f, e.tie)
+	canon, shape := r.Canonical(reg, f, before)
+	after := shape != model.ShapeOmit && r.Live(canon, f, e.tie)
+	where := fmt.Sprintf("d%d %s reg=%v f=%d compacted=%s", dev, ctx, reg, f, shapeReg(canon, shape))
+	var out []finding
+	switch {
+	case before && !after:
+		out = append(out, finding{InvLostSet, where + ": live before compaction, dead after"})
+	case !before && after:
+		out = append(out, finding{InvResurrection, where + ": dead before compaction, live after"})
+	}
+	if shape == model.ShapeOmit || before {
+		return out
+	}
+	for _, m := range [...]struct {
+		name string
+		reg  model.Reg
+	}{{"join(compacted, reg)", r.Join(canon, reg)}, {"join(reg, compacted)", r.Join(reg, canon)}} {
+		if r.Live(m.reg, f, e.tie) {
+			out = append(out, finding{InvMergeResurrection, fmt.Sprintf("%s: dead register, %s = %v is live", where, m.name, m.reg)})
+		}
+	}
+	return out
+}
+
+func shapeReg(r model.Reg, s model.Shape) string {
+	if s == model.ShapeOmit {
+		return "none"
+	}
+	return r.String()
+}
+
+func (c *cache) fact(dev int, id int32) *devFact {
+	l := c.facts[dev]
+	if int(id) < len(l) && l[id] != nil {
+		return l[id]
+	}
+	c.e.mu.Lock()
+	f := c.e.fact(dev, id)
+	c.e.mu.Unlock()
+	if int(id) >= len(l) {
+		l = append(l, make([]*devFact, int(id)+1-len(l))...)
+		c.facts[dev] = l
+	}
+	l[id] = f
+	return f
+}
+
+// stateChecks runs the state invariants on a global state: delivery-order
+// independence per device and compaction safety. It returns the findings
+// and the number of registers examined.
+func (c *cache) stateChecks(ids []int32, perms [][]int) ([]finding, int) {
+	var out []finding
+	regs := 0
+	if f, ok := c.convergence(ids, perms); !ok {
+		out = append(out, f)
+	}
+	for dev := range ids {
+		fa := c.fact(dev, ids[dev])
+		regs += fa.registers
+		out = append(out, fa.compaction...)
+	}
+	return out, regs
+}
+
+// convergence: every device publishes once; for every order of those
+// publications, a copy of every upgraded device receives all of them (its
+// own included) in that order; each device's verdicts must not depend on
+// the order. This is the reference model's check: it compares orders on
+// each device, not devices with one another.
+func (c *cache) convergence(ids []int32, perms [][]int) (finding, bool) {
+	u := c.e.u
+	blobs := make([]int32, len(ids))
+	for i := range ids {
+		blobs[i] = c.blobOf(i, ids[i])
+	}
+	got := make([][]bool, len(perms))
+	agree := true
+	for k, p := range perms {
+		for dev := range ids {
+			if u.Devices[dev].Legacy {
+				continue
+			}
+			x := ids[dev]
+			for _, src := range p {
+				x = c.receive(dev, blobs[src], x).next
+			}
+			got[k] = append(got[k], c.fact(dev, x).live...)
+		}
+		agree = agree && equalBools(got[0], got[k])
+	}
+	if agree {
+		return finding{}, true
+	}
+	var outcomes []string
+	seen := map[string]bool{}
+	for k, p := range perms {
+		if o := c.describeVerdicts(got[k]); !seen[o] {
+			seen[o] = true
+			outcomes = append(outcomes, "order "+orderString(p)+": "+o)
+		}
+	}
+	return finding{InvConvergence, "verdicts depend on delivery order; " + strings.Join(outcomes, "; ")}, false
+}
+
+func (c *cache) describeVerdicts(live []bool) string {
+	u := c.e.u
+	var parts []string
+	i := 0
+	for dev, spec := range u.Devices {
+		if spec.Legacy {
+			continue
+		}
+		var cs []string
+		for _, ctx := range u.Contexts {
+			cs = append(cs, fmt.Sprintf("%s=%s", ctx, verdict(live[i])))
+			i++
+		}
+		parts = append(parts, fmt.Sprintf("d%d(%s)", dev, strings.Join(cs, ",")))
+	}
+	return strings.Join(parts, " ")
+}
+
+func verdict(live bool) string {
+	if live {
+		return "live"
+	}
+	return "dead"
+}
+
+func orderString(p []int) string {
+	var s []string
+	for _, d := range p {
+		s = append(s, fmt.Sprintf("d%d", d))
+	}
+	return strings.Join(s, ",")
+}
+
+func equalBools(a, b []bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// permutations lists the permutations of 0..n-1 in lexicographic order.
+func permutations(n int) [][]int {
+	var out [][]int
+	p := make([]int, 0, n)
+	used := make([]bool, n)
+	var rec func()
+	rec = func() {
+		if len(p) == n {
+			out = append(out, append([]int(nil), p...))
+			return
+		}
+		for i := range n {
+			if !used[i] {
+				used[i] = true
+				p = append(p, i)
+				rec()
+				p = p[:len(p)-1]
+				used[i] = false
+			}
+		}
+	}
+	rec()
+	return out
+}

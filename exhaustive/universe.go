@@ -1,0 +1,168 @@
+package exhaustive
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/nip-rs/harness/model"
+)
+
+// Universe is a bounded world to explore: its devices, contexts, frontier
+// values and default depth bound. A Universe is data; the rules and the tie
+// policy are chosen per run (Config), and a device may override them.
+type Universe struct {
+	Name string
+	// Doc says in one line what the universe models.
+	Doc      string
+	Devices  []DeviceSpec
+	Contexts []string
+	// Values are the frontier values, ascending. Mark-read and advance move
+	// a context's frontier to the smallest value strictly above its current
+	// one, and are disabled at the largest.
+	Values []uint32
+	// Depth is the default depth bound (transitions per trace).
+	Depth int
+	// TerminalOnly runs the state invariants only on states whose minimal
+	// depth equals the bound, as the reference model does; otherwise they
+	// run on every reachable state.
+	TerminalOnly bool
+}
+
+// DeviceSpec is one installation of a universe.
+type DeviceSpec struct {
+	ClientID string
+	Legacy   bool
+	// LegacyMode is how a legacy device treats override keys it receives.
+	LegacyMode model.LegacyMode
+	// Rules, when set, replaces the run's rules for this device only (for
+	// rules whose breakage shows as disagreement between peers).
+	Rules *model.Rules
+	// Tie, when set, replaces the run's tie policy for this device only.
+	Tie *model.TiePolicy
+}
+
+// Reference is the universe of the formal note's bounded model: two
+// upgraded devices and one legacy device, contexts c0 and c1, frontier
+// values 10 and 20, checks at the depth bound 4.
+//
+// Its legacy device uses model.LegacyDropOverrides, a named departure from
+// production kept only to reproduce that model: it discards ov_* keys on
+// receive, where production legacy clients (model.LegacyCarry, the
+// replica's default) carry them through.
+func Reference() Universe {
+	return Universe{
+		Name: "reference",
+		Doc:  "the formal note's model: 2 upgraded + 1 legacy (drops ov_* keys), c0/c1, values 10/20, checks at the bound",
+		Devices: []DeviceSpec{
+			{ClientID: "d0"},
+			{ClientID: "d1"},
+			{ClientID: "d2", Legacy: true, LegacyMode: model.LegacyDropOverrides},
+		},
+		Contexts:     []string{"c0", "c1"},
+		Values:       []uint32{10, 20},
+		Depth:        4,
+		TerminalOnly: true,
+	}
+}
+
+var (
+	registryMu sync.Mutex
+	universes  = map[string]func() Universe{"reference": Reference}
+	ruleSets   = map[string]func() *model.Rules{"spec": model.Spec}
+)
+
+// RegisterUniverse adds a named universe; it panics on a duplicate name
+// (a programming error).
+func RegisterUniverse(name string, fn func() Universe) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, dup := universes[name]; dup {
+		panic("exhaustive: duplicate universe " + name)
+	}
+	universes[name] = fn
+}
+
+// LookupUniverse returns the named universe.
+func LookupUniverse(name string) (Universe, error) {
+	registryMu.Lock()
+	fn, ok := universes[name]
+	registryMu.Unlock()
+	if !ok {
+		return Universe{}, fmt.Errorf("unknown universe %q (known: %s)", name, strings.Join(UniverseNames(), ", "))
+	}
+	return fn(), nil
+}
+
+// UniverseNames lists the registered universes in order.
+func UniverseNames() []string {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	return sortedNames(universes)
+}
+
+// RegisterRules adds a named rule set that witnesses can refer to (the
+// production rules are "spec"); it panics on a duplicate name.
+func RegisterRules(name string, fn func() *model.Rules) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, dup := ruleSets[name]; dup {
+		panic("exhaustive: duplicate rule set " + name)
+	}
+	ruleSets[name] = fn
+}
+
+// LookupRules returns a fresh copy of the named rule set.
+func LookupRules(name string) (*model.Rules, error) {
+	registryMu.Lock()
+	fn, ok := ruleSets[name]
+	registryMu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("unknown rule set %q (known: %s)", name, strings.Join(RulesNames(), ", "))
+	}
+	r := fn()
+	r.Name = name
+	return r, nil
+}
+
+// RulesNames lists the registered rule sets in order.
+func RulesNames() []string {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	return sortedNames(ruleSets)
+}
+
+func sortedNames[V any](m map[string]V) []string {
+	ns := make([]string, 0, len(m))
+	for n := range m {
+		ns = append(ns, n)
+	}
+	slices.Sort(ns)
+	return ns
+}
+
+// validate reports a universe that cannot be explored.
+func (u *Universe) validate() error {
+	switch {
+	case len(u.Devices) == 0:
+		return fmt.Errorf("universe %q has no devices", u.Name)
+	case len(u.Devices) > 16:
+		return fmt.Errorf("universe %q has %d devices (at most 16)", u.Name, len(u.Devices))
+	case len(u.Contexts) == 0:
+		return fmt.Errorf("universe %q has no contexts", u.Name)
+	case !slices.IsSorted(u.Values) || len(slices.Compact(slices.Clone(u.Values))) != len(u.Values):
+		return fmt.Errorf("universe %q: frontier values must be strictly ascending", u.Name)
+	}
+	return nil
+}
+
+// nextValue is the smallest frontier value strictly above f.
+func (u *Universe) nextValue(f uint32) (uint32, bool) {
+	for _, v := range u.Values {
+		if v > f {
+			return v, true
+		}
+	}
+	return 0, false
+}
