@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -110,4 +111,37 @@ func BenchmarkCanonicalReg(b *testing.B) {
 		i++
 	}
 	sinkReg = acc
+}
+
+// BenchmarkParseBlobHostile measures the worst inputs a relay or a broken
+// writer can hand the parser, each within the 65,535-byte plaintext bound:
+// B/op stays a small multiple of the input size.
+func BenchmarkParseBlobHostile(b *testing.B) {
+	fill := func(unit string) string {
+		const head, tail = `{"v":1,"client_id":"c","contexts":{`, `}}`
+		n := (MaxPlaintextBytes - len(head) - len(tail)) / (len(unit) + 1)
+		return head + unit + strings.Repeat(","+unit, n-1) + tail
+	}
+	cases := []struct{ name, data string }{
+		{"deep-nesting", strings.Repeat("[", MaxPlaintextBytes)},
+		{"deep-unknown-key", `{"v":1,"client_id":"c","contexts":{},"x":` + strings.Repeat(`{"a":`, 12000)},
+		{"duplicate-keys", fill(`"a":1`)},
+		{"escaped-keys", fill(`"\u0061\u00e9\ud83d\ude00":1`)},
+		{"invalid-utf8-keys", fill("\"\xff\xfe\":1")},
+		{"partial-groups", fill(`"ov_s:x":1`)},
+		{"huge-numbers", fill(`"a":1e999999999`)},
+	}
+	for _, tc := range cases {
+		data := []byte(tc.data)
+		if len(data) > MaxPlaintextBytes {
+			b.Fatalf("%s: %d bytes", tc.name, len(data))
+		}
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _, _ = ParseBlob(data)
+			}
+		})
+	}
 }

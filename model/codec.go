@@ -62,7 +62,10 @@ type document struct {
 	vLit                           string
 	clientID                       string
 	clientIDUTF8                   bool
-	contexts                       []rawContext
+	// contexts holds at most MaxEntries members; entries counts them all,
+	// so an over-long contexts map costs no memory beyond the limit.
+	contexts []rawContext
+	entries  int
 }
 
 // ParseBlob parses and validates decrypted plaintext with the production
@@ -85,7 +88,7 @@ func ParseBlobWith(rules *Rules, data []byte) (Blob, Report, error) {
 	if err != nil {
 		return Blob{}, Report{}, err
 	}
-	rep := Report{Entries: len(doc.contexts)}
+	rep := Report{Entries: doc.entries}
 	raws := lastWins(doc.contexts, &rep)
 	es, drops := validateContexts(rules, raws)
 	rep.Drops = sortDrops(drops)
@@ -139,16 +142,21 @@ func (doc *document) member(s *scanner, key string) error {
 		doc.hasClientID, doc.clientIDKind, doc.clientID = true, kind, ""
 		return err
 	case "contexts":
-		doc.hasContexts, doc.contexts = true, nil
+		doc.hasContexts, doc.contexts, doc.entries = true, nil, 0
 		if s.peek() != '{' {
 			kind, _, err := s.skip(1)
 			doc.ctxKind = kind
 			return err
 		}
 		doc.ctxKind = kindObject
+		// Members are separated by commas, so this bounds their number
+		// (commas inside keys only overestimate) and saves regrowing.
+		doc.contexts = make([]rawContext, 0, min(strings.Count(s.data[s.pos:], ",")+1, MaxEntries))
 		return s.members(2, func(k string, ok bool) error {
 			kind, lit, err := s.skip(2)
-			doc.contexts = append(doc.contexts, rawContext{key: k, utf8OK: ok, kind: kind, lit: lit})
+			if doc.entries++; doc.entries <= MaxEntries {
+				doc.contexts = append(doc.contexts, rawContext{key: k, utf8OK: ok, kind: kind, lit: lit})
+			}
 			return err
 		})
 	}
@@ -181,8 +189,8 @@ func (doc *document) check() error {
 		return invalid("contexts is missing")
 	case doc.ctxKind != kindObject:
 		return invalid("contexts is %v, not an object", doc.ctxKind)
-	case len(doc.contexts) > MaxEntries:
-		return invalid("contexts has %d entries, over the limit of %d", len(doc.contexts), MaxEntries)
+	case doc.entries > MaxEntries:
+		return invalid("contexts has %d entries, over the limit of %d", doc.entries, MaxEntries)
 	}
 	return nil
 }

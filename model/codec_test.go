@@ -219,7 +219,7 @@ func TestParseBlobEntryCountIsRaw(t *testing.T) {
 	}
 	for _, n := range []int{MaxEntries, MaxEntries + 1} {
 		doc := document{hasV: true, vKind: kindNumber, vLit: "1", hasClientID: true, clientIDKind: kindString,
-			clientID: "c", clientIDUTF8: true, hasContexts: true, ctxKind: kindObject}
+			clientID: "c", clientIDUTF8: true, hasContexts: true, ctxKind: kindObject, entries: n}
 		for i := range n {
 			doc.contexts = append(doc.contexts, rawContext{key: fmt.Sprint(i), utf8OK: true, kind: kindNumber, lit: "1"})
 		}

@@ -42,7 +42,7 @@ func ParseBlobLegacy(rules *Rules, data []byte) (Blob, Report, error) {
 	if err != nil {
 		return Blob{}, Report{}, err
 	}
-	rep := Report{Entries: len(doc.contexts)}
+	rep := Report{Entries: doc.entries}
 	raws := lastWins(doc.contexts, &rep)
 	es := make([]Entry, 0, len(raws))
 	for _, r := range raws {
