@@ -111,7 +111,7 @@ func scanBlob(data []byte) (document, error) {
 			err = s.end()
 		}
 		if err != nil {
-			return doc, invalid("not valid JSON: %v", err)
+			return doc, syntaxError(err)
 		}
 		return doc, invalid("plaintext is %v, not an object", kind)
 	}
@@ -120,9 +120,18 @@ func scanBlob(data []byte) (document, error) {
 		err = s.end()
 	}
 	if err != nil {
-		return doc, invalid("not valid JSON: %v", err)
+		return doc, syntaxError(err)
 	}
 	return doc, doc.check()
+}
+
+// syntaxError wraps a scanner error: too deep is a limit of ours, anything
+// else is not JSON.
+func syntaxError(err error) error {
+	if errors.Is(err, errTooDeep) {
+		return invalid("%v", err)
+	}
+	return invalid("not valid JSON: %v", err)
 }
 
 // member reads the value of one top-level member.

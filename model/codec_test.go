@@ -97,7 +97,7 @@ func TestParseBlobBlobLevel(t *testing.T) {
 		{"65535 bytes", pad(blobWith(`"a":1`), MaxPlaintextBytes), nil, ""},
 		{"65536 bytes", pad(blobWith(`"a":1`), MaxPlaintextBytes+1), ErrInvalidBlob, "over the NIP-44 maximum"},
 		{"nesting at the limit", `{"v":1,"client_id":"c","contexts":{},"x":` + nested("[", "]", MaxNesting-1) + `}`, nil, ""},
-		{"nesting over the limit", `{"v":1,"client_id":"c","contexts":{},"x":` + nested("[", "]", MaxNesting) + `}`, ErrInvalidBlob, "nesting deeper than 64"},
+		{"nesting over the limit", `{"v":1,"client_id":"c","contexts":{},"x":` + nested("[", "]", MaxNesting) + `}`, ErrInvalidBlob, "invalid blob: byte 104: nesting deeper than 64"},
 		{"nested objects over the limit", `{"v":1,"client_id":"c","contexts":{},"x":` + nested(`{"a":`, "}", MaxNesting) + `}`, ErrInvalidBlob, "nesting deeper"},
 		{"nested entry value over the limit", blobWith(`"a":` + nested("[", "]", MaxNesting-1)), ErrInvalidBlob, "nesting deeper"},
 		{"deep non-object plaintext", nested("[", "]", 30000), ErrInvalidBlob, "nesting deeper"},
