@@ -21,6 +21,7 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test ./model/ -run '^$$' -fuzz '^FuzzParseBlob$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model/ -run '^$$' -fuzz '^FuzzEscape$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./model/ -run '^$$' -fuzz '^FuzzParseEvent$$' -fuzztime $(FUZZTIME)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)

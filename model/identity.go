@@ -3,9 +3,11 @@ package model
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -17,6 +19,34 @@ type Self struct {
 	ClientID   string
 	Primary    string
 	Additional []string
+}
+
+// ErrBadClientID: a client_id must be 1-64 UTF-8 characters (Content).
+var ErrBadClientID = errors.New("client_id is not 1-64 UTF-8 characters")
+
+func validClientID(id string) bool {
+	n := utf8.RuneCountInString(id)
+	return n > 0 && n <= MaxClientIDChars && utf8.ValidString(id)
+}
+
+// Validate checks the client_id and that every slot id is well-formed and
+// used once.
+func (s Self) Validate() error {
+	if !validClientID(s.ClientID) {
+		return fmt.Errorf("%w: %q", ErrBadClientID, s.ClientID)
+	}
+	if !ValidSlotID(s.Primary) {
+		return fmt.Errorf("primary: %w: %q", ErrBadSlotID, s.Primary)
+	}
+	for i, a := range s.Additional {
+		if !ValidSlotID(a) {
+			return fmt.Errorf("additional coordinate %d: %w: %q", i, ErrBadSlotID, a)
+		}
+		if a == s.Primary || slices.Contains(s.Additional[:i], a) {
+			return fmt.Errorf("slot id %s used twice", a)
+		}
+	}
+	return nil
 }
 
 // owns reports whether slot is the primary or a known additional slot.

@@ -269,3 +269,35 @@ func TestMayDeleteCoordinateTable(t *testing.T) {
 		}
 	}
 }
+
+func TestSelfValidate(t *testing.T) {
+	tests := []struct {
+		s    Self
+		want error
+	}{
+		{Self{ClientID: "me", Primary: slotN(1), Additional: []string{slotN(2)}}, nil},
+		{Self{ClientID: "", Primary: slotN(1)}, ErrBadClientID},
+		{Self{ClientID: string(make([]rune, 65)), Primary: slotN(1)}, ErrBadClientID},
+		{Self{ClientID: "\xff", Primary: slotN(1)}, ErrBadClientID},
+		{Self{ClientID: "me", Primary: "slot1"}, ErrBadSlotID},
+		{Self{ClientID: "me", Primary: slotN(1), Additional: []string{"UPPER"}}, ErrBadSlotID},
+	}
+	for _, tc := range tests {
+		err := tc.s.Validate()
+		if (tc.want == nil) != (err == nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
+			t.Errorf("%+v: %v, want %v", tc.s, err, tc.want)
+		}
+	}
+	for _, s := range []Self{
+		{ClientID: "me", Primary: slotN(1), Additional: []string{slotN(1)}},
+		{ClientID: "me", Primary: slotN(1), Additional: []string{slotN(2), slotN(2)}},
+	} {
+		if s.Validate() == nil {
+			t.Errorf("%+v: a slot id used twice was accepted", s)
+		}
+	}
+	r := NewReplica("me")
+	if _, err := r.PlanPublish(WriteInput{Self: Self{ClientID: "me", Primary: "x"}}); !errors.Is(err, ErrBadSlotID) {
+		t.Fatalf("PlanPublish with a bad primary: %v", err)
+	}
+}

@@ -1,10 +1,6 @@
 package model
 
-import (
-	"errors"
-	"fmt"
-	"unicode/utf8"
-)
+import "fmt"
 
 // PlannedEvent is one event a plan writes: BuildEvent(keys, Slot,
 // CreatedAt, Blob) makes it.
@@ -145,6 +141,9 @@ func (r *Replica) PlanPublish(in WriteInput) (PublishPlan, error) {
 	if in.Self.ClientID != r.ClientID {
 		return PublishPlan{}, fmt.Errorf("plan publish: self is client %q, replica is %q", in.Self.ClientID, r.ClientID)
 	}
+	if err := in.Self.Validate(); err != nil {
+		return PublishPlan{}, fmt.Errorf("plan publish: %w", err)
+	}
 	id := Identify(r.Rules, in.Self, in.Fetched)
 	self, err := ResolveConflicts(in.Self, id, in.NewSlot)
 	if err != nil {
@@ -244,9 +243,6 @@ type RotationPlan struct {
 	Evicted []Eviction
 }
 
-// ErrBadClientID: a client_id must be 1-64 UTF-8 characters (Content).
-var ErrBadClientID = errors.New("client_id is not 1-64 UTF-8 characters")
-
 // PlanRotation rotates the replica to a new client_id and a fresh primary
 // slot id, carrying forward every register the old primary holds, floors
 // included: it merges the full-state load, splits the state under the new
@@ -266,7 +262,10 @@ func (r *Replica) PlanRotation(in RotationInput) (RotationPlan, error) {
 	if in.Self.ClientID != r.ClientID {
 		return RotationPlan{}, fmt.Errorf("rotation: self is client %q, replica is %q", in.Self.ClientID, r.ClientID)
 	}
-	if n := utf8.RuneCountInString(in.NewClientID); n == 0 || n > MaxClientIDChars || !utf8.ValidString(in.NewClientID) || in.NewClientID == r.ClientID {
+	if err := in.Self.Validate(); err != nil {
+		return RotationPlan{}, fmt.Errorf("rotation: %w", err)
+	}
+	if !validClientID(in.NewClientID) || in.NewClientID == r.ClientID {
 		return RotationPlan{}, fmt.Errorf("rotation to %q: %w (and must differ from the current one)", in.NewClientID, ErrBadClientID)
 	}
 	r.mergeFetched(in.Fetched)

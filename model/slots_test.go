@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // hex64 is a deterministic 64-hex id for thread:/msg: keys.
@@ -34,10 +36,17 @@ func splitInput(nOv, nFront int) Blob {
 	return Blob{V: 1, ClientID: "client-aabbccdd", Contexts: SortEntries(es)}
 }
 
+// splitChecker is what checkSplit needs of *testing.T and *rapid.T.
+type splitChecker interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Fatal(args ...any)
+}
+
 // checkSplit asserts the structural invariants of every split: each group
 // whole in one coordinate, override-bearing groups in the primary, every
 // blob within the budget, and nothing lost but what is reported evicted.
-func checkSplit(t *testing.T, in Blob, sp SplitPlan, budget Budget) {
+func checkSplit(t splitChecker, in Blob, sp SplitPlan, budget Budget) {
 	t.Helper()
 	capBytes, err := budget.BlobCapacity()
 	if err != nil {
@@ -332,4 +341,80 @@ func TestSlotEntrySizeIsExact(t *testing.T) {
 	if got := EncodedSize(b); got != sum {
 		t.Fatalf("EncodedSize %d, incremental %d", got, sum)
 	}
+}
+
+// TestSplitProperties: on random states and budgets a split either
+// succeeds with every structural invariant, the same way twice, or fails
+// with ErrOverrideBudget exactly when the override groups cannot fit.
+func TestSplitProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r := NewReplica(rapid.StringMatching(`[a-z]{1,12}`).Draw(t, "client"))
+		r.Parent = func(raw string) (string, bool) { return "chan-0", !strings.HasSuffix(raw, "f") }
+		ids := rapid.SliceOfN(rapid.OneOf(
+			rapid.StringMatching(`chan-[0-9]{1,3}`),
+			rapid.StringMatching(`(ov_s:|ov_c:|esc:|ov_)[a-z]{0,4}`),
+			rapid.Custom(func(t *rapid.T) string { return ThreadPrefix + hex64(rapid.IntRange(0, 40).Draw(t, "th")) }),
+			rapid.Custom(func(t *rapid.T) string { return MsgPrefix + hex64(rapid.IntRange(0, 40).Draw(t, "msg")) }),
+			rapid.StringMatching(`[a-zA-Z0-9 é"\\]{1,60}`),
+		), 10, 200).Draw(t, "ids")
+		for _, id := range ids {
+			r.Advance(id, rapid.Uint32Range(0, 2000).Draw(t, "ts"))
+			switch rapid.IntRange(0, 30).Draw(t, "action") {
+			case 0:
+				_ = r.MarkUnread(id)
+			case 1:
+				_ = r.MarkUnread(id)
+				_ = r.MarkRead(id, rapid.Uint32Range(0, 2000).Draw(t, "read"))
+			}
+		}
+		budget := Budget{
+			PlaintextBytes: rapid.SampledFrom([]int{200, 400, 800, 1500, 3000}).Draw(t, "bytes"),
+			MaxCoordinates: rapid.IntRange(0, 4).Draw(t, "coords"),
+			MaxEntries:     rapid.SampledFrom([]int{20, 100, MaxEntries}).Draw(t, "entries"),
+			Now:            2000,
+		}
+		if rapid.Bool().Draw(t, "horizon?") {
+			budget.Horizon = int64(rapid.IntRange(100, 1900).Draw(t, "horizon"))
+		}
+		in := r.Candidate()
+		sp, err := SplitBlob(r.Rules, in, budget, r.Parent)
+
+		capBytes, _ := budget.BlobCapacity()
+		var ovOnly, pinned []Entry
+		ovCtx := map[string]bool{}
+		for _, e := range in.Contexts {
+			if k, raw := GroupKey(e.Key); k != KeyFrontier {
+				ovCtx[raw] = true
+				ovOnly = append(ovOnly, e)
+			}
+		}
+		for _, e := range in.Contexts {
+			if _, raw := GroupKey(e.Key); ovCtx[raw] {
+				pinned = append(pinned, e)
+			}
+		}
+		fits := func(es []Entry) bool {
+			return EncodedSize(Blob{V: in.V, ClientID: in.ClientID, Contexts: es}) <= capBytes && len(es) <= budget.MaxEntries
+		}
+		switch {
+		case errors.Is(err, ErrOverrideBudget):
+			if fits(pinned) {
+				t.Fatalf("refused although every override group fits: %v", err)
+			}
+			return
+		case err != nil:
+			t.Fatalf("unexpected error %v", err)
+		}
+		if !fits(ovOnly) {
+			t.Fatal("split succeeded although the ov_* entries alone do not fit")
+		}
+		checkSplit(t, in, sp, budget)
+		again, err := SplitBlob(r.Rules, in, budget, r.Parent)
+		if err != nil || renderSplit(again) != renderSplit(sp) {
+			t.Fatal("the same state split differently")
+		}
+		if budget.MaxCoordinates > 0 && len(sp.Blobs) > budget.MaxCoordinates {
+			t.Fatalf("%d coordinates, limit %d", len(sp.Blobs), budget.MaxCoordinates)
+		}
+	})
 }
