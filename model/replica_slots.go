@@ -106,6 +106,9 @@ type WriteInput struct {
 	// Complete: a complete full-state load on every relay written to stands
 	// behind Fetched. Without it no override state is published.
 	Complete bool
+	// LoadRunning: the client's own full-state load is in progress, so
+	// nothing may be published to its own coordinates (Full-State Load).
+	LoadRunning bool
 	// NewSlot draws slot ids (nil: NewSlotID).
 	NewSlot func() (string, error)
 }
@@ -131,18 +134,21 @@ type PublishPlan struct {
 // canonical candidate and assigns the coordinates their slot ids and
 // created_at values. It records the split as the last publication.
 //
-// It publishes nothing, and leaves the last publication in place, when
-// override state is involved (in the candidate or the last publication)
-// without a complete full-state load (ErrLoadIncomplete: the write is
-// deferred), or when the override groups do not fit the primary
-// (ErrOverrideBudget). The merge has happened in either case: merging is
-// always safe.
+// It publishes nothing, and leaves the last publication in place, while the
+// client's own load runs (ErrLoadInProgress), when override state is
+// involved (in the candidate or the last publication) without a complete
+// full-state load (ErrLoadIncomplete: the write is deferred), or when the
+// override groups do not fit the primary (ErrOverrideBudget). Except during
+// the own load, the merge has happened anyway: merging is always safe.
 func (r *Replica) PlanPublish(in WriteInput) (PublishPlan, error) {
 	if in.Self.ClientID != r.ClientID {
 		return PublishPlan{}, fmt.Errorf("plan publish: self is client %q, replica is %q", in.Self.ClientID, r.ClientID)
 	}
 	if err := in.Self.Validate(); err != nil {
 		return PublishPlan{}, fmt.Errorf("plan publish: %w", err)
+	}
+	if in.LoadRunning {
+		return PublishPlan{}, fmt.Errorf("plan publish: %w", ErrLoadInProgress)
 	}
 	id := Identify(r.Rules, in.Self, in.Fetched)
 	self, err := ResolveConflicts(in.Self, id, in.NewSlot)
@@ -231,7 +237,9 @@ type RotationInput struct {
 	Now      int64
 	Budget   Budget
 	Complete bool
-	NewSlot  func() (string, error)
+	// LoadRunning: the client's own full-state load is in progress.
+	LoadRunning bool
+	NewSlot     func() (string, error)
 }
 
 // RotationPlan is a client-id rotation (Client-ID Rotation).
@@ -255,6 +263,9 @@ type RotationPlan struct {
 func (r *Replica) PlanRotation(in RotationInput) (RotationPlan, error) {
 	if r.Legacy {
 		return RotationPlan{}, ErrLegacy
+	}
+	if in.LoadRunning {
+		return RotationPlan{}, fmt.Errorf("rotation: %w", ErrLoadInProgress)
 	}
 	if !in.Complete {
 		return RotationPlan{}, fmt.Errorf("rotation: %w", ErrLoadIncomplete)

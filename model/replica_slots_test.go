@@ -109,6 +109,9 @@ func TestPlanPublishDeferredWithoutCompleteLoad(t *testing.T) {
 	if !slices.Equal(r.LastPublished(), last) {
 		t.Fatal("a deferred publish changed the last publication")
 	}
+	if _, err := r.Clone().PlanPublish(WriteInput{Self: self, Now: 101, Budget: DefaultBudget(), Complete: true, LoadRunning: true}); !errors.Is(err, ErrLoadInProgress) {
+		t.Fatalf("publish during the own load: %v", err)
+	}
 	// Fetched own override state counts too, even with no local register.
 	fresh := NewReplica("me")
 	fetched := []FetchedBlob{{Relay: "r", Slot: slotN(1), CreatedAt: 99, Blob: Blob{V: 1, ClientID: "me", Contexts: []Entry{{PrefixC + "chan", 2}}}}}
