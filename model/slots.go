@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -291,8 +290,8 @@ func slotItems(rules *Rules, contexts []Entry) ([]slotItem, []string) {
 		es = SortEntries(slices.Clone(es))
 	}
 	items := make([]slotItem, len(es))
-	index := map[string]int{}
-	var keys []string
+	index := make(map[string]int, len(es))
+	keys := make([]string, 0, len(es))
 	for i, e := range es {
 		kind, raw := rules.GroupKey(e.Key)
 		g := rules.Slots.GroupOf(e.Key, kind, raw)
@@ -326,7 +325,10 @@ func (it *slotItem) candidate(pinned []bool) EvictCandidate {
 // override-bearing child may go too: it is inert, and leaving it out moves
 // nothing to another coordinate. ov_* entries are never considered.
 func evictDominated(rules *Rules, items []slotItem, parent ParentResolver, evict func(*slotItem, EvictReason)) {
-	own := map[string]uint32{}
+	if parent == nil {
+		return // no parent resolves: nothing is dominated
+	}
+	own := make(map[string]uint32, len(items))
 	for _, it := range items {
 		if it.kind == KeyFrontier {
 			own[it.raw] = max(own[it.raw], it.e.Value)
@@ -339,10 +341,7 @@ func evictDominated(rules *Rules, items []slotItem, parent ParentResolver, evict
 			continue
 		}
 		var pv uint32
-		p, ok := "", false
-		if parent != nil {
-			p, ok = parent(it.raw)
-		}
+		p, ok := parent(it.raw)
 		if ok {
 			pv = Effective(frontier, parent, p)
 		}
@@ -378,6 +377,20 @@ func buildGroups(items []slotItem, keys []string, pinned []bool) []SlotGroup {
 	gs := make([]SlotGroup, len(keys))
 	for i, k := range keys {
 		gs[i] = SlotGroup{Key: k, Override: pinned[i]}
+	}
+	// One backing array for every group's entries.
+	counts := make([]int, len(keys))
+	total := 0
+	for _, it := range items {
+		if !it.evicted {
+			counts[it.group]++
+			total++
+		}
+	}
+	backing := make([]Entry, 0, total)
+	for i, n := range counts {
+		gs[i].Entries = backing[len(backing) : len(backing) : len(backing)+n]
+		backing = backing[:len(backing)+n]
 	}
 	for _, it := range items {
 		if it.evicted {
@@ -428,5 +441,15 @@ func slotEntrySize(e Entry) int {
 	if !isPlainASCII(e.Key) {
 		n = len(appendJSONString(nil, e.Key))
 	}
-	return n + 1 + len(strconv.FormatUint(uint64(e.Value), 10)) + 1
+	return n + 1 + decimalLen(e.Value) + 1
+}
+
+// decimalLen is the number of decimal digits of v.
+func decimalLen(v uint32) int {
+	n := 1
+	for v >= 10 {
+		v /= 10
+		n++
+	}
+	return n
 }
