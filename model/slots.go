@@ -286,8 +286,11 @@ func evictToTotal(items []slotItem, queue []int, c Capacity, evict func(*slotIte
 // slotItems classifies and groups the entries of a blob (sorted, unique).
 func slotItems(rules *Rules, contexts []Entry) ([]slotItem, []string) {
 	es := contexts
-	if !slices.IsSortedFunc(es, func(x, y Entry) int { return strings.Compare(x.Key, y.Key) }) {
-		es = SortEntries(slices.Clone(es))
+	for i := 1; i < len(es); i++ {
+		if es[i-1].Key >= es[i].Key { // unsorted or duplicated: normalise a copy
+			es = SortEntries(slices.Clone(es))
+			break
+		}
 	}
 	items := make([]slotItem, len(es))
 	index := make(map[string]int, len(es))

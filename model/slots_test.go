@@ -418,3 +418,16 @@ func TestSplitProperties(t *testing.T) {
 		}
 	})
 }
+
+// TestSplitDuplicateKeys: a blob with a repeated wire key is split as the
+// last-wins blob it encodes to.
+func TestSplitDuplicateKeys(t *testing.T) {
+	in := Blob{V: 1, ClientID: "c", Contexts: []Entry{{"a", 1}, {"a", 5}, {"b", 2}}}
+	sp, err := SplitBlob(Spec(), in, DefaultBudget(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(EncodeBlob(sp.Blobs[0])); got != string(EncodeBlob(in)) || len(sp.Blobs[0].Contexts) != 2 {
+		t.Fatalf("split %s, want %s", got, EncodeBlob(in))
+	}
+}
