@@ -16,7 +16,11 @@ func EncodeBlob(b Blob) []byte {
 	if !slices.IsSortedFunc(es, func(x, y Entry) int { return strings.Compare(x.Key, y.Key) }) {
 		es = SortEntries(slices.Clone(es))
 	}
-	buf := make([]byte, 0, 40+len(b.ClientID)+len(es)*24)
+	n := 40 + len(b.ClientID)
+	for _, e := range es {
+		n += len(e.Key) + 14 // quotes, colon, comma, up to 10 digits
+	}
+	buf := make([]byte, 0, n)
 	buf = append(buf, `{"v":`...)
 	buf = strconv.AppendInt(buf, int64(b.V), 10)
 	buf = append(buf, `,"client_id":`...)

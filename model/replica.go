@@ -304,20 +304,22 @@ func (r *Replica) Receive(b Blob) []Drop {
 
 func (r *Replica) receiveLegacy(b Blob) []Drop {
 	var drops []Drop
-	for _, in := range b.Contexts {
-		if r.LegacyMode == LegacyDropOverrides {
-			if k, _ := ClassifyKey(in.Key, UnescapeKey); k != KeyFrontier {
-				drops = append(drops, Drop{in.Key, "legacy replica discards override keys"})
+	in := b.Contexts
+	if r.LegacyMode == LegacyDropOverrides {
+		in = make([]Entry, 0, len(b.Contexts))
+		for _, e := range b.Contexts {
+			if k, _ := ClassifyKey(e.Key, UnescapeKey); k != KeyFrontier {
+				drops = append(drops, Drop{e.Key, "legacy replica discards override keys"})
 				continue
 			}
+			in = append(in, e)
 		}
-		if len(in.Key) > MaxKeyBytes {
-			drops = append(drops, Drop{in.Key, "key over 256 bytes"})
-			continue
-		}
-		e := r.at(in.Key)
-		e.F = max(e.F, in.Value)
-		e.HasF = true
 	}
-	return drops
+	kept, sd := LegacySanitize(in)
+	for _, e := range kept {
+		st := r.at(e.Key)
+		st.F = max(st.F, e.Value)
+		st.HasF = true
+	}
+	return append(drops, sd...)
 }
