@@ -115,6 +115,22 @@ func TestDirectedChecksCatchBrokenRules(t *testing.T) {
 				return c, s
 			}
 		}, "exact-wire-shapes", "I8-wire-shape"},
+		{"grouping by escaped wire key", func(r *model.Rules) {
+			r.Slots.GroupOf = func(wire string, kind model.KeyKind, raw string) string {
+				if kind == model.KeyFrontier {
+					return wire
+				}
+				return raw
+			}
+		}, "escaped-slot-grouping", "escaped-slot-mixture-false-clear"},
+		{"per-entry grouping", func(r *model.Rules) {
+			r.Slots.GroupOf = func(_ string, kind model.KeyKind, raw string) string {
+				if kind == model.KeyB || kind == model.KeyC {
+					return raw + "\x00bc"
+				}
+				return raw
+			}
+		}, "interleaved-grouping", "interleaved-delivery-wrong-verdict"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name+"/"+tc.check, func(t *testing.T) {

@@ -7,21 +7,25 @@ import (
 	"github.com/nip-rs/harness/model"
 )
 
-// splitGrouped splits a publication into n slot blobs as the formal note's
-// model does: every wire key is grouped under the logical context that
-// rules.GroupKey names (override keys by their raw suffix, frontier keys
-// unescaped: Override Group Co-Location Rule, unescape-before-group), the
-// groups are sorted by logical id and dealt round-robin, and every slot
-// copies v and client_id.
+// splitGrouped splits a publication into n slot blobs. Grouping is the
+// production rule: every wire key joins the group rules.Slots.GroupOf names
+// for its classification by rules.GroupKey (override keys by their raw
+// suffix, frontier keys unescaped: Override Group Co-Location Rule,
+// unescape-before-group). Dealing is the formal note's model: groups sorted
+// by key go round-robin to the n slots, each slot copying v and client_id.
 //
-// This is the only slot split in exhaustive/. It is to be replaced by the
-// production split (model.Rules.Slots, model/slots.go) once that exists;
-// the production split additionally pins every override-bearing group to
-// the primary coordinate, which the directed checks here also accept.
+// This is the only slot split in exhaustive/. Round-robin dealing places
+// override groups in any slot, a superset of the arrangements the
+// production assignment (model.DealGroups, override groups pinned to the
+// primary) permits, so a grouping fault shows here even where
+// model.SplitBlob would keep the whole group in the primary. Replace the
+// dealing by model.SplitBlob when the checks should follow production
+// placement exactly.
 func splitGrouped(rules *model.Rules, b model.Blob, n int) []model.Blob {
 	groups := map[string][]model.Entry{}
 	for _, e := range b.Contexts {
-		_, id := rules.GroupKey(e.Key)
+		kind, raw := rules.GroupKey(e.Key)
+		id := rules.Slots.GroupOf(e.Key, kind, raw)
 		groups[id] = append(groups[id], e)
 	}
 	ids := make([]string, 0, len(groups))

@@ -1,0 +1,334 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/model"
+)
+
+// Exit codes.
+const (
+	exitOK        = 0
+	exitViolation = 1
+	exitUsage     = 2
+	exitUnknown   = 3
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// options are the parsed flags.
+type options struct {
+	universe  string
+	depth     int
+	tie       string
+	workers   int
+	directed  bool
+	only      string
+	rules     string
+	maxStates int
+	json      bool
+	witness   string
+	replay    string
+	progress  time.Duration
+	list      bool
+}
+
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.universe, "universe", "reference", "universe to explore (see -list)")
+	fs.IntVar(&o.depth, "depth", 0, "depth bound in transitions (0: the universe's default)")
+	fs.StringVar(&o.tie, "tie", "both", "tie policy: clear, set or both")
+	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers")
+	fs.BoolVar(&o.directed, "directed", true, "also run the directed checks")
+	fs.StringVar(&o.only, "only", "", "run only these directed checks (comma-separated keys)")
+	fs.StringVar(&o.rules, "rules", "spec", "rule set to run under (see -list)")
+	fs.IntVar(&o.maxStates, "max-states", 0, "stop with result unknown beyond this many distinct states (0: no limit)")
+	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object")
+	fs.StringVar(&o.witness, "witness", "witness", "directory to write witness files to")
+	fs.StringVar(&o.replay, "replay", "", "replay a witness file")
+	fs.DurationVar(&o.progress, "progress", time.Second, "progress interval on stderr (0: off)")
+	fs.BoolVar(&o.list, "list", false, "list universes, rule sets and directed checks")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	if o.depth < 0 {
+		return nil, fmt.Errorf("-depth %d is negative", o.depth)
+	}
+	if o.workers < 1 {
+		return nil, fmt.Errorf("-workers %d: need at least 1", o.workers)
+	}
+	if o.maxStates < 0 {
+		return nil, fmt.Errorf("-max-states %d is negative", o.maxStates)
+	}
+	return o, nil
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "explore:", err)
+		}
+		return exitUsage
+	}
+	switch {
+	case o.list:
+		list(stdout)
+		return exitOK
+	case o.replay != "":
+		return replay(o, stdout, stderr)
+	}
+	return explore(o, stdout, stderr)
+}
+
+func usageError(stderr io.Writer, err error) int {
+	fmt.Fprintln(stderr, "explore:", err)
+	return exitUsage
+}
+
+func ties(s string) ([]model.TiePolicy, error) {
+	if s == "both" {
+		return []model.TiePolicy{model.ClearWins, model.SetWins}, nil
+	}
+	t, err := model.ParseTiePolicy(s)
+	if err != nil {
+		return nil, fmt.Errorf("-tie: %v (or both)", err)
+	}
+	return []model.TiePolicy{t}, nil
+}
+
+func onlySet(s string) (map[string]bool, error) {
+	if s == "" {
+		return nil, nil
+	}
+	m := map[string]bool{}
+	for _, k := range strings.Split(s, ",") {
+		if _, err := exhaustive.LookupDirected(k); err != nil {
+			return nil, fmt.Errorf("-only: %v", err)
+		}
+		m[k] = true
+	}
+	return m, nil
+}
+
+// version identifies the build: module version and VCS revision if stamped.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" {
+		v += " " + rev + dirty
+	}
+	return v + " " + runtime.Version()
+}
+
+// header is the first line of output: everything needed to reproduce.
+func header(o *options, depth int) string {
+	return fmt.Sprintf("explore -universe=%s -depth=%d -tie=%s -rules=%s -workers=%d -directed=%t -only=%q -max-states=%d (version %s)",
+		o.universe, depth, o.tie, o.rules, o.workers, o.directed, o.only, o.maxStates, version())
+}
+
+func list(w io.Writer) {
+	fmt.Fprintln(w, "universes:")
+	for _, n := range exhaustive.UniverseNames() {
+		u, _ := exhaustive.LookupUniverse(n)
+		fmt.Fprintf(w, "  %-12s depth %d  %s\n", n, u.Depth, u.Doc)
+	}
+	fmt.Fprintln(w, "rule sets:")
+	for _, n := range exhaustive.RulesNames() {
+		fmt.Fprintf(w, "  %s\n", n)
+	}
+	fmt.Fprintln(w, "directed checks:")
+	for _, d := range exhaustive.DirectedChecks() {
+		fmt.Fprintf(w, "  %-26s %-4s %s\n", d.Key, d.Label, d.Name)
+	}
+}
+
+// outcome is everything a run produced.
+type outcome struct {
+	Run      string                     `json:"run"`
+	Universe string                     `json:"universe"`
+	Explore  []*exhaustive.Result       `json:"-"`
+	Directed []*exhaustive.CheckSummary `json:"-"`
+	Status   string                     `json:"status"`
+	Files    []string                   `json:"witness_files,omitempty"`
+}
+
+func explore(o *options, stdout, stderr io.Writer) int {
+	u, err := exhaustive.LookupUniverse(o.universe)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	tl, err := ties(o.tie)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	rules, err := exhaustive.LookupRules(o.rules)
+	if err != nil {
+		return usageError(stderr, fmt.Errorf("-rules: %v", err))
+	}
+	only, err := onlySet(o.only)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	depth := o.depth
+	if depth == 0 {
+		depth = u.Depth
+	}
+	out := &outcome{Run: header(o, depth), Universe: u.Name}
+	if !o.json {
+		fmt.Fprintln(stdout, out.Run)
+	}
+	for _, t := range tl {
+		cfg := exhaustive.Config{Universe: u, Depth: depth, Tie: t, Rules: rules, Workers: o.workers, MaxStates: o.maxStates}
+		if o.progress > 0 {
+			cfg.ProgressEvery = o.progress
+			cfg.Progress = func(p exhaustive.Progress) {
+				fmt.Fprintf(stderr, "explore %s tie=%s: depth %d, %s distinct, queue %s, %.0f states/s\n",
+					u.Name, t, p.Depth, exhaustive.Commas(p.Distinct), exhaustive.Commas(p.Queue), p.StatesPerSec)
+			}
+		}
+		r, err := exhaustive.Explore(cfg)
+		if err != nil {
+			return usageError(stderr, err)
+		}
+		out.Explore = append(out.Explore, r)
+	}
+	if o.directed {
+		out.Directed = exhaustive.Summarize(exhaustive.RunSuite(rules, tl, o.workers, only))
+	}
+	code := out.status()
+	files, err := writeWitnesses(o.witness, out)
+	if err != nil {
+		fmt.Fprintln(stderr, "explore:", err)
+	}
+	out.Files = files
+	if o.json {
+		writeJSON(stdout, out)
+	} else {
+		writeText(stdout, out, stderr)
+	}
+	return code
+}
+
+func (out *outcome) status() int {
+	code := exitOK
+	out.Status = "ok"
+	for _, r := range out.Explore {
+		if r.Status == exhaustive.StatusUnknown && code == exitOK {
+			code, out.Status = exitUnknown, "unknown"
+		}
+	}
+	violated := slices.ContainsFunc(out.Explore, func(r *exhaustive.Result) bool { return r.Status == exhaustive.StatusViolation })
+	for _, s := range out.Directed {
+		for _, v := range s.Violations {
+			violated = violated || v > 0
+		}
+	}
+	if violated {
+		code, out.Status = exitViolation, "violation"
+	}
+	return code
+}
+
+// witnesses lists every witness of the run with its file name.
+func (out *outcome) witnesses() []namedWitness {
+	var ws []namedWitness
+	for _, r := range out.Explore {
+		if r.Witness != nil {
+			ws = append(ws, namedWitness{fmt.Sprintf("explore-%s-depth%d-%s.json", r.Universe, r.Depth, r.Tie), r.Witness})
+		}
+	}
+	for _, s := range out.Directed {
+		for _, w := range s.Witnesses {
+			ws = append(ws, namedWitness{fmt.Sprintf("directed-%s-%s.json", w.Check, w.Tie), w})
+		}
+	}
+	return ws
+}
+
+type namedWitness struct {
+	name string
+	w    *exhaustive.Witness
+}
+
+func writeWitnesses(dir string, out *outcome) ([]string, error) {
+	ws := out.witnesses()
+	if len(ws) == 0 {
+		return nil, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("witness directory: %w", err)
+	}
+	var files []string
+	for _, nw := range ws {
+		p := filepath.Join(dir, nw.name)
+		if err := os.WriteFile(p, nw.w.JSON(), 0o644); err != nil {
+			return files, fmt.Errorf("write witness: %w", err)
+		}
+		files = append(files, p)
+	}
+	return files, nil
+}
+
+func replay(o *options, stdout, stderr io.Writer) int {
+	data, err := os.ReadFile(o.replay)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	fmt.Fprintf(stdout, "explore -replay=%s (version %s)\n", o.replay, version())
+	w, err := exhaustive.ParseWitness(data)
+	if err != nil {
+		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
+	}
+	res, err := exhaustive.Replay(w)
+	if err != nil {
+		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
+	}
+	fmt.Fprint(stdout, res.Text)
+	if res.Reproduced {
+		fmt.Fprintf(stdout, "reproduced: %s fails again\n", w.Invariant)
+		return exitViolation
+	}
+	if len(res.Found) > 0 {
+		fmt.Fprintf(stdout, "not reproduced: %s holds, but the replay found:\n", w.Invariant)
+		for _, f := range res.Found {
+			fmt.Fprintf(stdout, "  %s\n", f)
+		}
+		return exitViolation
+	}
+	fmt.Fprintf(stdout, "not reproduced: %s holds along this witness\n", w.Invariant)
+	return exitOK
+}

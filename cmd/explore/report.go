@@ -1,0 +1,210 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/model"
+)
+
+// explorerRows are the explorer's invariants as the formal note's table
+// names them.
+var explorerRows = []struct {
+	label, name, inv, unit string
+}{
+	{"I2", "convergence at the bound (every delivery order, per device)", exhaustive.InvConvergence, "states"},
+	{"I3", "no frontier regression (every executed transition)", exhaustive.InvRegression, "steps"},
+	{"I5", "compaction at the bound: no lost set", exhaustive.InvLostSet, "registers"},
+	{"I5", "compaction at the bound: no resurrection", exhaustive.InvResurrection, "registers"},
+	{"I5", "compaction at the bound: merge-back stays dead", exhaustive.InvMergeResurrection, "registers"},
+}
+
+func cell(points, violations int) string {
+	if violations > 0 {
+		return fmt.Sprintf("FAIL %s/%s", exhaustive.Commas(violations), exhaustive.Commas(points))
+	}
+	return "PASS " + exhaustive.Commas(points)
+}
+
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.0fms", float64(d.Microseconds())/1000)
+}
+
+func writeText(w io.Writer, out *outcome, stderr io.Writer) {
+	if len(out.Explore) > 0 {
+		u, _ := exhaustive.LookupUniverse(out.Universe)
+		fmt.Fprintf(w, "\nuniverse %s: %s\n", u.Name, u.Doc)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "tie\tnew states per depth\tdistinct\tchecked\ttransitions\tdevice states\tresult\ttime")
+		for _, r := range out.Explore {
+			res := r.Status.String()
+			if r.BoundHit != "" {
+				res += " (" + r.BoundHit + ")"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Tie, exhaustive.PerDepthString(r.PerDepth), exhaustive.Commas(r.Distinct),
+				exhaustive.Commas(r.Checked), exhaustive.Commas(int(r.Transitions)), exhaustive.Commas(r.DeviceStates), res, ms(r.Elapsed))
+		}
+		tw.Flush()
+	}
+
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := "ID\tinvariant"
+	for _, r := range out.Explore {
+		head += "\t" + r.Tie.String() + "-wins"
+	}
+	var tl []model.TiePolicy
+	for _, r := range out.Explore {
+		tl = append(tl, r.Tie)
+	}
+	fmt.Fprintln(tw, head+"\ttime")
+	for _, row := range explorerRows {
+		line := row.label + "\t" + row.name
+		for _, r := range out.Explore {
+			for _, c := range r.Invariants {
+				if c.Name == row.inv {
+					line += "\t" + cell(int(c.Checked), int(c.Violations)) + " " + row.unit
+				}
+			}
+		}
+		fmt.Fprintln(tw, line+"\t(search)")
+	}
+	for _, s := range out.Directed {
+		line := s.Label + "\t" + s.Name + " [" + s.Key + "]"
+		for i, t := range tl {
+			switch {
+			case !s.TieIndependent:
+				line += "\t" + cell(s.Points[t], s.Violations[t])
+			case i == 0:
+				line += "\t" + cell(s.Points[model.ClearWins], s.Violations[model.ClearWins]) + " (either tie)"
+			default:
+				line += "\t"
+			}
+		}
+		fmt.Fprintln(tw, line+"\t"+ms(s.Elapsed))
+	}
+	tw.Flush()
+	for _, s := range out.Directed {
+		if t := s.TallyString(); t != "" {
+			fmt.Fprintf(w, "  %s: %s\n", s.Key, t)
+		}
+	}
+
+	for _, nw := range out.witnesses() {
+		text, err := nw.w.Text()
+		if err != nil {
+			fmt.Fprintln(stderr, "explore: rendering witness:", err)
+			continue
+		}
+		fmt.Fprintf(w, "\n%s", text)
+	}
+	for _, f := range out.Files {
+		fmt.Fprintf(w, "witness written to %s\n", f)
+	}
+	fmt.Fprintf(w, "\nresult: %s\n", resultLine(out))
+}
+
+func resultLine(out *outcome) string {
+	var failed []string
+	for _, r := range out.Explore {
+		for _, c := range r.Invariants {
+			if c.Violations > 0 {
+				failed = append(failed, fmt.Sprintf("%s (%s)", c.Name, r.Tie))
+			}
+		}
+	}
+	for _, s := range out.Directed {
+		for _, t := range []model.TiePolicy{model.ClearWins, model.SetWins} {
+			if s.Violations[t] > 0 {
+				failed = append(failed, fmt.Sprintf("%s (%s)", s.Key, t))
+			}
+		}
+	}
+	switch out.Status {
+	case "violation":
+		return "violation: " + strings.Join(failed, ", ")
+	case "unknown":
+		return "unknown: a resource bound was hit before the depth bound"
+	}
+	return "ok, no violation"
+}
+
+type jsonInvariant struct {
+	Name       string `json:"name"`
+	Checked    int64  `json:"checked"`
+	Violations int64  `json:"violations"`
+}
+
+type jsonExplore struct {
+	Universe     string              `json:"universe"`
+	Depth        int                 `json:"depth"`
+	Tie          string              `json:"tie"`
+	Rules        string              `json:"rules"`
+	Status       string              `json:"status"`
+	BoundHit     string              `json:"bound_hit,omitempty"`
+	Distinct     int                 `json:"distinct"`
+	PerDepth     []int               `json:"per_depth"`
+	Checked      int                 `json:"checked_at_bound"`
+	Transitions  int64               `json:"transitions"`
+	Registers    int64               `json:"registers_checked"`
+	DeviceStates int                 `json:"device_states"`
+	Invariants   []jsonInvariant     `json:"invariants"`
+	Witness      *exhaustive.Witness `json:"witness,omitempty"`
+	ElapsedMS    float64             `json:"elapsed_ms"`
+}
+
+type jsonCheck struct {
+	Key            string                `json:"key"`
+	Label          string                `json:"label"`
+	Name           string                `json:"name"`
+	TieIndependent bool                  `json:"tie_independent,omitempty"`
+	Points         map[string]int        `json:"points"`
+	Violations     map[string]int        `json:"violations"`
+	Total          int                   `json:"total"`
+	Tallies        map[string]int        `json:"tallies,omitempty"`
+	Witnesses      []*exhaustive.Witness `json:"witnesses,omitempty"`
+	ElapsedMS      float64               `json:"elapsed_ms"`
+}
+
+type jsonOutcome struct {
+	Run          string        `json:"run"`
+	Status       string        `json:"status"`
+	Explore      []jsonExplore `json:"explore"`
+	Directed     []jsonCheck   `json:"directed,omitempty"`
+	WitnessFiles []string      `json:"witness_files,omitempty"`
+}
+
+func toJSON(out *outcome) jsonOutcome {
+	j := jsonOutcome{Run: out.Run, Status: out.Status, WitnessFiles: out.Files, Explore: []jsonExplore{}}
+	for _, r := range out.Explore {
+		e := jsonExplore{Universe: r.Universe, Depth: r.Depth, Tie: r.Tie.String(), Rules: r.Rules, Status: r.Status.String(), BoundHit: r.BoundHit,
+			Distinct: r.Distinct, PerDepth: r.PerDepth, Checked: r.Checked, Transitions: r.Transitions, Registers: r.Registers,
+			DeviceStates: r.DeviceStates, Witness: r.Witness, ElapsedMS: float64(r.Elapsed.Microseconds()) / 1000}
+		for _, c := range r.Invariants {
+			e.Invariants = append(e.Invariants, jsonInvariant(c))
+		}
+		j.Explore = append(j.Explore, e)
+	}
+	for _, s := range out.Directed {
+		c := jsonCheck{Key: s.Key, Label: s.Label, Name: s.Name, TieIndependent: s.TieIndependent, Points: map[string]int{}, Violations: map[string]int{},
+			Total: s.Total, Tallies: s.Tallies, Witnesses: s.Witnesses, ElapsedMS: float64(s.Elapsed.Microseconds()) / 1000}
+		for t, n := range s.Points {
+			c.Points[t.String()] = n
+		}
+		for t, n := range s.Violations {
+			c.Violations[t.String()] = n
+		}
+		j.Directed = append(j.Directed, c)
+	}
+	return j
+}
+
+func writeJSON(w io.Writer, out *outcome) {
+	b, _ := json.Marshal(toJSON(out)) // plain data always marshals
+	w.Write(append(b, '\n'))
+}
