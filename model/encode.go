@@ -13,7 +13,7 @@ import (
 // publication is the replica's job (Replica.Candidate).
 func EncodeBlob(b Blob) []byte {
 	es := b.Contexts
-	if !slices.IsSortedFunc(es, func(x, y Entry) int { return strings.Compare(x.Key, y.Key) }) {
+	if !strictlySorted(es) {
 		es = SortEntries(slices.Clone(es))
 	}
 	n := 40 + len(b.ClientID)
@@ -56,6 +56,17 @@ func isPlainASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
+// strictlySorted reports whether keys are in increasing order with no
+// repeats, so EncodeBlob never writes a duplicate key.
+func strictlySorted(es []Entry) bool {
+	for i := 1; i < len(es); i++ {
+		if strings.Compare(es[i-1].Key, es[i].Key) >= 0 {
 			return false
 		}
 	}

@@ -115,3 +115,12 @@ func TestEncodeBlobDeterministic(t *testing.T) {
 		t.Fatalf("EncodeBlob = %s, want %s", got, want)
 	}
 }
+
+func TestEncodeBlobNeverWritesDuplicateKeys(t *testing.T) {
+	b := Blob{V: 1, ClientID: "c", Contexts: []Entry{{"a", 1}, {"a", 2}, {"b", 3}}}
+	got := string(EncodeBlob(b))
+	want := `{"v":1,"client_id":"c","contexts":{"a":2,"b":3}}`
+	if got != want {
+		t.Fatalf("EncodeBlob = %s, want %s (last of equal keys wins)", got, want)
+	}
+}
