@@ -12,26 +12,30 @@ import (
 // frontier, whether a frontier entry exists, and the register), of its
 // rules and of its tie policy; its state is encoded to bytes and interned to
 // a dense id per device, and every transition from an interned state is run
-// once through model.Replica and then looked up. Entries are written under
-// mu and never changed afterwards, so workers copy them into a private
-// cache and read them without locking.
+// once through model.Replica and then looked up.
+//
+// Interned replicas are never modified, so transitions are computed on
+// clones without any lock; the tables are guarded per device (and the blob
+// table on its own), entries are written once and never changed, and
+// workers copy them into a private cache they read without locking.
 type engine struct {
 	u     *Universe
 	rules *model.Rules // the run's rules: what the invariants check against
 	tie   model.TiePolicy
-
-	mu    sync.Mutex
 	devs  []*devTable
-	blobs []model.Blob
-	blobK map[string]int32
+
+	blobMu sync.Mutex
+	blobs  []model.Blob
+	blobK  map[string]int32
 }
 
 type devTable struct {
+	mu    sync.Mutex
 	ids   map[string]int32
 	reps  []*model.Replica
 	local [][]step           // per state: one step per local slot
 	blob  []int32            // per state: the interned id of its publication, or -1
-	recv  map[uint64]step    // (blob id, state id) -> the state after receiving it
+	recv  map[uint64]step    // recvKey(blob id, state id) -> the state after receiving it
 	facts map[int32]*devFact // per state: what the state invariants need
 }
 
@@ -52,22 +56,23 @@ func newEngine(u *Universe, rules *model.Rules, tie model.TiePolicy) *engine {
 
 // initial interns the universe's initial devices.
 func (e *engine) initial() []int32 {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	ids := make([]int32, len(e.u.Devices))
 	for i, spec := range e.u.Devices {
-		ids[i] = e.intern(i, newReplica(spec, e.rules, e.tie), nil)
+		ids[i] = e.internLocked(i, newReplica(spec, e.rules, e.tie))
 	}
 	return ids
 }
 
-// intern returns the id of rep's state on device dev, whose encoding is
-// key, taking ownership of rep when the state is new. Callers hold mu.
-func (e *engine) intern(dev int, rep *model.Replica, key []byte) int32 {
+func (e *engine) internLocked(dev int, rep *model.Replica) int32 {
 	t := e.devs[dev]
-	if key == nil {
-		key = appendReplicaState(nil, rep)
-	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.intern(rep, appendReplicaState(nil, rep))
+}
+
+// intern returns the id of rep's state, whose encoding is key, taking
+// ownership of rep when the state is new. Callers hold t.mu.
+func (t *devTable) intern(rep *model.Replica, key []byte) int32 {
 	if id, ok := t.ids[string(key)]; ok {
 		return id
 	}
@@ -88,7 +93,7 @@ type successor struct {
 }
 
 // computeLocal runs every local transition of a device state on clones of
-// base; it takes no lock (interned replicas are never modified).
+// base.
 func (e *engine) computeLocal(dev int, base *model.Replica) []successor {
 	out := make([]successor, e.u.slotsPerDevice())
 	for slot := range out {
@@ -104,44 +109,7 @@ func (e *engine) computeLocal(dev int, base *model.Replica) []successor {
 	return out
 }
 
-// storeLocal interns computed local successors unless another worker got
-// there first. Callers hold mu.
-func (e *engine) storeLocal(dev int, id int32, succ []successor) []step {
-	t := e.devs[dev]
-	if s := t.local[id]; s != nil {
-		return s
-	}
-	steps := make([]step, len(succ))
-	for i, x := range succ {
-		if !x.enabled {
-			steps[i] = step{next: -1}
-			continue
-		}
-		steps[i] = step{next: e.intern(dev, x.rep, x.key), regress: x.regress}
-	}
-	t.local[id] = steps
-	return steps
-}
-
-// blobOf interns the publication of a device state. Callers hold mu.
-func (e *engine) blobOf(dev int, id int32) int32 {
-	t := e.devs[dev]
-	if b := t.blob[id]; b >= 0 {
-		return b
-	}
-	b := publish(t.reps[id])
-	k := string(appendBlob(nil, b))
-	bid, ok := e.blobK[k]
-	if !ok {
-		bid = int32(len(e.blobs))
-		e.blobK[k] = bid
-		e.blobs = append(e.blobs, b)
-	}
-	t.blob[id] = bid
-	return bid
-}
-
-// computeReceive is base receiving b, on a clone; it takes no lock.
+// computeReceive is base receiving b, on a clone.
 func computeReceive(base *model.Replica, b model.Blob) successor {
 	r := base.Clone()
 	r.Receive(b)
@@ -150,25 +118,33 @@ func computeReceive(base *model.Replica, b model.Blob) successor {
 
 func recvKey(bid, id int32) uint64 { return uint64(uint32(bid))<<32 | uint64(uint32(id)) }
 
-// storeReceive interns the outcome of device dev in state id receiving blob
-// bid. Callers hold mu.
-func (e *engine) storeReceive(dev int, bid, id int32, x successor) step {
-	t := e.devs[dev]
-	if s, ok := t.recv[recvKey(bid, id)]; ok {
-		return s
+// internBlob returns the id of a publication.
+func (e *engine) internBlob(b model.Blob) int32 {
+	k := appendBlob(nil, b)
+	e.blobMu.Lock()
+	defer e.blobMu.Unlock()
+	bid, ok := e.blobK[string(k)]
+	if !ok {
+		bid = int32(len(e.blobs))
+		e.blobK[string(k)] = bid
+		e.blobs = append(e.blobs, b)
 	}
-	s := step{next: e.intern(dev, x.rep, x.key), regress: x.regress}
-	t.recv[recvKey(bid, id)] = s
-	return s
+	return bid
+}
+
+func (e *engine) blob(bid int32) model.Blob {
+	e.blobMu.Lock()
+	defer e.blobMu.Unlock()
+	return e.blobs[bid]
 }
 
 // deviceStates is the number of interned device states.
 func (e *engine) deviceStates() int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	n := 0
 	for _, t := range e.devs {
+		t.mu.Lock()
 		n += len(t.reps)
+		t.mu.Unlock()
 	}
 	return n
 }
@@ -176,7 +152,8 @@ func (e *engine) deviceStates() int {
 // appendReplicaState is the exact byte encoding of a replica's state: its
 // client id, then every held context in order with its frontier entry and
 // register. A context holding neither is not encoded: it behaves exactly as
-// an absent one.
+// an absent one. (The last-published record is not encoded: no transition
+// of a universe publishes through Replica.Publish or reads it.)
 func appendReplicaState(buf []byte, r *model.Replica) []byte {
 	buf = appendString(buf, r.ClientID)
 	r.Each(func(ctx string, f uint32, hasF bool, reg model.Reg) {
@@ -235,44 +212,58 @@ func (e *engine) newCache() *cache {
 	return c
 }
 
+func grow[T any](l []T, n int, zero T) []T {
+	for len(l) < n {
+		l = append(l, zero)
+	}
+	return l
+}
+
 func (c *cache) steps(dev int, id int32) []step {
-	l := c.local[dev]
-	if int(id) < len(l) && l[id] != nil {
+	if l := c.local[dev]; int(id) < len(l) && l[id] != nil {
 		return l[id]
 	}
-	e := c.e
-	e.mu.Lock()
-	s := e.devs[dev].local[id]
-	base := e.devs[dev].reps[id]
-	e.mu.Unlock()
+	t := c.e.devs[dev]
+	t.mu.Lock()
+	s, base := t.local[id], t.reps[id]
+	t.mu.Unlock()
 	if s == nil {
-		succ := e.computeLocal(dev, base)
-		e.mu.Lock()
-		s = e.storeLocal(dev, id, succ)
-		e.mu.Unlock()
+		succ := c.e.computeLocal(dev, base)
+		t.mu.Lock()
+		if s = t.local[id]; s == nil {
+			s = make([]step, len(succ))
+			for i, x := range succ {
+				s[i] = step{next: -1}
+				if x.enabled {
+					s[i] = step{next: t.intern(x.rep, x.key), regress: x.regress}
+				}
+			}
+			t.local[id] = s
+		}
+		t.mu.Unlock()
 	}
-	if int(id) >= len(l) {
-		l = append(l, make([][]step, int(id)+1-len(l))...)
-		c.local[dev] = l
-	}
-	l[id] = s
+	c.local[dev] = grow(c.local[dev], int(id)+1, nil)
+	c.local[dev][id] = s
 	return s
 }
 
 func (c *cache) blobOf(dev int, id int32) int32 {
-	l := c.blob[dev]
-	if int(id) < len(l) && l[id] >= 0 {
+	if l := c.blob[dev]; int(id) < len(l) && l[id] >= 0 {
 		return l[id]
 	}
-	c.e.mu.Lock()
-	b := c.e.blobOf(dev, id)
-	c.e.mu.Unlock()
-	for int(id) >= len(l) {
-		l = append(l, -1)
+	t := c.e.devs[dev]
+	t.mu.Lock()
+	bid, rep := t.blob[id], t.reps[id]
+	t.mu.Unlock()
+	if bid < 0 {
+		bid = c.e.internBlob(publish(rep))
+		t.mu.Lock()
+		t.blob[id] = bid
+		t.mu.Unlock()
 	}
-	l[id] = b
-	c.blob[dev] = l
-	return b
+	c.blob[dev] = grow(c.blob[dev], int(id)+1, -1)
+	c.blob[dev][id] = bid
+	return bid
 }
 
 func (c *cache) receive(dev int, bid, id int32) step {
@@ -280,17 +271,19 @@ func (c *cache) receive(dev int, bid, id int32) step {
 	if s, ok := c.recv[dev].get(key); ok {
 		return s
 	}
-	e := c.e
-	t := e.devs[dev]
-	e.mu.Lock()
+	t := c.e.devs[dev]
+	t.mu.Lock()
 	s, ok := t.recv[key]
-	base, b := t.reps[id], e.blobs[bid]
-	e.mu.Unlock()
+	base := t.reps[id]
+	t.mu.Unlock()
 	if !ok {
-		x := computeReceive(base, b)
-		e.mu.Lock()
-		s = e.storeReceive(dev, bid, id, x)
-		e.mu.Unlock()
+		x := computeReceive(base, c.e.blob(bid))
+		t.mu.Lock()
+		if s, ok = t.recv[key]; !ok {
+			s = step{next: t.intern(x.rep, x.key), regress: x.regress}
+			t.recv[key] = s
+		}
+		t.mu.Unlock()
 	}
 	c.recv[dev].put(key, s)
 	return s

@@ -42,15 +42,10 @@ type devFact struct {
 	registers  int // registers the compaction check examined
 }
 
-// fact computes the facts of a device state. Callers hold mu.
-func (e *engine) fact(dev int, id int32) *devFact {
-	t := e.devs[dev]
-	if f, ok := t.facts[id]; ok {
-		return f
-	}
+// fact computes the facts of a device state from its replica.
+func (e *engine) fact(dev int, rep *model.Replica) *devFact {
 	f := &devFact{}
 	if !e.u.Devices[dev].Legacy {
-		rep := t.reps[id]
 		f.live = make([]bool, len(e.u.Contexts))
 		for i, ctx := range e.u.Contexts {
 			f.live[i] = e.rules.Live(rep.Reg(ctx), rep.Effective(ctx), e.tie)
@@ -60,7 +55,6 @@ func (e *engine) fact(dev int, id int32) *devFact {
 			}
 		}
 	}
-	t.facts[id] = f
 	return f
 }
 
@@ -105,18 +99,26 @@ func shapeReg(r model.Reg, s model.Shape) string {
 }
 
 func (c *cache) fact(dev int, id int32) *devFact {
-	l := c.facts[dev]
-	if int(id) < len(l) && l[id] != nil {
+	if l := c.facts[dev]; int(id) < len(l) && l[id] != nil {
 		return l[id]
 	}
-	c.e.mu.Lock()
-	f := c.e.fact(dev, id)
-	c.e.mu.Unlock()
-	if int(id) >= len(l) {
-		l = append(l, make([]*devFact, int(id)+1-len(l))...)
-		c.facts[dev] = l
+	t := c.e.devs[dev]
+	t.mu.Lock()
+	f, ok := t.facts[id]
+	rep := t.reps[id]
+	t.mu.Unlock()
+	if !ok {
+		f = c.e.fact(dev, rep)
+		t.mu.Lock()
+		if old, ok := t.facts[id]; ok {
+			f = old
+		} else {
+			t.facts[id] = f
+		}
+		t.mu.Unlock()
 	}
-	l[id] = f
+	c.facts[dev] = grow(c.facts[dev], int(id)+1, nil)
+	c.facts[dev][id] = f
 	return f
 }
 
@@ -149,18 +151,33 @@ func (c *cache) convergence(ids []int32, perms [][]int) (finding, bool) {
 		blobs[i] = c.blobOf(i, ids[i])
 	}
 	got := make([][]bool, len(perms))
-	agree := true
-	for k, p := range perms {
-		for dev := range ids {
-			if u.Devices[dev].Legacy {
-				continue
-			}
-			x := ids[dev]
-			for _, src := range p {
-				x = c.receive(dev, blobs[src], x).next
-			}
-			got[k] = append(got[k], c.fact(dev, x).live...)
+	used := make([]bool, len(ids))
+	for dev := range ids {
+		if u.Devices[dev].Legacy {
+			continue
 		}
+		// Walk the orders in lexicographic order (the order of perms),
+		// sharing the deliveries of common prefixes.
+		k := 0
+		var walk func(x int32, n int)
+		walk = func(x int32, n int) {
+			if n == len(ids) {
+				got[k] = append(got[k], c.fact(dev, x).live...)
+				k++
+				return
+			}
+			for src := range ids {
+				if !used[src] {
+					used[src] = true
+					walk(c.receive(dev, blobs[src], x).next, n+1)
+					used[src] = false
+				}
+			}
+		}
+		walk(ids[dev], 0)
+	}
+	agree := true
+	for k := range got {
 		agree = agree && equalBools(got[0], got[k])
 	}
 	if agree {

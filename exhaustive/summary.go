@@ -104,5 +104,6 @@ func PerDepthString(per []int) string {
 
 // NoteRow is the run's row of NOTE.md's state-space table.
 func (r *Result) NoteRow() string {
-	return fmt.Sprintf("| %d | %s | %s | %s | %s |", r.Depth, r.Tie, PerDepthString(r.PerDepth), Commas(r.Distinct), Commas(r.Checked))
+	return fmt.Sprintf("| %d | %s | %s | %s | %s | %s | %s |", r.Depth, r.Tie, PerDepthString(r.PerDepth), Commas(r.Distinct),
+		Commas(r.Checked), Commas(int(r.Transitions)), Commas(int(r.Registers)))
 }

@@ -1,13 +1,18 @@
 package exhaustive
 
-// u64map is an open-addressing hash map from non-zero-based uint64 keys to
-// steps, for the workers' private delivery caches (the hottest lookup of
-// the search). Keys are stored plus one so that zero marks an empty slot.
+// u64map is an open-addressing hash map from uint64 keys to steps, for the
+// workers' private delivery caches (the hottest lookup of the search). Key
+// and value share a slot so a probe touches one cache line. Keys are stored
+// plus one so that zero marks an empty slot.
 type u64map struct {
-	keys []uint64
-	vals []step
-	n    int
-	mask uint64
+	slots []u64slot
+	n     int
+	mask  uint64
+}
+
+type u64slot struct {
+	key uint64
+	val step
 }
 
 func newU64map() *u64map {
@@ -17,8 +22,7 @@ func newU64map() *u64map {
 }
 
 func (m *u64map) init(size int) {
-	m.keys = make([]uint64, size)
-	m.vals = make([]step, size)
+	m.slots = make([]u64slot, size)
 	m.mask = uint64(size - 1)
 	m.n = 0
 }
@@ -33,9 +37,10 @@ func mix64(k uint64) uint64 {
 func (m *u64map) get(k uint64) (step, bool) {
 	k++
 	for p := mix64(k) & m.mask; ; p = (p + 1) & m.mask {
-		switch m.keys[p] {
+		s := &m.slots[p]
+		switch s.key {
 		case k:
-			return m.vals[p], true
+			return s.val, true
 		case 0:
 			return step{}, false
 		}
@@ -43,23 +48,22 @@ func (m *u64map) get(k uint64) (step, bool) {
 }
 
 func (m *u64map) put(k uint64, v step) {
-	if (m.n+1)*2 > len(m.keys) {
-		oldK, oldV := m.keys, m.vals
-		m.init(len(oldK) * 2)
-		for i, ok := range oldK {
-			if ok != 0 {
-				m.put(ok-1, oldV[i])
+	if (m.n+1)*2 > len(m.slots) {
+		old := m.slots
+		m.init(len(old) * 2)
+		for _, s := range old {
+			if s.key != 0 {
+				m.put(s.key-1, s.val)
 			}
 		}
 	}
 	k++
 	p := mix64(k) & m.mask
-	for m.keys[p] != 0 && m.keys[p] != k {
+	for m.slots[p].key != 0 && m.slots[p].key != k {
 		p = (p + 1) & m.mask
 	}
-	if m.keys[p] == 0 {
+	if m.slots[p].key == 0 {
 		m.n++
 	}
-	m.keys[p] = k
-	m.vals[p] = v
+	m.slots[p] = u64slot{k, v}
 }

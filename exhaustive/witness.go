@@ -234,11 +234,9 @@ func replayExplore(w *Witness) (*ReplayResult, error) {
 	}
 	e := newEngine(&u, rules, tie)
 	ids := make([]int32, len(u.Devices))
-	e.mu.Lock()
 	for i, r := range tr.final {
-		ids[i] = e.intern(i, r.Clone(), nil)
+		ids[i] = e.internLocked(i, r.Clone())
 	}
-	e.mu.Unlock()
 	fs, _ := e.newCache().stateChecks(ids, permutations(len(u.Devices)))
 	found = append(found, fs...)
 
