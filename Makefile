@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: test fmt-check vet unit fuzz bench explore explore-deep mutate
+.PHONY: test fmt-check vet unit fuzz bench explore explore-deep mutate props-long
 
 test: fmt-check vet unit
 
@@ -25,3 +25,10 @@ fuzz:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+# The full-state load's property checks, many more cases from a random
+# seed (set PROPS_SEED to reproduce a run; the seed is printed).
+PROPS_CHECKS ?= 200000
+PROPS_SEED ?= 0
+props-long:
+	$(GO) test -count=1 -timeout 60m ./props/ -run 'Conformant|Plateau|RunMatches' -rapid.checks=$(PROPS_CHECKS) -rapid.seed=$(PROPS_SEED) -v

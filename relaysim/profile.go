@@ -126,13 +126,19 @@ func NonPrefix(cap int) Profile {
 	return p
 }
 
-// CapShrinking lowers its cap by one with each REQ on a connection, down
-// to 2 (so the floor still holds).
+// CapShrinking serves the first two REQs on a connection (the fence and
+// the first band) at its cap and every later one at 2: the cap falls
+// within the load, never below the floor.
 func CapShrinking(cap int) Profile {
 	p := Conformant(cap)
 	p.Name, p.Breaks = "cap-shrinking", []Requirement{ReqCap}
-	p.Cap = func(req, nth int) int { return min(req, max(2, cap-nth)) }
-	p.Note = "cap falls by one per REQ on the connection, never below 2"
+	p.Cap = func(req, nth int) int {
+		if nth < 2 {
+			return min(req, cap)
+		}
+		return min(req, 2)
+	}
+	p.Note = "cap falls to 2 after the first band on the connection"
 	return p
 }
 

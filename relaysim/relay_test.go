@@ -259,7 +259,7 @@ func TestCapShrinking(t *testing.T) {
 		}
 		sizes = append(sizes, n)
 	}
-	if !slices.Equal(sizes, []int{4, 3, 2, 2}) {
+	if !slices.Equal(sizes, []int{4, 4, 2, 2}) {
 		t.Fatalf("sizes %v", sizes)
 	}
 }

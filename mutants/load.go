@@ -1,0 +1,81 @@
+package mutants
+
+import (
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/nip-rs/harness/model"
+)
+
+// Generic checks of the full-state load (props): a false complete under a
+// conforming relay, and a verdict other than the one the procedure
+// predicts over a relay nothing writes to during the load.
+const (
+	CheckLoadSoundness = "load:soundness"
+	CheckLoadQuiescent = "load:quiescent"
+)
+
+// Load lists the mutants of the full-state load, each one LoadRules field
+// replaced (Full-State Load).
+func Load() []Mutant {
+	return []Mutant{
+		{
+			ID: "L1", Rule: "query the pinned window {since:T, until:T} before advancing past T",
+			Section:    "Full-State Load, step 4",
+			Apply:      func(r *model.Rules) { r.Load.PinWindow = func(nostr.Timestamp) bool { return false } },
+			ExpectedBy: []string{CheckLoadSoundness, CheckLoadQuiescent},
+		},
+		{
+			ID: "L2", Rule: "never judge completeness against the requested limit",
+			Section: "Full-State Load, step 7 and the requested-limit paragraph",
+			Apply: func(r *model.Rules) {
+				r.Load.Finished = func(delivered, requested int) bool { return delivered < requested }
+			},
+			ExpectedBy: []string{CheckLoadSoundness, CheckLoadQuiescent},
+		},
+		{
+			ID: "L3", Rule: "the fence is established by its end-of-stored-events, not by sending its REQ",
+			Section:    "Full-State Load, the mutation fence",
+			Apply:      func(r *model.Rules) { r.Load.FenceEstablished = func(sent, _ bool) bool { return sent } },
+			ExpectedBy: []string{CheckLoadSoundness},
+		},
+		{
+			ID: "L4", Rule: "T is the lowest created_at over all delivered events, not only read-state ones",
+			Section: "Full-State Load, step 3",
+			Apply: func(r *model.Rules) {
+				r.Load.CursorFrom = func(_ *nostr.Event, readState bool) bool { return readState }
+			},
+			ExpectedBy: []string{CheckLoadSoundness, CheckLoadQuiescent},
+		},
+		{
+			ID: "L5", Rule: "fence deliveries never move the cursor",
+			Section:    "Full-State Load, step 2",
+			Apply:      func(r *model.Rules) { r.Load.FenceMovesCursor = func(*nostr.Event) bool { return true } },
+			ExpectedBy: []string{CheckLoadSoundness},
+		},
+		{
+			ID: "L6", Rule: "retain the greatest created_at, then the lowest id",
+			Section: "Full-State Load, step 2",
+			Apply: func(r *model.Rules) {
+				r.Load.Retain = func(held, cand *nostr.Event) bool { return cand.CreatedAt > held.CreatedAt }
+			},
+			ExpectedBy: []string{CheckLoadSoundness},
+		},
+		{
+			ID: "L7", Rule: "no tag constraint in the enumeration filter",
+			Section: "Full-State Load, the tag-free filter; Fetching",
+			Apply: func(r *model.Rules) {
+				r.Load.EnumerationFilter = func(pk string, n int) nostr.Filter {
+					f := model.EnumerationFilter(pk, n)
+					f.Tags = nostr.TagMap{"t": {"read-state"}}
+					return f
+				}
+			},
+			ExpectedBy: []string{CheckLoadSoundness, CheckLoadQuiescent},
+		},
+		{
+			ID: "L8", Rule: "the floor is L = 2",
+			Section:    "Full-State Load, the floor",
+			Apply:      func(r *model.Rules) { r.Load.Floor = func() int { return 1 } },
+			ExpectedBy: []string{CheckLoadQuiescent},
+		},
+	}
+}

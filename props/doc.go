@@ -1,0 +1,21 @@
+// Package props holds the property checks of the full-state load: rapid
+// state machines that interleave a load's steps with other installations
+// publishing and replacing read-state coordinates, foreign kind 30078
+// application data, deletions, connection lapses and relays at their cap,
+// over the simulated relays of relaysim.
+//
+// Two generic checks exist for every rule set and every relay profile:
+//
+//   - soundness: a complete verdict means every read-state coordinate the
+//     relay held when the final query read its storage was collected at
+//     that version or a newer one (never a false complete);
+//   - quiescent: over a relay nothing writes to during the load, the
+//     verdict is exactly what the spec's procedure predicts from the
+//     stored history (complete unless some second is a plateau the relay
+//     cannot deliver at once), and the complete verdicts are sound.
+//
+// A scenario is data (Config and a list of Steps), so every violation the
+// search finds is a replayable witness. The checks are library code so the
+// mutant runner can execute them; the tests that assert what they find
+// live in the _test.go files.
+package props

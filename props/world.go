@@ -1,0 +1,437 @@
+package props
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/relaysim"
+)
+
+// UserPubKey is the user whose history the scenarios build. Events are
+// unsigned; their ids are the hash of their serialisation.
+const UserPubKey = "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"
+
+// StartClock is the second the scenarios' clock starts at.
+const StartClock = 100
+
+// Config is a scenario's fixed part: the relay profile, its cap (profiles
+// with a cap of their own, floor-1, ignore it) and the limit n the loads
+// request.
+type Config struct {
+	Profile string `json:"profile"`
+	Cap     int    `json:"cap"`
+	N       int    `json:"n"`
+}
+
+func (c Config) String() string { return fmt.Sprintf("profile=%s cap=%d n=%d", c.Profile, c.Cap, c.N) }
+
+// Step operations.
+const (
+	OpStart      = "start"       // start a load (if none runs), on a new connection if the last one dropped
+	OpProcess    = "process"     // the relay handles the I-th newest pending client message (mod pending)
+	OpDeliver    = "deliver"     // the client reads I relay messages (0: all)
+	OpFlush      = "flush"       // the relay sends I queued pushes (0: all)
+	OpSettle     = "settle"      // the relay finishes its oldest split replacement
+	OpPublish    = "publish"     // another installation publishes read-state slot I (a new one if I >= slots)
+	OpForeign    = "foreign"     // another application writes Count events at second At (Spread: At, At-1, ...)
+	OpDelete     = "delete"      // the I-th live stored event (mod count) is deleted
+	OpTick       = "tick"        // the clock advances I seconds
+	OpLapse      = "lapse"       // the load's connection drops
+	OpCloseFence = "close-fence" // the relay closes the fence
+	OpRound      = "round"       // the relay handles the newest pending client message, then the client reads everything
+)
+
+// Publish timings.
+const (
+	WhenNow   = "now"   // at the clock
+	WhenSame  = "same"  // at the coordinate's current second (a same-second replacement)
+	WhenAbove = "above" // one second above everything stored (a move above the cursor)
+	WhenBelow = "below" // one second below everything stored (a skewed clock, a restored backup)
+	WhenAt    = "at"    // at second At
+)
+
+// Step is one action of a scenario.
+type Step struct {
+	Op    string `json:"op"`
+	I     int    `json:"i,omitempty"`
+	At    int64  `json:"at,omitempty"`
+	Count int    `json:"count,omitempty"`
+	When  string `json:"when,omitempty"`
+	Lower bool   `json:"lower,omitempty"`
+	// Spread writes foreign events at consecutive seconds down from At.
+	Spread bool `json:"spread,omitempty"`
+}
+
+func (s Step) String() string {
+	switch s.Op {
+	case OpPublish:
+		out := fmt.Sprintf("publish rs%d %s", s.I+1, s.When)
+		if s.When == WhenAt {
+			out += fmt.Sprintf(" %d", s.At)
+		}
+		if s.When == WhenSame {
+			out += map[bool]string{true: " lower-id", false: " higher-id"}[s.Lower]
+		}
+		return out
+	case OpForeign:
+		if s.Spread {
+			return fmt.Sprintf("foreign %d from %d down", s.Count, s.At)
+		}
+		return fmt.Sprintf("foreign %d@%d", s.Count, s.At)
+	case OpProcess, OpDeliver, OpFlush, OpDelete, OpTick:
+		return fmt.Sprintf("%s %d", s.Op, s.I)
+	}
+	return s.Op
+}
+
+// Violation is a check that failed.
+type Violation struct {
+	Check  string // "soundness", "quiescent", "stuck"
+	Detail string
+}
+
+func (v *Violation) Error() string { return v.Check + ": " + v.Detail }
+
+// World is one scenario in progress: the relay, the loading
+// installation's current connection and load, the other writers, and the
+// log of what happened.
+type World struct {
+	cfg     Config
+	rules   *model.Rules
+	relay   *relaysim.Relay
+	conn    *relaysim.Conn
+	load    *model.Load
+	loads   int
+	lastREQ string
+	clock   int64
+	slots   int
+	apps    int
+	salt    int
+	log     []string
+	results []model.LoadResult
+}
+
+// NewWorld builds an empty scenario.
+func NewWorld(cfg Config, rules *model.Rules) (*World, error) {
+	prof, err := relaysim.ByName(cfg.Profile, cfg.Cap)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.N < 1 {
+		return nil, fmt.Errorf("props: n=%d", cfg.N)
+	}
+	r := relaysim.New(prof)
+	r.Record = true
+	return &World{cfg: cfg, rules: rules, relay: r, clock: StartClock}, nil
+}
+
+// Log is what happened, one line per step or message.
+func (w *World) Log() []string { return w.log }
+
+// Results lists the verdicts of the loads that finished, in order.
+func (w *World) Results() []model.LoadResult { return w.results }
+
+// Relay is the scenario's relay.
+func (w *World) Relay() *relaysim.Relay { return w.relay }
+
+func (w *World) logf(format string, args ...any) { w.log = append(w.log, fmt.Sprintf(format, args...)) }
+
+// Running reports whether a load is running.
+func (w *World) Running() bool { return w.load != nil && w.load.Running() }
+
+// Apply performs one step. Steps that do not apply in the current state
+// (processing with nothing pending, starting while a load runs) change
+// nothing. It returns the violation the step exposed, if any.
+func (w *World) Apply(s Step) *Violation {
+	w.logf("%s", s)
+	switch s.Op {
+	case OpStart:
+		if w.Running() {
+			return nil
+		}
+		w.loads++
+		l, err := model.NewLoad(model.LoadConfig{PubKey: UserPubKey, Limit: w.cfg.N, Rules: w.rules, SubPrefix: fmt.Sprintf("L%d", w.loads)})
+		if err != nil {
+			w.logf("  load refused: %v", err)
+			return nil
+		}
+		w.load = l
+		if w.conn == nil || w.conn.Lost() {
+			w.conn = w.relay.Connect()
+		}
+		w.send(l.Start())
+	case OpProcess:
+		if w.conn == nil || w.conn.Inbound() == 0 {
+			return nil
+		}
+		n := w.conn.Inbound()
+		_ = w.conn.Process(n - 1 - s.I%n)
+	case OpDeliver:
+		return w.deliver(s.I)
+	case OpRound:
+		if w.conn != nil && w.conn.Inbound() > 0 {
+			_ = w.conn.Process(w.conn.Inbound() - 1)
+		}
+		return w.deliver(0)
+	case OpFlush:
+		if w.conn != nil {
+			k := s.I
+			if k == 0 {
+				k = w.conn.Pushes()
+			}
+			w.conn.Flush(k)
+		}
+	case OpSettle:
+		w.relay.Settle()
+	case OpPublish:
+		w.publish(s)
+	case OpForeign:
+		for i := range max(s.Count, 1) {
+			w.apps++
+			d := fmt.Sprintf("app:%d", w.apps)
+			if w.apps%2 == 0 {
+				d = fmt.Sprintf("app:read-state-draft:%d", w.apps)
+			}
+			at := s.At
+			if s.Spread {
+				at -= int64(i)
+			}
+			w.write(d, at, false)
+		}
+	case OpDelete:
+		if live := w.relay.Events(); len(live) > 0 {
+			ev := live[s.I%len(live)]
+			w.relay.Delete(ev.ID)
+			w.logf("  deleted %s", label(ev))
+		}
+	case OpTick:
+		w.clock += int64(max(s.I, 1))
+	case OpLapse:
+		if w.conn != nil {
+			w.conn.Lose()
+		}
+	case OpCloseFence:
+		if w.conn != nil && w.load != nil {
+			w.conn.CloseSub(w.load.FenceID(), "error: closed by the relay")
+		}
+	default:
+		w.logf("  unknown op")
+	}
+	return nil
+}
+
+func (w *World) send(outs []model.Out) {
+	for _, o := range outs {
+		if o.Kind == model.OutREQ {
+			w.lastREQ = o.SubID
+		}
+		w.logf("  → %s", describeOut(o))
+	}
+	w.conn.Send(outs...)
+}
+
+// deliver feeds up to k relay messages (all if k is 0) to the load.
+func (w *World) deliver(k int) *Violation {
+	if w.conn == nil {
+		return nil
+	}
+	if k == 0 {
+		k = w.conn.Outbound()
+	}
+	for range k {
+		m, ok := w.conn.Next()
+		if !ok {
+			return nil
+		}
+		w.logf("  ← %s", describeIn(m))
+		was := w.load.Verdict()
+		w.send(w.load.Feed(m))
+		if was == model.Running && w.load.Verdict() != model.Running {
+			if v := w.verdict(); v != nil {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+// verdict records a finished load and checks soundness of a complete one.
+func (w *World) verdict() *Violation {
+	res := w.load.Result()
+	w.results = append(w.results, res)
+	w.logf("  verdict %s (%s): %s", res.Verdict, res.Reason, res.Detail)
+	if res.Verdict != model.Complete {
+		return nil
+	}
+	truth, ok := w.conn.Snapshot(w.lastREQ)
+	if !ok {
+		return &Violation{"soundness", "complete with no query read: " + res.Detail}
+	}
+	got := map[string]*nostr.Event{}
+	for _, ev := range res.Events {
+		got[ev.Tags.GetD()] = ev
+	}
+	ds := make([]string, 0, len(truth))
+	for d := range truth {
+		ds = append(ds, d)
+	}
+	slices.Sort(ds)
+	var bad []string
+	for _, d := range ds {
+		want := truth[d]
+		have, ok := got[d]
+		switch {
+		case !ok:
+			bad = append(bad, fmt.Sprintf("%s missing", label(want)))
+		case relaysim.Newer(want, have):
+			bad = append(bad, fmt.Sprintf("%s collected, relay held %s", label(have), label(want)))
+		}
+	}
+	if len(bad) > 0 {
+		return &Violation{"soundness", fmt.Sprintf("false complete after %s: %s", w.lastREQ, strings.Join(bad, "; "))}
+	}
+	return nil
+}
+
+func (w *World) publish(s Step) {
+	if s.When == WhenSame && w.slots > 0 {
+		s.I %= w.slots // a same-second replacement needs a coordinate to replace
+	}
+	if s.I >= w.slots {
+		s.I = w.slots
+		w.slots++
+	}
+	d := fmt.Sprintf("read-state:%032x", s.I+1)
+	cur := w.relay.Coordinates()[d]
+	at := w.clock
+	switch s.When {
+	case WhenAt:
+		at = s.At
+	case WhenAbove:
+		for _, ev := range w.relay.Events() {
+			at = max(at, int64(ev.CreatedAt)+1)
+		}
+		w.clock = max(w.clock, at)
+	case WhenBelow:
+		for _, ev := range w.relay.Events() {
+			at = min(at, int64(ev.CreatedAt)-1)
+		}
+	case WhenSame:
+		if cur != nil {
+			at = int64(cur.CreatedAt)
+			for range 64 {
+				ev := w.build(d, at, true)
+				if (ev.ID < cur.ID) == s.Lower {
+					w.accept(ev)
+					return
+				}
+			}
+		}
+	}
+	w.write(d, at, true)
+}
+
+func (w *World) build(d string, at int64, readState bool) *nostr.Event {
+	w.salt++
+	tags := nostr.Tags{{"d", d}}
+	if readState {
+		tags = append(tags, nostr.Tag{"t", "read-state"})
+	}
+	ev := &nostr.Event{PubKey: UserPubKey, CreatedAt: nostr.Timestamp(max(at, 0)), Kind: 30078, Tags: tags,
+		Content: fmt.Sprintf("w%d", w.salt)}
+	ev.ID = ev.GetID()
+	return ev
+}
+
+func (w *World) write(d string, at int64, readState bool) { w.accept(w.build(d, at, readState)) }
+
+func (w *World) accept(ev *nostr.Event) {
+	ok, why := w.relay.Publish(ev)
+	if ok {
+		w.logf("  stored %s", label(ev))
+	} else {
+		w.logf("  rejected %s: %s", label(ev), why)
+	}
+}
+
+// Finish lets the current load run to its verdict with no further
+// interference: the relay answers the newest pending message first (the
+// order is the relay's to choose; newest-first is the one that keeps an
+// earlier REQ waiting longest), pushes go out (delayed ones only when
+// nothing else is pending), split replacements settle last. A running
+// load left with nothing to exchange is a liveness violation.
+func (w *World) Finish() *Violation {
+	w.logf("finish")
+	for w.conn != nil {
+		switch delayed := w.relay.Profile().Push == relaysim.PushDelayed; {
+		case w.conn.Outbound() > 0:
+			if v := w.deliver(1); v != nil {
+				return v
+			}
+		case w.conn.Pushes() > 0 && !delayed:
+			w.conn.Flush(w.conn.Pushes())
+		case w.conn.Inbound() > 0:
+			_ = w.conn.Process(w.conn.Inbound() - 1)
+		case w.conn.Pushes() > 0:
+			w.logf("flush (delayed)")
+			w.conn.Flush(w.conn.Pushes())
+		case w.relay.Pending() > 0:
+			w.logf("settle")
+			w.relay.Settle()
+		case w.Running():
+			return &Violation{"stuck", "the load is running with nothing left to exchange"}
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+func label(ev *nostr.Event) string {
+	d := ev.Tags.GetD()
+	if rest, ok := strings.CutPrefix(d, model.DTagPrefix); ok {
+		n := strings.TrimLeft(rest, "0")
+		d = "rs" + n
+		if n == "" || len(n) > 4 {
+			d = "rs:" + rest
+		}
+	}
+	return fmt.Sprintf("%s@%d/%s", d, ev.CreatedAt, ev.ID[:6])
+}
+
+func describeIn(m model.In) string {
+	switch m.Kind {
+	case model.InEvent:
+		if m.Event == nil {
+			return "EVENT " + m.SubID + " <nil>"
+		}
+		return "EVENT " + m.SubID + " " + label(m.Event)
+	case model.InEOSE:
+		return "EOSE " + m.SubID
+	case model.InClosed:
+		return fmt.Sprintf("CLOSED %s %q", m.SubID, m.Reason)
+	}
+	return m.Kind.String()
+}
+
+func describeOut(o model.Out) string {
+	if o.Kind == model.OutCLOSE {
+		return "CLOSE " + o.SubID
+	}
+	f := o.Filter
+	var b strings.Builder
+	fmt.Fprintf(&b, "REQ %s limit=%d", o.SubID, f.Limit)
+	if f.Since != nil {
+		fmt.Fprintf(&b, " since=%d", *f.Since)
+	}
+	if f.Until != nil {
+		fmt.Fprintf(&b, " until=%d", *f.Until)
+	}
+	if len(f.Tags) > 0 {
+		b.WriteString(" tags=" + fmt.Sprint(f.Tags))
+	}
+	return b.String()
+}
