@@ -22,6 +22,7 @@ fuzz:
 	$(GO) test ./model/ -run '^$$' -fuzz '^FuzzParseBlob$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model/ -run '^$$' -fuzz '^FuzzEscape$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model/ -run '^$$' -fuzz '^FuzzParseEvent$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./model/ -run '^$$' -fuzz '^FuzzLoadFrames$$' -fuzztime $(FUZZTIME)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
