@@ -27,6 +27,12 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
+# The reference universe (the formal note's model) at its depth bound 4 under
+# both tie policies, then every directed check. Exit 1 on a violation.
+EXPLORE_FLAGS ?=
+explore:
+	$(GO) run ./cmd/explore -universe reference -tie both -directed $(EXPLORE_FLAGS)
+
 # The full-state load's property checks, many more cases from a random
 # seed (set PROPS_SEED to reproduce a run; the seed is printed).
 PROPS_CHECKS ?= 200000

@@ -2,6 +2,7 @@ package exhaustive
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/nip-rs/harness/model"
@@ -43,6 +44,7 @@ func suiteSummary(t *testing.T, rules *model.Rules) []*CheckSummary {
 
 func TestDirectedFiguresUnderProductionRules(t *testing.T) {
 	sums := suiteSummary(t, model.Spec())
+	note := noteSection(t)
 	if len(sums) != len(directedFigures) {
 		t.Errorf("%d checks ran, %d pinned", len(sums), len(directedFigures))
 	}
@@ -52,6 +54,7 @@ func TestDirectedFiguresUnderProductionRules(t *testing.T) {
 			t.Errorf("check %s has no pinned figure", s.Key)
 			continue
 		}
+		noteHasRow(t, note, s.NoteRow())
 		if s.Total != want.total {
 			t.Errorf("%s: %d points, want %d", s.Key, s.Total, want.total)
 		}
@@ -149,6 +152,31 @@ func TestDirectedChecksCatchBrokenRules(t *testing.T) {
 				t.Errorf("caught as %s (%s), want %s", r.Witness.Invariant, r.Witness.Detail, tc.invariant)
 			}
 		})
+	}
+}
+
+// Deleting a dead register instead of keeping its tombstone floor (the
+// formal note's M4) fails the deep-history cube at exactly the points the
+// reference model measured: 132, the first an ancestor (0,1,0) whose floor
+// is lost before a new mark-unread.
+func TestDeleteOnDominanceFailsDeepHistoryAsInTheReference(t *testing.T) {
+	spec := model.Spec()
+	rules := spec.Clone()
+	rules.Canonical = func(g model.Reg, f uint32, l bool) (model.Reg, model.Shape) {
+		if !l && f > g.B {
+			return model.Reg{}, model.ShapeOmit
+		}
+		return spec.Canonical(g, f, l)
+	}
+	d, _ := LookupDirected("deep-history")
+	c := RunDirected(d, rules, model.ClearWins, 2)
+	s := RunDirected(d, rules, model.SetWins, 2)
+	if c.Violations != 78 || s.Violations != 54 {
+		t.Errorf("violations clear %d set %d, want 78 and 54", c.Violations, s.Violations)
+	}
+	noteHas(t, noteSection(t), fmt.Sprintf("%d points (%d clear-wins, %d set-wins)", c.Violations+s.Violations, c.Violations, s.Violations))
+	if p := c.Witness.Point.String(); p != `s0=0 c0=1 stale="b=0,f=10" seq="set"` {
+		t.Errorf("first failing point %s", p)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,7 +13,10 @@ import (
 	"github.com/nip-rs/harness/model"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+var (
+	update = flag.Bool("update", false, "rewrite golden files under testdata/")
+	deep   = flag.Bool("deep", false, "also pin the reference universe at depth 7 (about 5 s, 300 MB)")
+)
 
 // lwwJoin is a test-only broken rule set: the join lets the incoming
 // register win whole instead of taking the componentwise max (the formal
@@ -46,11 +50,14 @@ var referenceCounts = []struct {
 	{model.SetWins, 5, []int{1, 16, 144, 999, 5969, 32058}, 39187},
 	{model.ClearWins, 6, []int{1, 16, 144, 999, 5969, 32058, 156393}, 195580},
 	{model.SetWins, 6, []int{1, 16, 144, 999, 5969, 32058, 156389}, 195576},
+	{model.ClearWins, 7, []int{1, 16, 144, 999, 5969, 32058, 156393, 688394}, 883974},
+	{model.SetWins, 7, []int{1, 16, 144, 999, 5969, 32058, 156389, 688322}, 883898},
 }
 
 func TestReferenceStateCounts(t *testing.T) {
+	note := noteSection(t)
 	for _, tc := range referenceCounts {
-		if tc.depth > 5 && testing.Short() {
+		if tc.depth > 5 && testing.Short() || tc.depth > 6 && !*deep {
 			continue
 		}
 		r, err := Explore(Config{Universe: Reference(), Depth: tc.depth, Tie: tc.tie})
@@ -67,6 +74,7 @@ func TestReferenceStateCounts(t *testing.T) {
 		if last := tc.perDepth[tc.depth]; r.Checked != last {
 			t.Errorf("depth %d %v: %d states checked, want %d", tc.depth, tc.tie, r.Checked, last)
 		}
+		noteHasRow(t, note, r.NoteRow())
 	}
 }
 
@@ -138,6 +146,7 @@ func TestBrokenJoinIsCaughtWithTheSameWitnessForAnyWorkerCount(t *testing.T) {
 	if got := one.Invariants[invariantRank(InvConvergence)].Violations; got != 16 {
 		t.Errorf("%d convergence violations, want 16", got)
 	}
+	noteHas(t, noteSection(t), fmt.Sprintf("%d of the %s states at depth 3", one.Invariants[invariantRank(InvConvergence)].Violations, Commas(one.Checked)))
 	if !bytes.Equal(one.Witness.JSON(), two.Witness.JSON()) {
 		t.Errorf("witness differs between 1 and 2 workers:\n%s\n%s", one.Witness.JSON(), two.Witness.JSON())
 	}
