@@ -157,31 +157,29 @@ func DrawStep(t *rapid.T) Step {
 func SoundnessProperty(rules *model.Rules, profile string, rec *Recorder) func(*rapid.T) {
 	return func(t *rapid.T) {
 		cfg := DrawConfig(t, profile)
-		steps := append(DrawSetup(t), Step{Op: OpStart})
 		w, err := NewWorld(cfg, rules)
 		if err != nil {
 			t.Fatal(err)
 		}
-		apply := func(s Step) bool {
+		var steps []Step
+		fail := func(v *Violation) {
+			rec.fail(t, Witness{Check: CheckSoundness, Rules: rules.Name, Config: cfg, Steps: steps}, v, w.Log())
+		}
+		apply := func(s Step) {
 			steps = append(steps, s)
 			if v := w.Apply(s); v != nil {
-				rec.fail(t, Witness{Check: CheckSoundness, Rules: rules.Name, Config: cfg, Steps: steps}, v, w.Log())
-				return false
-			}
-			return true
-		}
-		for _, s := range steps {
-			if v := w.Apply(s); v != nil {
-				rec.fail(t, Witness{Check: CheckSoundness, Rules: rules.Name, Config: cfg, Steps: steps}, v, w.Log())
+				fail(v) // does not return
 			}
 		}
+		for _, s := range DrawSetup(t) {
+			apply(s)
+		}
+		apply(Step{Op: OpStart})
 		for range rapid.IntRange(0, 40).Draw(t, "steps") {
-			if !apply(DrawStep(t)) {
-				return
-			}
+			apply(DrawStep(t))
 		}
 		if v := w.Finish(); v != nil {
-			rec.fail(t, Witness{Check: CheckSoundness, Rules: rules.Name, Config: cfg, Steps: steps}, v, w.Log())
+			fail(v)
 		}
 	}
 }
