@@ -45,9 +45,12 @@ type Config struct {
 
 // Progress is a snapshot of a running exploration.
 type Progress struct {
-	Depth        int // level being expanded
+	// Phase is "expand" (generating the successors of the states at
+	// Depth) or "check" (running the state invariants at Depth).
+	Phase        string
+	Depth        int
 	Distinct     int
-	Queue        int // states of the level still to expand
+	Queue        int // states of the level the phase has still to process
 	StatesPerSec float64
 	Elapsed      time.Duration
 }
@@ -184,6 +187,7 @@ type explorer struct {
 	start  time.Time
 
 	depth    atomic.Int64
+	checking atomic.Bool
 	distinct atomic.Int64
 	queue    atomic.Int64
 }
@@ -208,7 +212,6 @@ func (x *explorer) run() *Result {
 		if d == x.cfg.Depth || hi == lo || (x.cfg.StopAtFirst && x.total.best != nil) {
 			break
 		}
-		x.depth.Store(int64(d))
 		if !x.expand(lo, hi, d) {
 			res.BoundHit = fmt.Sprintf("state limit %d reached while expanding depth %d", x.cfg.MaxStates, d)
 			break
@@ -281,6 +284,8 @@ type pieceOut struct {
 func (x *explorer) expand(lo, hi, d int) bool {
 	w := x.store.width
 	nt := x.u.numTransitions()
+	x.depth.Store(int64(d))
+	x.checking.Store(false)
 	x.queue.Store(int64(hi - lo))
 	for b := lo; b < hi; b += blockSize {
 		be := min(b+blockSize, hi)
@@ -327,6 +332,9 @@ func (x *explorer) expand(lo, hi, d int) bool {
 
 // checkStates runs the state invariants on states [lo, hi) at depth d.
 func (x *explorer) checkStates(lo, hi, d int) {
+	x.depth.Store(int64(d))
+	x.checking.Store(true)
+	x.queue.Store(int64(hi - lo))
 	pieces := (hi - lo + pieceSize - 1) / pieceSize
 	outs := parallel(x, pieces, func(c *cache, p int) *tally {
 		t := newTally()
@@ -340,6 +348,7 @@ func (x *explorer) checkStates(lo, hi, d int) {
 			for _, f := range fs {
 				t.record(hit{d, x.store.parent[i], x.transOf(i), f})
 			}
+			x.queue.Add(-1)
 		}
 		return t
 	})
@@ -377,7 +386,11 @@ func (x *explorer) startProgress() func() {
 			case <-tk.C:
 				el := time.Since(x.start)
 				n := x.distinct.Load()
-				x.cfg.Progress(Progress{Depth: int(x.depth.Load()), Distinct: int(n), Queue: int(x.queue.Load()),
+				phase := "expand"
+				if x.checking.Load() {
+					phase = "check"
+				}
+				x.cfg.Progress(Progress{Phase: phase, Depth: int(x.depth.Load()), Distinct: int(n), Queue: int(x.queue.Load()),
 					StatesPerSec: float64(n) / el.Seconds(), Elapsed: el})
 			}
 		}

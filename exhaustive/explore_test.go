@@ -285,3 +285,24 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Errorf("%s differs from the golden file (run with -update to accept):\n%s", path, got)
 	}
 }
+
+func TestPerDeviceRulesAndTie(t *testing.T) {
+	calls := map[string]int{}
+	set := model.SetWins
+	u := Reference()
+	u.Devices[1].Rules = recordingRules(calls)
+	u.Devices[0].Tie = &set
+	r, err := Explore(Config{Universe: u, Depth: 2, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != StatusOK || calls["MarkUnread"] == 0 || calls["MarkRead"] == 0 {
+		t.Errorf("device 1's own rules not used: %v %v", r.Status, calls)
+	}
+	if d0 := newReplica(u.Devices[0], model.Spec(), model.ClearWins); d0.Tie != model.SetWins {
+		t.Errorf("device 0 tie %v, want set", d0.Tie)
+	}
+	if d2 := newReplica(u.Devices[2], model.Spec(), model.ClearWins); !d2.Legacy || d2.LegacyMode != model.LegacyDropOverrides {
+		t.Errorf("reference legacy device: legacy %v mode %v", d2.Legacy, d2.LegacyMode)
+	}
+}

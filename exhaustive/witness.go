@@ -23,6 +23,8 @@ type Witness struct {
 	Detail    string       `json:"detail"`
 	Actions   []actionJSON `json:"actions,omitempty"`
 	Point     Params       `json:"point,omitempty"`
+
+	text string // the rendering, when the witness was found in this process
 }
 
 // Witness kinds.
@@ -115,6 +117,9 @@ func (x *explorer) witness(h hit) *Witness {
 	for _, a := range tr.actions {
 		w.Actions = append(w.Actions, a.toJSON())
 	}
+	var b strings.Builder
+	tr.render(&b, x.u, w)
+	w.text = b.String()
 	return w
 }
 
@@ -253,11 +258,16 @@ func replayExplore(w *Witness) (*ReplayResult, error) {
 	return res, nil
 }
 
-// Text renders an explorer witness: the initial state in full, then every
-// step with its action and only the fields it changed, then the violation.
+// Text renders a witness. An explorer witness shows the initial state in
+// full, then every step with its action and only the fields it changed,
+// then the violation; one read from a file is replayed to render it, so its
+// rule set must be registered (RegisterRules).
 func (w *Witness) Text() (string, error) {
 	if w.Kind == KindDirected {
 		return w.directedText(), nil
+	}
+	if w.text != "" {
+		return w.text, nil
 	}
 	r, err := replayExplore(w)
 	if err != nil {

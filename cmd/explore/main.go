@@ -216,8 +216,8 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		if o.progress > 0 {
 			cfg.ProgressEvery = o.progress
 			cfg.Progress = func(p exhaustive.Progress) {
-				fmt.Fprintf(stderr, "explore %s tie=%s: depth %d, %s distinct, queue %s, %.0f states/s\n",
-					u.Name, t, p.Depth, exhaustive.Commas(p.Distinct), exhaustive.Commas(p.Queue), p.StatesPerSec)
+				fmt.Fprintf(stderr, "explore %s tie=%s: %s depth %d, %s distinct, queue %s, %s states/s\n",
+					u.Name, t, p.Phase, p.Depth, exhaustive.Commas(p.Distinct), exhaustive.Commas(p.Queue), exhaustive.Commas(int(p.StatesPerSec)))
 			}
 		}
 		r, err := exhaustive.Explore(cfg)

@@ -199,3 +199,10 @@ func golden(t *testing.T, name, got string) {
 		t.Errorf("%s differs from the golden file (run with -update to accept):\n%s", path, got)
 	}
 }
+
+func TestProgressGoesToStderr(t *testing.T) {
+	code, out, errOut := runCLI(t, "-depth", "6", "-tie", "clear", "-directed=false", "-progress", "1ms")
+	if code != exitOK || !strings.Contains(errOut, "distinct, queue") || strings.Contains(out, "queue") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
