@@ -5,9 +5,12 @@ import (
 	"github.com/nip-rs/harness/model"
 )
 
-// Generic checks of the full-state load (props): a false complete under a
-// conforming relay, and a verdict other than the one the procedure
-// predicts over a relay nothing writes to during the load.
+// Generic checks of the full-state load: a false complete under a
+// conforming relay (props.CheckSoundness), and a verdict other than the
+// one the procedure predicts over a relay nothing writes to during the
+// load (props.CheckQuiescent). A runner executes one with
+// props.Search(check, m.Rules(), "conformant", n), the part after "load:"
+// being the props check name.
 const (
 	CheckLoadSoundness = "load:soundness"
 	CheckLoadQuiescent = "load:quiescent"
