@@ -302,7 +302,7 @@ func (x *explorer) expand(lo, hi, d int) bool {
 					}
 					o.t.checked[InvRegression]++
 					if s.regress {
-						o.t.record(hit{d + 1, int32(i), t, finding{InvRegression, fmt.Sprintf("transition %d lowered a frontier of d%d", t, dev)}})
+						o.t.record(hit{d + 1, int32(i), t, finding{InvRegression, fmt.Sprintf("a transition lowered a frontier of d%d", dev)}})
 					}
 					copy(row, cur)
 					row[dev] = s.next

@@ -114,6 +114,9 @@ func (x *explorer) witness(h hit) *Witness {
 	}
 	w := &Witness{Kind: KindExplore, Universe: x.u.Name, Depth: x.cfg.Depth, Tie: x.cfg.Tie.String(),
 		Rules: x.cfg.Rules.Name, Invariant: h.f.Invariant, Detail: h.f.Detail}
+	if h.f.Invariant == InvRegression && len(tr.actions) > 0 {
+		w.Detail = fmt.Sprintf("%s lowered a frontier of d%d", tr.actions[len(tr.actions)-1], tr.actions[len(tr.actions)-1].Device)
+	}
 	for _, a := range tr.actions {
 		w.Actions = append(w.Actions, a.toJSON())
 	}
