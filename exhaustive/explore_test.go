@@ -341,7 +341,7 @@ func stateSet(t *testing.T, tie model.TiePolicy, depth int) map[string]bool {
 	for i := range x.store.len() {
 		var k []byte
 		for dev, id := range x.store.row(i) {
-			k = appendReplicaState(k, x.e.devs[dev].reps[id])
+			k = appendString(k, string(appendReplicaState(nil, x.e.devs[dev].reps[id])))
 		}
 		out[string(k)] = true
 	}
