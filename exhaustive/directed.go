@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -297,7 +298,7 @@ func replayDirected(w *Witness) (*ReplayResult, error) {
 	}
 	in := false
 	for _, q := range d.Cube(rules, tie) {
-		if equalPoints(p, q) {
+		if slices.Equal(p, q) {
 			in = true
 			break
 		}
@@ -317,18 +318,6 @@ func replayDirected(w *Witness) (*ReplayResult, error) {
 	}
 	res.Text = got.directedText()
 	return res, nil
-}
-
-func equalPoints(a, b Point) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func (w *Witness) directedText() string {

@@ -2,6 +2,7 @@ package exhaustive
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nip-rs/harness/model"
@@ -178,7 +179,7 @@ func (c *cache) convergence(ids []int32, perms [][]int) (finding, bool) {
 	}
 	agree := true
 	for k := range got {
-		agree = agree && equalBools(got[0], got[k])
+		agree = agree && slices.Equal(got[0], got[k])
 	}
 	if agree {
 		return finding{}, true
@@ -225,18 +226,6 @@ func orderString(p []int) string {
 		s = append(s, fmt.Sprintf("d%d", d))
 	}
 	return strings.Join(s, ",")
-}
-
-func equalBools(a, b []bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // permutations lists the permutations of 0..n-1 in lexicographic order.
