@@ -16,9 +16,15 @@ const (
 	KindAdvance
 	KindReinstall
 	KindDeliver
+	// The network universes' transitions (network.go).
+	KindPublish
+	KindDuplicate
+	KindDrop
+	KindRotate
 )
 
-var kindNames = [...]string{"mark_unread", "mark_read", "compact", "advance", "reinstall", "deliver"}
+var kindNames = [...]string{"mark_unread", "mark_read", "compact", "advance", "reinstall", "deliver",
+	"publish", "duplicate", "drop", "rotate"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -37,13 +43,16 @@ func parseKind(s string) (Kind, bool) {
 }
 
 // Action is one transition with its parameters. Device is the acting device
-// (the destination of a delivery); From is the source of a delivery.
+// (the destination of a delivery); From is the source of a delivery. Msg,
+// in a network universe, is the 1-based position of the message a delivery,
+// duplicate or drop takes from its channel (0: not a channel action).
 type Action struct {
 	Kind   Kind
 	Device int
 	From   int
 	Ctx    string
 	Value  uint32
+	Msg    int
 }
 
 func (a Action) String() string {
@@ -55,7 +64,14 @@ func (a Action) String() string {
 	case KindReinstall:
 		return fmt.Sprintf("reinstall d%d", a.Device)
 	case KindDeliver:
+		if a.Msg > 0 {
+			return fmt.Sprintf("deliver d%d->d%d msg %d", a.From, a.Device, a.Msg)
+		}
 		return fmt.Sprintf("deliver d%d->d%d", a.From, a.Device)
+	case KindDuplicate, KindDrop:
+		return fmt.Sprintf("%s d%d->d%d msg %d", a.Kind, a.From, a.Device, a.Msg)
+	case KindPublish, KindRotate:
+		return fmt.Sprintf("%s d%d", a.Kind, a.Device)
 	}
 	return a.Kind.String()
 }
@@ -68,14 +84,15 @@ type actionJSON struct {
 	To     *int   `json:"to,omitempty"`
 	Ctx    string `json:"ctx,omitempty"`
 	Value  uint32 `json:"value,omitempty"`
+	Msg    int    `json:"msg,omitempty"`
 }
 
 func (a Action) toJSON() actionJSON {
 	d, f := a.Device, a.From
 	j := actionJSON{Action: a.Kind.String()}
 	switch a.Kind {
-	case KindDeliver:
-		j.From, j.To = &f, &d
+	case KindDeliver, KindDuplicate, KindDrop:
+		j.From, j.To, j.Msg = &f, &d, a.Msg
 	default:
 		j.Device, j.Ctx, j.Value = &d, a.Ctx, a.Value
 	}
@@ -87,10 +104,10 @@ func (j actionJSON) action() (Action, error) {
 	if !ok {
 		return Action{}, fmt.Errorf("unknown action %q (want one of %s)", j.Action, strings.Join(kindNames[:], ", "))
 	}
-	a := Action{Kind: k, Ctx: j.Ctx, Value: j.Value}
-	if k == KindDeliver {
+	a := Action{Kind: k, Ctx: j.Ctx, Value: j.Value, Msg: j.Msg}
+	if k == KindDeliver || k == KindDuplicate || k == KindDrop {
 		if j.From == nil || j.To == nil {
-			return Action{}, fmt.Errorf("deliver needs from and to")
+			return Action{}, fmt.Errorf("%s needs from and to", j.Action)
 		}
 		a.From, a.Device = *j.From, *j.To
 		return a, nil

@@ -67,7 +67,17 @@ func (e *engine) internLocked(dev int, rep *model.Replica) int32 {
 	t := e.devs[dev]
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.intern(rep, appendReplicaState(nil, rep))
+	return t.intern(rep, e.replicaKey(rep))
+}
+
+// replicaKey is the interning key of a replica: its exact state, without
+// the client id in a network universe, whose client ids all have the same
+// length and so change no behaviour (identity without noise).
+func (e *engine) replicaKey(r *model.Replica) []byte {
+	if e.u.Network != nil {
+		return appendReplicaBody(nil, r)
+	}
+	return appendReplicaState(nil, r)
 }
 
 // intern returns the id of rep's state, whose encoding is key, taking
@@ -103,17 +113,17 @@ func (e *engine) computeLocal(dev int, base *model.Replica) []successor {
 			continue
 		}
 		// A reinstall legitimately wipes the frontier.
-		out[slot] = successor{rep: r, key: appendReplicaState(nil, r), enabled: true,
+		out[slot] = successor{rep: r, key: e.replicaKey(r), enabled: true,
 			regress: a.Kind != KindReinstall && frontierRegressed(base, r)}
 	}
 	return out
 }
 
 // computeReceive is base receiving b, on a clone.
-func computeReceive(base *model.Replica, b model.Blob) successor {
+func (e *engine) computeReceive(base *model.Replica, b model.Blob) successor {
 	r := base.Clone()
 	r.Receive(b)
-	return successor{rep: r, key: appendReplicaState(nil, r), regress: frontierRegressed(base, r), enabled: true}
+	return successor{rep: r, key: e.replicaKey(r), regress: frontierRegressed(base, r), enabled: true}
 }
 
 func recvKey(bid, id int32) uint64 { return uint64(uint32(bid))<<32 | uint64(uint32(id)) }
@@ -155,7 +165,11 @@ func (e *engine) deviceStates() int {
 // an absent one. (The last-published record is not encoded: no transition
 // of a universe publishes through Replica.Publish or reads it.)
 func appendReplicaState(buf []byte, r *model.Replica) []byte {
-	buf = appendString(buf, r.ClientID)
+	return appendReplicaBody(appendString(buf, r.ClientID), r)
+}
+
+// appendReplicaBody is appendReplicaState without the client id.
+func appendReplicaBody(buf []byte, r *model.Replica) []byte {
 	r.Each(func(ctx string, f uint32, hasF bool, reg model.Reg) {
 		if !hasF && reg == (model.Reg{}) {
 			return
@@ -197,6 +211,7 @@ type cache struct {
 	blob  [][]int32
 	recv  []*u64map
 	facts [][]*devFact
+	net   *netCache // a network universe's private lookups (network_tables.go)
 }
 
 func (e *engine) newCache() *cache {
@@ -277,7 +292,7 @@ func (c *cache) receive(dev int, bid, id int32) step {
 	base := t.reps[id]
 	t.mu.Unlock()
 	if !ok {
-		x := computeReceive(base, c.e.blob(bid))
+		x := c.e.computeReceive(base, c.e.blob(bid))
 		t.mu.Lock()
 		if s, ok = t.recv[key]; !ok {
 			s = step{next: t.intern(x.rep, x.key), regress: x.regress}

@@ -38,6 +38,9 @@ type Config struct {
 	// StopAtFirst ends the run once the smallest violation is known,
 	// instead of counting every violation up to the bound.
 	StopAtFirst bool
+	// NoSymmetry turns off the reduction by the universe's symmetries
+	// (Network.SymDevices, Network.SymContexts), which is on by default.
+	NoSymmetry bool
 	// Progress, if set, is called every ProgressEvery (default 1s).
 	Progress      func(Progress)
 	ProgressEvery time.Duration
@@ -87,6 +90,17 @@ type Result struct {
 	Witness  *Witness
 	BoundHit string
 	Elapsed  time.Duration
+
+	// Symmetry reports whether states were reduced by the universe's
+	// symmetries (a state then stands for its whole orbit).
+	Symmetry bool
+	// Actions counts the executed transitions per action kind, Sometimes
+	// how often each named sometimes-condition was reached, and Oracle the
+	// contexts the intent oracle judged and did not judge (network
+	// universes; see coverage.go).
+	Actions   []CoverageCount
+	Sometimes []CoverageCount
+	Oracle    []CoverageCount
 }
 
 // hit locates a violation: the trace parent path + trans, at depth.
@@ -169,10 +183,11 @@ func Explore(cfg Config) (*Result, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
-	if u.numTransitions() > 1<<16 {
+	x := &explorer{cfg: cfg, u: &u, e: newEngine(&u, cfg.Rules, cfg.Tie), start: time.Now()}
+	x.w = newWorld(x)
+	if x.w.transitions() > 1<<16 {
 		return nil, fmt.Errorf("universe %q has too many transitions", u.Name)
 	}
-	x := &explorer{cfg: cfg, u: &u, e: newEngine(&u, cfg.Rules, cfg.Tie), start: time.Now()}
 	return x.run(), nil
 }
 
@@ -180,8 +195,8 @@ type explorer struct {
 	cfg    Config
 	u      *Universe
 	e      *engine
+	w      world
 	store  *stateStore
-	perms  [][]int
 	total  *tally
 	caches []*cache
 	start  time.Time
@@ -193,9 +208,12 @@ type explorer struct {
 }
 
 func (x *explorer) run() *Result {
-	x.store = newStateStore(len(x.u.Devices))
-	x.store.add(x.e.initial(), -1, 0)
-	x.perms = permutations(len(x.u.Devices))
+	if x.w == nil {
+		x.w = newWorld(x)
+	}
+	x.store = newStateStore(x.w.width())
+	x.caches = append(x.caches, x.e.newCache())
+	x.store.add(x.w.initial(x.caches[0]), -1, 0)
 	x.total = newTally()
 	x.distinct.Store(1)
 	stop := x.startProgress()
@@ -228,16 +246,17 @@ func (x *explorer) run() *Result {
 	res.Transitions = x.total.checked[InvRegression]
 	res.Registers = x.total.registers
 	res.DeviceStates = x.e.deviceStates()
-	for _, n := range invariantOrder {
+	for _, n := range x.w.invariants() {
 		res.Invariants = append(res.Invariants, InvariantCount{n, x.total.checked[n], x.total.violations[n]})
 	}
 	switch {
 	case x.total.best != nil:
 		res.Status = StatusViolation
-		res.Witness = x.witness(*x.total.best)
+		res.Witness = x.w.witness(x, *x.total.best)
 	case res.BoundHit != "":
 		res.Status = StatusUnknown
 	}
+	x.w.finish(x, res)
 	res.Elapsed = time.Since(x.start)
 	return res
 }
@@ -283,7 +302,7 @@ type pieceOut struct {
 // state limit was hit.
 func (x *explorer) expand(lo, hi, d int) bool {
 	w := x.store.width
-	nt := x.u.numTransitions()
+	nt := x.w.transitions()
 	x.depth.Store(int64(d))
 	x.checking.Store(false)
 	x.queue.Store(int64(hi - lo))
@@ -296,16 +315,13 @@ func (x *explorer) expand(lo, hi, d int) bool {
 			for i := b + p*pieceSize; i < min(b+(p+1)*pieceSize, be); i++ {
 				cur := x.store.row(i)
 				for t := range nt {
-					dev, s := c.next(cur, t)
-					if s.next < 0 {
+					ok, fs := x.w.successor(c, cur, t, row, o.t)
+					if !ok {
 						continue
 					}
-					o.t.checked[InvRegression]++
-					if s.regress {
-						o.t.record(hit{d + 1, int32(i), t, finding{InvRegression, fmt.Sprintf("a transition lowered a frontier of d%d", dev)}})
+					for _, f := range fs {
+						o.t.record(hit{d + 1, int32(i), t, f})
 					}
-					copy(row, cur)
-					row[dev] = s.next
 					if !x.store.has(row) {
 						o.rows = append(o.rows, row...)
 						o.parents = append(o.parents, int32(i))
@@ -339,13 +355,7 @@ func (x *explorer) checkStates(lo, hi, d int) {
 	outs := parallel(x, pieces, func(c *cache, p int) *tally {
 		t := newTally()
 		for i := lo + p*pieceSize; i < min(lo+(p+1)*pieceSize, hi); i++ {
-			fs, regs := c.stateChecks(x.store.row(i), x.perms)
-			t.checked[InvConvergence]++
-			t.checked[InvLostSet] += int64(regs)
-			t.checked[InvResurrection] += int64(regs)
-			t.checked[InvMergeResurrection] += int64(regs)
-			t.registers += int64(regs)
-			for _, f := range fs {
+			for _, f := range x.w.check(c, x.store.row(i), t) {
 				t.record(hit{d, x.store.parent[i], x.transOf(i), f})
 			}
 			x.queue.Add(-1)

@@ -26,7 +26,12 @@ func invariantRank(name string) int {
 			return i
 		}
 	}
-	return len(invariantOrder)
+	for i, n := range netInvariantOrder {
+		if n == name {
+			return len(invariantOrder) + i
+		}
+	}
+	return len(invariantOrder) + len(netInvariantOrder)
 }
 
 // finding is one violated invariant with what was observed.

@@ -61,7 +61,7 @@ func (u *Universe) deliverIndex(from, to int) int {
 func (u *Universe) applyLocal(rep *model.Replica, dev, slot int) (Action, bool) {
 	kind, ctx := u.slot(slot)
 	a := Action{Kind: kind, Device: dev, Ctx: ctx}
-	if rep.Legacy && kind != KindAdvance {
+	if (rep.Legacy || u.frontierOnly(ctx)) && kind != KindAdvance {
 		return a, false
 	}
 	switch kind {
@@ -87,7 +87,7 @@ func (u *Universe) applyLocal(rep *model.Replica, dev, slot int) (Action, bool) 
 		a.Value = v
 		rep.Advance(ctx, v)
 	case KindReinstall:
-		rep.Reinstall(rep.ClientID + "_r")
+		rep.Reinstall(u.reinstallID(rep.ClientID))
 	}
 	return a, true
 }

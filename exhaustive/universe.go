@@ -28,6 +28,10 @@ type Universe struct {
 	// depth equals the bound, as the reference model does; otherwise they
 	// run on every reachable state.
 	TerminalOnly bool
+	// Network, when set, makes publication a transition of its own whose
+	// messages stay in flight (network.go); nil is the reference model's
+	// synchronous snapshot delivery.
+	Network *Network
 }
 
 // DeviceSpec is one installation of a universe.
@@ -153,6 +157,8 @@ func (u *Universe) validate() error {
 		return fmt.Errorf("universe %q has no contexts", u.Name)
 	case !slices.IsSorted(u.Values) || len(slices.Compact(slices.Clone(u.Values))) != len(u.Values):
 		return fmt.Errorf("universe %q: frontier values must be strictly ascending", u.Name)
+	case u.Network != nil:
+		return u.validateNetwork()
 	}
 	return nil
 }

@@ -206,6 +206,9 @@ func replayExplore(w *Witness) (*ReplayResult, error) {
 	if err != nil {
 		return nil, badWitness("%v", err)
 	}
+	if u.Network != nil {
+		return replayNetwork(w, u)
+	}
 	rules, tie, err := witnessSetup(w)
 	if err != nil {
 		return nil, err

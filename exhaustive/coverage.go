@@ -1,0 +1,278 @@
+package exhaustive
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nip-rs/harness/model"
+)
+
+// Non-vacuity. A check that never meets the situation it guards passes
+// vacuously, so a network universe counts, over every transition it
+// executes, the executed actions per kind and four named sometimes
+// conditions that must be reached; and over every state it checks, the
+// contexts the intent oracle judged and did not judge. A run that reaches
+// none of its sometimes conditions fails (InvNetVacuous).
+
+// CoverageCount is one coverage line: a name and how often it was met.
+type CoverageCount struct {
+	Name  string
+	Count int64
+}
+
+// The sometimes conditions.
+const (
+	// A message published before its destination compacted a context it
+	// carries (changing that register) is delivered after the compaction.
+	SometimesStaleAfterCompaction = "stale-after-compaction"
+	// A lone tombstone floor reaches a replica whose register for that
+	// context is live.
+	SometimesTombstoneMeetsLive = "tombstone-meets-live"
+	// One coordinate part of a split publication is delivered or dropped
+	// while another part of the same publication is still in flight.
+	SometimesSplitHalfWay = "split-half-way"
+	// The legacy device publishes ov_* keys of a register that is live at
+	// its frontier as an upgraded reader decodes them.
+	SometimesLegacyRewritesLive = "legacy-rewrites-live"
+)
+
+// SometimesConditions lists the sometimes conditions in report order.
+var SometimesConditions = []string{SometimesStaleAfterCompaction, SometimesTombstoneMeetsLive, SometimesSplitHalfWay, SometimesLegacyRewritesLive}
+
+// Counter name prefixes in a tally.
+const (
+	actionCoverage    = "action:"
+	sometimesCoverage = "sometimes:"
+	oracleCoverage    = "oracle:"
+	extraCoverage     = "delivery:"
+)
+
+// Delivery coverage lines beside the sometimes conditions.
+const (
+	deliveryStale     = "stale (the sender has changed since publishing)"
+	deliveryReordered = "another message still in flight on the channel"
+	deliveryPart      = "a coordinate part of a split publication"
+)
+
+// Oracle coverage lines.
+const (
+	oracleLive     = "judged live"
+	oracleDead     = "judged not live"
+	oracleUnjudged = "not judged (concurrent pasts)"
+)
+
+// coverChannel counts what delivering, duplicating or dropping message m
+// meets.
+func (w *netWorld) coverChannel(c *cache, cur []int32, x netTrans, m int32, tl *tally) {
+	msg := w.t.msgs.get(m)
+	msgs := w.t.chans.get(cur[w.chWord(x.from, x.dev)])
+	for _, o := range msgs {
+		if o == m {
+			continue
+		}
+		om := w.t.msgs.get(o)
+		if msg.parts > 1 && om.parts == msg.parts && om.part != msg.part {
+			tl.checked[sometimesCoverage+SometimesSplitHalfWay]++
+		}
+	}
+	if x.kind == KindDrop {
+		return
+	}
+	if len(msgs) > 1 {
+		tl.checked[extraCoverage+deliveryReordered]++
+	}
+	if msg.parts > 1 {
+		tl.checked[extraCoverage+deliveryPart]++
+	}
+	if !slices.Contains(w.publish(c, x.from, node{cur[x.from], cur[w.knWord(x.from)]}).msgs, m) {
+		tl.checked[extraCoverage+deliveryStale]++
+	}
+	if msg.flags&msg.holds != 0 {
+		tl.checked[sometimesCoverage+SometimesStaleAfterCompaction]++
+	}
+	if msg.floors != 0 && !w.u.Devices[x.dev].Legacy {
+		live := c.fact(x.dev, cur[x.dev]).live
+		for i := range w.ov {
+			if msg.floors&(1<<i) != 0 && live[w.uAt[i]] {
+				tl.checked[sometimesCoverage+SometimesTombstoneMeetsLive]++
+				break
+			}
+		}
+	}
+}
+
+// coverPublish counts a legacy device's publication of a live group.
+func (w *netWorld) coverPublish(c *cache, dev int, rep int32, tl *tally) {
+	if !w.u.Devices[dev].Legacy {
+		return
+	}
+	nc := w.nc(c)
+	live, ok := nc.legacy[rep]
+	if !ok {
+		reader := newReplica(DeviceSpec{ClientID: "reader"}, w.e.rules, w.e.tie)
+		reader.Receive(w.replica(dev, rep).Candidate())
+		for i, ctx := range w.ov {
+			if reader.Live(ctx) {
+				live |= 1 << i
+			}
+		}
+		nc.legacy[rep] = live
+	}
+	if live != 0 {
+		tl.checked[sometimesCoverage+SometimesLegacyRewritesLive]++
+	}
+}
+
+// coverage collects the counters with one prefix, in the order of names
+// (every name listed, reached or not) followed by any other counter.
+func coverage(t *tally, prefix string, names []string) []CoverageCount {
+	var out []CoverageCount
+	for _, n := range names {
+		out = append(out, CoverageCount{n, t.checked[prefix+n]})
+	}
+	var extra []string
+	for k := range t.checked {
+		if n, ok := strings.CutPrefix(k, prefix); ok && !slices.Contains(names, n) {
+			extra = append(extra, n)
+		}
+	}
+	slices.Sort(extra)
+	for _, n := range extra {
+		out = append(out, CoverageCount{n, t.checked[prefix+n]})
+	}
+	return out
+}
+
+// networkKinds are the network universes' action kinds in report order.
+var networkKinds = []Kind{KindMarkUnread, KindMarkRead, KindCompact, KindAdvance, KindReinstall, KindPublish, KindRotate,
+	KindDeliver, KindDuplicate, KindDrop}
+
+func (w *netWorld) finish(x *explorer, res *Result) {
+	res.Symmetry = w.sym != nil
+	var kinds []string
+	for _, k := range networkKinds {
+		kinds = append(kinds, k.String())
+	}
+	res.Actions = coverage(x.total, actionCoverage, kinds)
+	res.Sometimes = coverage(x.total, sometimesCoverage, SometimesConditions)
+	res.Sometimes = append(res.Sometimes, coverage(x.total, extraCoverage, []string{deliveryStale, deliveryReordered, deliveryPart})...)
+	res.Oracle = coverage(x.total, oracleCoverage, []string{oracleLive, oracleDead, oracleUnjudged})
+	reached := 0
+	for _, s := range res.Sometimes[:len(SometimesConditions)] {
+		if s.Count > 0 {
+			reached++
+		}
+	}
+	for i := range res.Invariants {
+		if res.Invariants[i].Name != InvNetVacuous {
+			continue
+		}
+		res.Invariants[i].Checked = int64(len(SometimesConditions))
+		if reached == 0 {
+			res.Invariants[i].Violations = 1
+			if res.Status == StatusOK {
+				res.Status = StatusViolation
+			}
+		}
+	}
+}
+
+// Unreached lists the sometimes conditions a run did not reach.
+func (r *Result) Unreached() []string {
+	var out []string
+	for _, s := range r.Sometimes {
+		if slices.Contains(SometimesConditions, s.Name) && s.Count == 0 {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// CoverageLines renders the coverage of a network run, one line per group.
+func (r *Result) CoverageLines() []string {
+	if r.Actions == nil {
+		return nil
+	}
+	line := func(title string, cs []CoverageCount, unit string) string {
+		var parts []string
+		for _, c := range cs {
+			parts = append(parts, fmt.Sprintf("%s %s", c.Name, Commas(int(c.Count))))
+		}
+		return fmt.Sprintf("%s (%s): %s", title, unit, strings.Join(parts, ", "))
+	}
+	sym := "off"
+	if r.Symmetry {
+		sym = "on"
+	}
+	out := []string{
+		line("actions", r.Actions, "executed transitions"),
+		line("sometimes", r.Sometimes[:len(SometimesConditions)], "transitions reaching it"),
+		line("deliveries", r.Sometimes[len(SometimesConditions):], "deliveries and duplicates"),
+		line("oracle", r.Oracle, "contexts at quiescence, over every state"),
+		"symmetry reduction: " + sym,
+	}
+	if u := r.Unreached(); len(u) > 0 {
+		out = append(out, "NOT REACHED: "+strings.Join(u, ", "))
+	}
+	return out
+}
+
+// rotate is a client-id rotation of device dev in replica state rep,
+// planned by production (Replica.PlanRotation) from a complete load that
+// holds the old primary: the plan merges it, must carry forward every
+// register of the old primary, tombstones included, and must leave every
+// verdict as it was. The rotated replica is the successor state; its new
+// client id is not part of it.
+func (w *netWorld) rotate(c *cache, dev int, rep int32) rotation {
+	nc := w.nc(c)
+	k := [2]int32{int32(dev), rep}
+	if rot, ok := nc.rot[k]; ok {
+		return rot
+	}
+	var fs []finding
+	base := w.replica(dev, rep)
+	r := base.Clone()
+	budget := model.DefaultBudget()
+	if w.net.Budget != nil {
+		budget = *w.net.Budget
+	}
+	primary := slotID(1)
+	var old model.Blob
+	if sp, err := r.Split(budget); err == nil {
+		old = sp.Blobs[0]
+	}
+	next := 2
+	newSlot := func() (string, error) { next++; return slotID(next), nil }
+	_, err := r.PlanRotation(model.RotationInput{
+		Self:        model.Self{ClientID: r.ClientID, Primary: primary},
+		NewClientID: w.u.reinstallID(r.ClientID),
+		Fetched:     []model.FetchedBlob{{Relay: "relay", Slot: primary, CreatedAt: 1, ID: "old", Blob: old}},
+		Now:         2, Budget: budget, Complete: true, NewSlot: newSlot,
+	})
+	if err != nil {
+		fs = append(fs, finding{InvNetRotation, fmt.Sprintf("d%d cannot rotate: %v", dev, err)})
+	}
+	for _, ctx := range w.u.Contexts {
+		if base.Live(ctx) != r.Live(ctx) || base.Effective(ctx) != r.Effective(ctx) {
+			fs = append(fs, finding{InvNetRotation, fmt.Sprintf("d%d: rotation changed %s from f=%d %s to f=%d %s",
+				dev, ctx, base.Effective(ctx), verdict(base.Live(ctx)), r.Effective(ctx), verdict(r.Live(ctx)))})
+			break
+		}
+	}
+	rot := rotation{next: rep, findings: fs}
+	if err == nil {
+		rot.next = w.e.internLocked(dev, r)
+	}
+	nc.rot[k] = rot
+	return rot
+}
+
+// rotation is the outcome of a rotation: the successor replica state and
+// what the rotation checks found.
+type rotation struct {
+	next     int32
+	findings []finding
+}
+
+func slotID(n int) string { return fmt.Sprintf("%032x", n) }

@@ -1,0 +1,288 @@
+package exhaustive
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nip-rs/harness/model"
+)
+
+// The checks of a network universe run on every reachable state. Compaction
+// safety runs on the state itself; the others on the state's quiescence:
+//
+//  1. drain: every message in flight is delivered (channel by channel,
+//     messages in key order);
+//  2. rounds: every device publishes and every other device receives every
+//     part, until a round changes nothing (N4: within Network.Rounds);
+//  3. at the fixpoint, every upgraded replica must agree on every context's
+//     verdict (live, and unread for the newest message time) and on its
+//     canonical state, the frontier and the ov_* entries of its candidate;
+//     an upgraded reader of the legacy device's publication must see the
+//     same verdicts (N1);
+//  4. each device, from its drained state, must end in the same state
+//     whatever the order in which it receives the first round's
+//     publications, its own included, part by part (N2);
+//  5. the intent oracle (judgeIntent) must agree with every upgraded
+//     replica's verdict on each context it judges (N3).
+//
+// Quiescence depends only on the drained devices, so its result is memoised
+// on them.
+
+// quietResult is the outcome of the quiescence checks of one drained state.
+type quietResult struct {
+	findings []finding
+	live     int64 // contexts the oracle judged live
+	dead     int64
+	unjudged int64
+}
+
+func (w *netWorld) check(c *cache, row []int32, tl *tally) []finding {
+	var fs []finding
+	for d := range w.n {
+		fa := c.fact(d, row[d])
+		fs = append(fs, fa.compaction...)
+		tl.checked[InvLostSet] += int64(fa.registers)
+		tl.checked[InvResurrection] += int64(fa.registers)
+		tl.checked[InvMergeResurrection] += int64(fa.registers)
+		tl.registers += int64(fa.registers)
+	}
+	q := w.quiesce(c, row)
+	tl.checked[InvNetConvergence]++
+	tl.checked[InvNetOrder]++
+	tl.checked[InvNetFixpoint]++
+	tl.checked[InvNetOracle] += q.live + q.dead
+	tl.checked[oracleCoverage+oracleLive] += q.live
+	tl.checked[oracleCoverage+oracleDead] += q.dead
+	tl.checked[oracleCoverage+oracleUnjudged] += q.unjudged
+	return append(fs, q.findings...)
+}
+
+// drain delivers every message in flight.
+func (w *netWorld) drain(c *cache, row []int32) []node {
+	nodes := make([]node, w.n)
+	for d := range w.n {
+		nodes[d] = node{row[d], row[w.knWord(d)]}
+	}
+	for s := range w.n {
+		for d := range w.n {
+			if s == d {
+				continue
+			}
+			for _, m := range w.t.chans.get(row[w.chWord(s, d)]) {
+				nodes[d], _ = w.receive(c, d, nodes[d], m)
+			}
+		}
+	}
+	return nodes
+}
+
+func (w *netWorld) quiesce(c *cache, row []int32) *quietResult {
+	nodes := w.drain(c, row)
+	var key []byte
+	for _, nd := range nodes {
+		key = binary.AppendUvarint(key, uint64(nd.rep))
+		key = binary.AppendUvarint(key, uint64(nd.kn))
+	}
+	nc := w.nc(c)
+	if q, ok := nc.quiet[string(key)]; ok {
+		return q
+	}
+	q := w.analyse(c, nodes)
+	nc.quiet[string(key)] = q
+	return q
+}
+
+// analyse runs the quiescence checks from drained nodes.
+func (w *netWorld) analyse(c *cache, drained []node) *quietResult {
+	q := &quietResult{}
+	first, err := w.publishAll(c, drained)
+	if err != nil {
+		q.findings = append(q.findings, *err)
+		return q
+	}
+	if f := w.orderIndependence(c, drained, first); f != nil {
+		q.findings = append(q.findings, *f)
+	}
+	cur := slices.Clone(drained)
+	pubs := first
+	fixed := false
+	for range w.net.Rounds {
+		next := slices.Clone(cur)
+		for d := range w.n {
+			for j := range w.n {
+				if j == d {
+					continue
+				}
+				for _, m := range pubs[j] {
+					next[d], _ = w.receive(c, d, next[d], m)
+				}
+			}
+		}
+		if slices.Equal(next, cur) {
+			fixed = true
+			break
+		}
+		cur = next
+		if pubs, err = w.publishAll(c, cur); err != nil {
+			q.findings = append(q.findings, *err)
+			return q
+		}
+	}
+	if !fixed {
+		q.findings = append(q.findings, finding{InvNetFixpoint, fmt.Sprintf("no fixpoint after %d rounds of publishing and receiving", w.net.Rounds)})
+		return q
+	}
+	if f := w.convergence(cur); f != nil {
+		q.findings = append(q.findings, *f)
+	}
+	w.oracle(cur, q)
+	return q
+}
+
+func (w *netWorld) publishAll(c *cache, nodes []node) ([][]int32, *finding) {
+	pubs := make([][]int32, w.n)
+	for d, nd := range nodes {
+		p := w.publish(c, d, nd)
+		if p.err != "" {
+			return nil, &finding{InvNetPublish, fmt.Sprintf("d%d cannot publish at quiescence: %s", d, p.err)}
+		}
+		pubs[d] = p.msgs
+	}
+	return pubs, nil
+}
+
+// orderIndependence: each device receives every part of every first-round
+// publication in every order; the outcomes must be one state.
+func (w *netWorld) orderIndependence(c *cache, drained []node, pubs [][]int32) *finding {
+	var all []int32
+	for _, p := range pubs {
+		all = append(all, p...)
+	}
+	perms := permutations(len(all))
+	for d, start := range drained {
+		var want node
+		for k, p := range perms {
+			nd := start
+			for _, i := range p {
+				nd, _ = w.receive(c, d, nd, all[i])
+			}
+			if k == 0 {
+				want = nd
+				continue
+			}
+			if nd != want {
+				return &finding{InvNetOrder, fmt.Sprintf("d%d ends in different states for message orders %v and %v: %s / %s",
+					d, perms[0], p, w.describeNode(d, want), w.describeNode(d, nd))}
+			}
+		}
+	}
+	return nil
+}
+
+// view is what must agree between upgraded replicas at quiescence.
+func (w *netWorld) view(d int, nd node) string {
+	r := w.replica(d, nd.rep)
+	latest := w.u.Values[len(w.u.Values)-1]
+	var parts []string
+	for _, ctx := range w.u.Contexts {
+		parts = append(parts, fmt.Sprintf("%s: f=%d %s unread=%t", ctx, r.Effective(ctx), verdict(r.Live(ctx)), r.Unread(ctx, latest)))
+	}
+	var ov []string
+	for _, en := range r.Candidate().Contexts {
+		if _, ok := w.keys[en.Key]; ok && en.Key != model.EscapeKey(w.ov[w.keys[en.Key]]) {
+			ov = append(ov, fmt.Sprintf("%s=%d", en.Key, en.Value))
+		}
+	}
+	return strings.Join(parts, "; ") + "; canonical {" + strings.Join(ov, " ") + "}"
+}
+
+func (w *netWorld) convergence(nodes []node) *finding {
+	ref := -1
+	var want string
+	for d, nd := range nodes {
+		if w.u.Devices[d].Legacy {
+			continue
+		}
+		v := w.view(d, nd)
+		if ref < 0 {
+			ref, want = d, v
+			continue
+		}
+		if v != want {
+			return &finding{InvNetConvergence, fmt.Sprintf("at quiescence d%d sees %s but d%d sees %s", ref, want, d, v)}
+		}
+	}
+	if ref < 0 {
+		return nil
+	}
+	r := w.replica(ref, nodes[ref].rep)
+	for d, nd := range nodes {
+		if !w.u.Devices[d].Legacy {
+			continue
+		}
+		reader := newReplica(DeviceSpec{ClientID: "reader"}, w.e.rules, w.e.tie)
+		reader.Receive(w.replica(d, nd.rep).Candidate())
+		for _, ctx := range w.u.Contexts {
+			if reader.Live(ctx) != r.Live(ctx) || reader.Effective(ctx) != r.Effective(ctx) {
+				return &finding{InvNetConvergence, fmt.Sprintf("at quiescence a reader of legacy d%d's publication sees %s f=%d %s, d%d sees f=%d %s",
+					d, ctx, reader.Effective(ctx), verdict(reader.Live(ctx)), ref, r.Effective(ctx), verdict(r.Live(ctx)))}
+			}
+		}
+	}
+	return nil
+}
+
+// oracle compares the intent oracle with every upgraded replica.
+func (w *netWorld) oracle(nodes []node, q *quietResult) {
+	for i, ctx := range w.ov {
+		m := w.t.knows.get(nodes[0].kn).ac[i]
+		for d := range nodes[1:] {
+			if w.t.knows.get(nodes[d+1].kn).ac[i] != m {
+				q.findings = append(q.findings, finding{InvNetOracle, fmt.Sprintf("%s: devices know different intent histories at quiescence", ctx)})
+				return
+			}
+		}
+		var f uint32
+		for d, nd := range nodes {
+			if !w.u.Devices[d].Legacy {
+				f = max(f, w.replica(d, nd.rep).Effective(ctx))
+			}
+		}
+		ac := w.t.acs.get(m)
+		exp, why := judgeIntent(ac, f, w.e.tie)
+		switch exp {
+		case unjudged:
+			q.unjudged++
+			continue
+		case expectLive:
+			q.live++
+		default:
+			q.dead++
+		}
+		for d, nd := range nodes {
+			if w.u.Devices[d].Legacy {
+				continue
+			}
+			if live := w.replica(d, nd.rep).Live(ctx); live != (exp == expectLive) {
+				q.findings = append(q.findings, finding{InvNetOracle, fmt.Sprintf("%s: intent %s expects %s (%s), d%d is %s at quiescence",
+					ctx, ac, exp, why, d, verdict(live))})
+				break
+			}
+		}
+	}
+}
+
+func (w *netWorld) describeNode(d int, nd node) string {
+	r := w.replica(d, nd.rep)
+	var parts []string
+	r.Each(func(ctx string, f uint32, hasF bool, reg model.Reg) {
+		parts = append(parts, fmt.Sprintf("%s f=%d reg=%v", ctx, f, reg))
+	})
+	k := w.t.knows.get(nd.kn)
+	for i, ctx := range w.ov {
+		parts = append(parts, fmt.Sprintf("%s intent %s", ctx, w.t.acs.get(k.ac[i])))
+	}
+	return "{" + strings.Join(parts, "; ") + "}"
+}

@@ -1,0 +1,255 @@
+package exhaustive
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/nip-rs/harness/model"
+)
+
+// Symmetry reduction. Interchangeable devices (same kind, rules and tie
+// policy; client ids of one length) and interchangeable contexts (override
+// contexts of one name length, which the budget never makes compete for
+// room) can be renamed without changing any behaviour, so a state and its
+// renamed image have the same future and the same verdicts, renamed. The
+// search stores one state per orbit: the least image under every
+// permutation of the devices times every permutation of the contexts,
+// comparing rows word by word by the exact byte keys of what the words
+// name (never by interned ids, which depend on the order workers met them).
+// symmetry_test.go checks that every invariant is symmetric.
+
+type symmetry struct {
+	w     *netWorld
+	elems []symElem // every group element but the identity
+}
+
+// symElem is one renaming: device i becomes dev[i], override context i
+// becomes ctx[i], and wire keys follow.
+type symElem struct {
+	dev  []int
+	ctx  []int
+	wire map[string]string // renamed wire keys and context ids
+}
+
+func newSymmetry(w *netWorld) *symmetry {
+	s := &symmetry{w: w}
+	devPerms := subsetPermutations(w.n, w.net.SymDevices)
+	var ctxIdx []int
+	for _, c := range w.net.SymContexts {
+		ctxIdx = append(ctxIdx, w.ovAt[c])
+	}
+	ctxPerms := subsetPermutations(len(w.ov), ctxIdx)
+	for _, dp := range devPerms {
+		for _, cp := range ctxPerms {
+			if isIdentity(dp) && isIdentity(cp) {
+				continue
+			}
+			el := symElem{dev: dp, ctx: cp, wire: map[string]string{}}
+			for i, c := range w.ov {
+				to := w.ov[cp[i]]
+				el.wire[c] = to
+				el.wire[model.EscapeKey(c)] = model.EscapeKey(to)
+				for _, k := range []model.KeyKind{model.KeyS, model.KeyC, model.KeyB} {
+					el.wire[model.OverrideKey(k, c)] = model.OverrideKey(k, to)
+				}
+			}
+			s.elems = append(s.elems, el)
+		}
+	}
+	return s
+}
+
+// subsetPermutations lists the permutations of 0..n-1 that move only the
+// members of set among themselves.
+func subsetPermutations(n int, set []int) [][]int {
+	var out [][]int
+	for _, p := range permutations(len(set)) {
+		perm := make([]int, n)
+		for i := range perm {
+			perm[i] = i
+		}
+		for k, i := range set {
+			perm[i] = set[p[k]]
+		}
+		out = append(out, perm)
+	}
+	return out
+}
+
+func isIdentity(p []int) bool {
+	for i, x := range p {
+		if i != x {
+			return false
+		}
+	}
+	return true
+}
+
+func (el *symElem) rename(s string) string {
+	if r, ok := el.wire[s]; ok {
+		return r
+	}
+	return s
+}
+
+// canonical replaces row by the least image of its orbit.
+func (s *symmetry) canonical(c *cache, row []int32) {
+	best := slices.Clone(row)
+	img := make([]int32, len(row))
+	for k := range s.elems {
+		s.image(c, k, row, img)
+		if s.compare(c, img, best) < 0 {
+			copy(best, img)
+		}
+	}
+	copy(row, best)
+}
+
+// image writes the image of row under element k into img.
+func (s *symmetry) image(c *cache, k int, row, img []int32) {
+	w := s.w
+	el := &s.elems[k]
+	for d := range w.n {
+		to := el.dev[d]
+		img[to] = s.mapRep(c, k, d, row[d])
+		img[w.knWord(to)] = s.mapKnow(c, k, row[w.knWord(d)])
+	}
+	for src := range w.n {
+		for dst := range w.n {
+			if src != dst {
+				img[w.chWord(el.dev[src], el.dev[dst])] = s.mapChan(c, k, row[w.chWord(src, dst)])
+			}
+		}
+	}
+}
+
+// compare orders rows by the keys of their words.
+func (s *symmetry) compare(c *cache, a, b []int32) int {
+	w := s.w
+	for i := range a {
+		if a[i] == b[i] {
+			continue
+		}
+		var x, y string
+		switch {
+		case i < w.n:
+			x, y = s.repKey(c, i, a[i]), s.repKey(c, i, b[i])
+		case i < 2*w.n:
+			x, y = w.t.knows.key(a[i]), w.t.knows.key(b[i])
+		default:
+			x, y = w.t.chans.key(a[i]), w.t.chans.key(b[i])
+		}
+		if r := strings.Compare(x, y); r != 0 {
+			return r
+		}
+	}
+	return 0
+}
+
+func (s *symmetry) repKey(c *cache, dev int, id int32) string {
+	m := s.w.nc(c).repKey[dev]
+	if k, ok := m[id]; ok {
+		return k
+	}
+	k := string(s.w.e.replicaKey(s.w.replica(dev, id)))
+	m[id] = k
+	return k
+}
+
+// Kinds of memoised renamings.
+const (
+	symRep = iota
+	symKnow
+	symAC
+	symMsg
+	symChan
+)
+
+func (s *symmetry) memo(c *cache, kind, k, dev int, id int32, mk func() int32) int32 {
+	nc := s.w.nc(c)
+	key := [4]int32{int32(kind), int32(k), int32(dev), id}
+	if r, ok := nc.sym[key]; ok {
+		return r
+	}
+	r := mk()
+	nc.sym[key] = r
+	return r
+}
+
+// mapRep renames the replica id of device d into device el.dev[d]'s table.
+func (s *symmetry) mapRep(c *cache, k, d int, id int32) int32 {
+	el := &s.elems[k]
+	if isIdentity(el.ctx) && el.dev[d] == d {
+		return id
+	}
+	return s.memo(c, symRep, k, d, id, func() int32 {
+		w := s.w
+		src := w.replica(d, id)
+		to := el.dev[d]
+		spec := w.u.Devices[to]
+		dst := newReplica(spec, w.e.rules, w.e.tie)
+		dst.ClientID = src.ClientID[:1] + spec.ClientID[1:] // a reinstalled id keeps its letter
+		src.Each(func(ctx string, f uint32, hasF bool, reg model.Reg) {
+			_ = dst.Restore(el.rename(ctx), f, hasF, reg) // a legacy source holds no register
+		})
+		return w.e.internLocked(to, dst)
+	})
+}
+
+func (s *symmetry) mapAC(c *cache, k int, id int32) int32 {
+	el := &s.elems[k]
+	if isIdentity(el.dev) || id == s.w.t.empty {
+		return id
+	}
+	return s.memo(c, symAC, k, 0, id, func() int32 {
+		return s.w.t.internAC(s.w.t.acs.get(id).renamed(el.dev))
+	})
+}
+
+func (s *symmetry) mapKnow(c *cache, k int, id int32) int32 {
+	return s.memo(c, symKnow, k, 0, id, func() int32 {
+		el := &s.elems[k]
+		kn := s.w.t.knows.get(id)
+		out := know{seq: make([]uint8, len(kn.seq)), ac: make([]int32, len(kn.ac))}
+		for i := range kn.seq {
+			out.seq[el.ctx[i]] = kn.seq[i]
+			out.ac[el.ctx[i]] = s.mapAC(c, k, kn.ac[i])
+		}
+		return s.w.t.internKnow(out)
+	})
+}
+
+func (s *symmetry) mapMsg(c *cache, k int, id int32) int32 {
+	return s.memo(c, symMsg, k, 0, id, func() int32 {
+		w := s.w
+		el := &s.elems[k]
+		m := w.t.msgs.get(id)
+		b := model.Blob{V: m.b.V, ClientID: m.b.ClientID}
+		for _, en := range m.b.Contexts {
+			b.Contexts = append(b.Contexts, model.Entry{Key: el.rename(en.Key), Value: en.Value})
+		}
+		b.Contexts = model.SortEntries(b.Contexts)
+		out := message{blob: w.e.internBlob(b), b: b, part: m.part, parts: m.parts, tag: make([]int32, len(m.tag))}
+		for i := range m.tag {
+			out.tag[el.ctx[i]] = s.mapAC(c, k, m.tag[i])
+			if m.flags&(1<<i) != 0 {
+				out.flags |= 1 << el.ctx[i]
+			}
+		}
+		out.holds, out.floors = w.groups(b)
+		return w.t.internMsg(out)
+	})
+}
+
+func (s *symmetry) mapChan(c *cache, k int, id int32) int32 {
+	if id == s.w.t.none {
+		return id
+	}
+	return s.memo(c, symChan, k, 0, id, func() int32 {
+		var out []int32
+		for _, m := range s.w.t.chans.get(id) {
+			out = append(out, s.mapMsg(c, k, m))
+		}
+		return s.w.t.internChan(out)
+	})
+}
