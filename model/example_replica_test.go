@@ -2,9 +2,6 @@ package model_test
 
 import (
 	"fmt"
-	"os"
-	"strings"
-	"testing"
 
 	"github.com/nip-rs/harness/model"
 )
@@ -31,42 +28,3 @@ func ExampleReplica() {
 	// true
 	// false (1,2,100)
 }
-
-// TestReadmeUsingTheCore keeps the README's "Using the core" snippet true:
-// every line of it must appear in ExampleReplica, which runs as a test.
-func TestReadmeUsingTheCore(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	self, err := os.ReadFile("example_replica_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(readme), "## Using the core")
-	if !ok {
-		t.Fatal(`README.md has no "## Using the core" section`)
-	}
-	_, code, ok := strings.Cut(section, "```go\n")
-	code, _, ok2 := strings.Cut(code, "```")
-	if !ok || !ok2 {
-		t.Fatal("the section has no go code block")
-	}
-	lines := 0
-	for _, line := range strings.Split(code, "\n") {
-		if line = strings.TrimSpace(line); line == "" {
-			continue
-		}
-		lines++
-		if !strings.Contains(squash(string(self)), squash(line)) {
-			t.Errorf("README line %q is not in ExampleReplica", line)
-		}
-	}
-	if lines < 8 {
-		t.Fatalf("README snippet has only %d lines", lines)
-	}
-}
-
-// squash collapses runs of blanks, so gofmt's comment alignment does not
-// matter.
-func squash(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -49,37 +49,46 @@ func ExampleParseBlob() {
 	// invalid blob: client_id is missing
 }
 
-// TestReadmeParsingExample keeps the README's "Parsing a blob" snippet true:
-// every line of it must appear in ExampleParseBlob, which runs as a test.
-func TestReadmeParsingExample(t *testing.T) {
+// TestReadmeSnippets keeps the README's Go snippets true: every line of a
+// snippet must appear in the example that runs it as a test (blank runs
+// squashed, so gofmt's comment alignment does not matter).
+func TestReadmeSnippets(t *testing.T) {
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	self, err := os.ReadFile("example_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(readme), "### Parsing a blob")
-	if !ok {
-		t.Fatal(`README.md has no "### Parsing a blob" section`)
-	}
-	_, code, ok := strings.Cut(section, "```go\n")
-	code, _, ok2 := strings.Cut(code, "```")
-	if !ok || !ok2 {
-		t.Fatal("the section has no go code block")
-	}
-	lines := 0
-	for _, line := range strings.Split(code, "\n") {
-		if line = strings.TrimSpace(line); line == "" {
-			continue
+	for _, tc := range []struct{ heading, file string }{
+		{"## Using the core", "example_replica_test.go"},
+		{"### Parsing a blob", "example_test.go"},
+	} {
+		self, err := os.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
 		}
-		lines++
-		if !strings.Contains(string(self), line) {
-			t.Errorf("README line %q is not in ExampleParseBlob", line)
+		_, section, ok := strings.Cut(string(readme), tc.heading)
+		if !ok {
+			t.Fatalf("README.md has no %q section", tc.heading)
 		}
-	}
-	if lines < 5 {
-		t.Fatalf("README snippet has only %d lines", lines)
+		_, code, ok := strings.Cut(section, "```go\n")
+		code, _, ok2 := strings.Cut(code, "```")
+		if !ok || !ok2 {
+			t.Fatalf("%q has no go code block", tc.heading)
+		}
+		lines := 0
+		for _, line := range strings.Split(code, "\n") {
+			if line = strings.TrimSpace(line); line == "" {
+				continue
+			}
+			lines++
+			if !strings.Contains(squash(string(self)), squash(line)) {
+				t.Errorf("README line %q is not in %s", line, tc.file)
+			}
+		}
+		if lines < 5 {
+			t.Fatalf("%q snippet has only %d lines", tc.heading, lines)
+		}
 	}
 }
+
+// squash collapses runs of blanks.
+func squash(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -81,7 +81,7 @@ func TestActionsAtCeiling(t *testing.T) {
 	}
 }
 
-func TestReplicaReadmeFlow(t *testing.T) {
+func TestReplicaFloorTravels(t *testing.T) {
 	phone, desk := NewReplica("phone"), NewReplica("desktop")
 	phone.Advance("chan-1", 100)
 	if err := phone.MarkUnread("chan-1"); err != nil {
