@@ -143,6 +143,7 @@ func DirectedChecks() []*Directed {
 	out = append(out, publicationChecks()...)
 	out = append(out, transportChecks()...)
 	out = append(out, legacyChecks()...)
+	out = append(out, conformanceChecks()...)
 	return out
 }
 

@@ -1,0 +1,99 @@
+package exhaustive
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/nip-rs/harness/model"
+)
+
+// conformanceFigures pins the conformance checks: points over both tie
+// policies (tie-independent checks run once).
+var conformanceFigures = map[string]int{
+	"codec-conformance":      103,
+	"slot-split-conformance": 24,
+	"clock-skew-conformance": 8,
+	"identity-conformance":   5,
+	"deletion-conformance":   40,
+	"action-conformance":     800,
+	"dominated-republish":    24,
+}
+
+// mutantsSection is NOTE.md's mutants section, where the conformance
+// checks are described.
+func mutantsSection(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("../NOTE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(data), "\n## Mutants\n")
+	if !ok {
+		t.Fatal("NOTE.md has no section ## Mutants")
+	}
+	if i := strings.Index(sec, "\n## "); i >= 0 {
+		sec = sec[:i]
+	}
+	return sec
+}
+
+// TestConformanceFigures: under the production rules every conformance
+// check holds at every point, under both tie policies; its point count is
+// the pinned one, and NOTE.md's mutants section has its row.
+func TestConformanceFigures(t *testing.T) {
+	note := mutantsSection(t)
+	only := map[string]bool{}
+	for _, d := range conformanceChecks() {
+		only[d.Key] = true
+	}
+	sums := Summarize(RunSuite(model.Spec(), ties, 0, only))
+	if len(sums) != len(conformanceFigures) {
+		t.Errorf("%d conformance checks ran, %d pinned", len(sums), len(conformanceFigures))
+	}
+	for _, s := range sums {
+		if want := conformanceFigures[s.Key]; s.Total != want {
+			t.Errorf("%s: %d points, want %d", s.Key, s.Total, want)
+		}
+		for tie, v := range s.Violations {
+			if v != 0 {
+				t.Errorf("%s under %v: %d violations, first %s", s.Key, tie, v, s.Witnesses[0].directedText())
+			}
+		}
+		found := false
+		for _, line := range strings.Split(note, "\n") {
+			found = found || strings.TrimSpace(line) == s.NoteRow()
+		}
+		if !found {
+			t.Errorf("NOTE.md's mutants section lacks the row %s", s.NoteRow())
+		}
+	}
+}
+
+// TestConformanceWitnessReplays: a conformance witness replays like any
+// directed witness (cmd/explore -replay).
+func TestConformanceWitnessReplays(t *testing.T) {
+	rules := model.Spec().Clone()
+	rules.Name = "no-clock-skew"
+	rules.Slots.CreatedAt = func(now, _ int64, _ bool) int64 { return now } // no clock-skew rule at all
+	d, err := LookupDirected("clock-skew-conformance")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := RunDirected(d, rules, model.ClearWins, 1)
+	if r.Witness == nil || r.Violations != 4 {
+		t.Fatalf("clock skew ignored: %d violations, witness %v", r.Violations, r.Witness)
+	}
+	if got := r.Witness.Point.String(); got != `case="spec vector"` {
+		t.Errorf("first failing point %s", got)
+	}
+	w, err := ParseWitness(r.Witness.JSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Rules = "spec"
+	res, err := Replay(w)
+	if err != nil || res.Reproduced {
+		t.Errorf("the production rules reproduce it: %v %+v", err, res)
+	}
+}
