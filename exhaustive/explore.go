@@ -95,12 +95,14 @@ type Result struct {
 	// symmetries (a state then stands for its whole orbit).
 	Symmetry bool
 	// Actions counts the executed transitions per action kind, Sometimes
-	// how often each named sometimes-condition was reached, and Oracle the
-	// contexts the intent oracle judged and did not judge (network
-	// universes; see coverage.go).
-	Actions   []CoverageCount
-	Sometimes []CoverageCount
-	Oracle    []CoverageCount
+	// how often each named sometimes-condition the universe can reach was
+	// reached, Deliveries what deliveries met, and Oracle the contexts the
+	// intent oracle judged and did not judge (network universes; see
+	// coverage.go).
+	Actions    []CoverageCount
+	Sometimes  []CoverageCount
+	Deliveries []CoverageCount
+	Oracle     []CoverageCount
 }
 
 // hit locates a violation: the trace parent path + trans, at depth.

@@ -36,6 +36,8 @@ type quietResult struct {
 	live     int64 // contexts the oracle judged live
 	dead     int64
 	unjudged int64
+	final    []node        // the devices at the fixpoint
+	expect   []expectation // per override context, the oracle's verdict
 }
 
 func (w *netWorld) check(c *cache, row []int32, tl *tally) []finding {
@@ -137,6 +139,7 @@ func (w *netWorld) analyse(c *cache, drained []node) *quietResult {
 	if f := w.convergence(cur); f != nil {
 		q.findings = append(q.findings, *f)
 	}
+	q.final = cur
 	w.oracle(cur, q)
 	return q
 }
@@ -236,12 +239,14 @@ func (w *netWorld) convergence(nodes []node) *finding {
 
 // oracle compares the intent oracle with every upgraded replica.
 func (w *netWorld) oracle(nodes []node, q *quietResult) {
+contexts:
 	for i, ctx := range w.ov {
 		m := w.t.knows.get(nodes[0].kn).ac[i]
 		for d := range nodes[1:] {
 			if w.t.knows.get(nodes[d+1].kn).ac[i] != m {
 				q.findings = append(q.findings, finding{InvNetOracle, fmt.Sprintf("%s: devices know different intent histories at quiescence", ctx)})
-				return
+				q.expect = append(q.expect, unjudged)
+				continue contexts
 			}
 		}
 		var f uint32
@@ -252,6 +257,7 @@ func (w *netWorld) oracle(nodes []node, q *quietResult) {
 		}
 		ac := w.t.acs.get(m)
 		exp, why := judgeIntent(ac, f, w.e.tie)
+		q.expect = append(q.expect, exp)
 		switch exp {
 		case unjudged:
 			q.unjudged++

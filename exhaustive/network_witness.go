@@ -231,7 +231,7 @@ func (w *netWorld) lines(row []int32) ([]string, map[string]string) {
 		kn := w.t.knows.get(row[w.knWord(d)])
 		for _, ctx := range w.u.Contexts {
 			text := "f=" + frontierText(r, ctx)
-			if !r.Legacy {
+			if !r.Legacy && !w.u.frontierOnly(ctx) {
 				text += fmt.Sprintf(" reg=%v %s", r.Reg(ctx), verdict(r.Live(ctx)))
 				if i, ok := w.ovAt[ctx]; ok {
 					text += " intent " + w.t.acs.get(kn.ac[i]).String()
@@ -257,6 +257,9 @@ func (w *netWorld) lines(row []int32) ([]string, map[string]string) {
 			var ms []string
 			for k, m := range w.t.chans.get(row[w.chWord(s, d)]) {
 				ms = append(ms, fmt.Sprintf("msg %d %s", k+1, w.describeMsg(m, d)))
+			}
+			if len(ms) == 0 {
+				ms = []string{"empty"}
 			}
 			add(fmt.Sprintf("d%d->d%d", s, d), strings.Join(ms, "; "))
 		}
