@@ -80,7 +80,7 @@ const (
 const (
 	oracleLive     = "judged live"
 	oracleDead     = "judged not live"
-	oracleUnjudged = "not judged (concurrent pasts)"
+	oracleUnjudged = "not judged"
 )
 
 // coverChannel counts what delivering, duplicating or dropping message m

@@ -42,6 +42,7 @@ type options struct {
 	replay    string
 	progress  time.Duration
 	list      bool
+	symmetry  bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -61,6 +62,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.replay, "replay", "", "replay a witness file")
 	fs.DurationVar(&o.progress, "progress", time.Second, "progress interval on stderr (0: off)")
 	fs.BoolVar(&o.list, "list", false, "list universes, rule sets and directed checks")
+	fs.BoolVar(&o.symmetry, "symmetry", true, "store one state per orbit of the universe's interchangeable devices and contexts (network universes)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -155,9 +157,13 @@ func version() string {
 }
 
 // header is the first line of output: everything needed to reproduce.
-func header(o *options, depth int) string {
-	return fmt.Sprintf("explore -universe=%s -depth=%d -tie=%s -rules=%s -workers=%d -directed=%t -only=%q -max-states=%d (version %s)",
-		o.universe, depth, o.tie, o.rules, o.workers, o.directed, o.only, o.maxStates, version())
+func header(o *options, depth int, network bool) string {
+	sym := ""
+	if network {
+		sym = fmt.Sprintf(" -symmetry=%t", o.symmetry)
+	}
+	return fmt.Sprintf("explore -universe=%s -depth=%d -tie=%s -rules=%s -workers=%d -directed=%t -only=%q -max-states=%d%s (version %s)",
+		o.universe, depth, o.tie, o.rules, o.workers, o.directed, o.only, o.maxStates, sym, version())
 }
 
 func list(w io.Writer) {
@@ -207,12 +213,12 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	if depth == 0 {
 		depth = u.Depth
 	}
-	out := &outcome{Run: header(o, depth), Universe: u.Name}
+	out := &outcome{Run: header(o, depth, u.Network != nil), Universe: u.Name}
 	if !o.json {
 		fmt.Fprintln(stdout, out.Run)
 	}
 	for _, t := range tl {
-		cfg := exhaustive.Config{Universe: u, Depth: depth, Tie: t, Rules: rules, Workers: o.workers, MaxStates: o.maxStates}
+		cfg := exhaustive.Config{Universe: u, Depth: depth, Tie: t, Rules: rules, Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry}
 		if o.progress > 0 {
 			cfg.ProgressEvery = o.progress
 			cfg.Progress = func(p exhaustive.Progress) {

@@ -24,6 +24,24 @@ var explorerRows = []struct {
 	{"I5", "compaction at the bound: merge-back stays dead", exhaustive.InvMergeResurrection, "registers"},
 }
 
+// networkRows are a network universe's invariants (exhaustive/network.go):
+// every one runs at every reachable state or on every executed transition.
+var networkRows = []struct {
+	label, name, inv, unit string
+}{
+	{"I3", "no frontier regression (every executed transition)", exhaustive.InvRegression, "steps"},
+	{"I5", "compaction at every state: no lost set", exhaustive.InvLostSet, "registers"},
+	{"I5", "compaction at every state: no resurrection", exhaustive.InvResurrection, "registers"},
+	{"I5", "compaction at every state: merge-back stays dead", exhaustive.InvMergeResurrection, "registers"},
+	{"N1", "cross-device convergence at quiescence, legacy reader included", exhaustive.InvNetConvergence, "states"},
+	{"N2", "delivery-order independence of the final publications", exhaustive.InvNetOrder, "states"},
+	{"N3", "intent oracle agrees with every replica", exhaustive.InvNetOracle, "contexts"},
+	{"N4", "quiescence reaches a fixpoint", exhaustive.InvNetFixpoint, "states"},
+	{"N5", "every publication can be made (production split)", exhaustive.InvNetPublish, "publications"},
+	{"N6", "rotation carries every register forward", exhaustive.InvNetRotation, "rotations"},
+	{"N0", "non-vacuity: some sometimes condition reached", exhaustive.InvNetVacuous, "conditions"},
+}
+
 func cell(points, violations int) string {
 	if violations > 0 {
 		return fmt.Sprintf("FAIL %s/%s", exhaustive.Commas(violations), exhaustive.Commas(points))
@@ -50,6 +68,11 @@ func writeText(w io.Writer, out *outcome, stderr io.Writer) {
 				exhaustive.Commas(r.Checked), exhaustive.Commas(int(r.Transitions)), exhaustive.Commas(r.DeviceStates), res, ms(r.Elapsed))
 		}
 		tw.Flush()
+		for _, r := range out.Explore {
+			for _, l := range r.CoverageLines() {
+				fmt.Fprintf(w, "  %s-wins %s\n", r.Tie, l)
+			}
+		}
 	}
 
 	fmt.Fprintln(w)
@@ -63,7 +86,11 @@ func writeText(w io.Writer, out *outcome, stderr io.Writer) {
 		tl = append(tl, r.Tie)
 	}
 	fmt.Fprintln(tw, head+"\ttime")
-	for _, row := range explorerRows {
+	rows := explorerRows
+	if len(out.Explore) > 0 && out.Explore[0].Actions != nil {
+		rows = networkRows
+	}
+	for _, row := range rows {
 		line := row.label + "\t" + row.name
 		for _, r := range out.Explore {
 			for _, c := range r.Invariants {
@@ -156,6 +183,24 @@ type jsonExplore struct {
 	Invariants   []jsonInvariant     `json:"invariants"`
 	Witness      *exhaustive.Witness `json:"witness,omitempty"`
 	ElapsedMS    float64             `json:"elapsed_ms"`
+	// Network universes only.
+	Symmetry   *bool            `json:"symmetry,omitempty"`
+	Actions    map[string]int64 `json:"actions,omitempty"`
+	Sometimes  map[string]int64 `json:"sometimes,omitempty"`
+	Deliveries map[string]int64 `json:"deliveries,omitempty"`
+	Oracle     map[string]int64 `json:"oracle,omitempty"`
+	Unreached  []string         `json:"unreached,omitempty"`
+}
+
+func countMap(cs []exhaustive.CoverageCount) map[string]int64 {
+	if cs == nil {
+		return nil
+	}
+	m := map[string]int64{}
+	for _, c := range cs {
+		m[c.Name] = c.Count
+	}
+	return m
 }
 
 type jsonCheck struct {
@@ -187,6 +232,11 @@ func toJSON(out *outcome) jsonOutcome {
 			DeviceStates: r.DeviceStates, Witness: r.Witness, ElapsedMS: float64(r.Elapsed.Microseconds()) / 1000}
 		for _, c := range r.Invariants {
 			e.Invariants = append(e.Invariants, jsonInvariant(c))
+		}
+		if r.Actions != nil {
+			sym := r.Symmetry
+			e.Symmetry, e.Actions, e.Sometimes, e.Deliveries, e.Oracle = &sym, countMap(r.Actions), countMap(r.Sometimes), countMap(r.Deliveries), countMap(r.Oracle)
+			e.Unreached = r.Unreached()
 		}
 		j.Explore = append(j.Explore, e)
 	}
