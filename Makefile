@@ -28,10 +28,21 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
 # The reference universe (the formal note's model) at its depth bound 4 under
-# both tie policies, then every directed check. Exit 1 on a violation.
+# both tie policies, then every directed check, then the network universes
+# at their default depth (NETWORK_FLAGS=-symmetry=false to compare). Exit 1
+# on a violation.
 EXPLORE_FLAGS ?=
+NETWORK_FLAGS ?=
 explore:
 	$(GO) run ./cmd/explore -universe reference -tie both -directed $(EXPLORE_FLAGS)
+	$(GO) run ./cmd/explore -universe network -tie both -directed=false $(NETWORK_FLAGS)
+	$(GO) run ./cmd/explore -universe network-whole -tie both -directed=false $(NETWORK_FLAGS)
+
+# The network universes one level deeper than `make test` runs them, under
+# both tie policies (about 3 minutes and 1.5 GB on a 2-core machine).
+explore-deep:
+	$(GO) run ./cmd/explore -universe network -depth 7 -tie both -directed=false $(NETWORK_FLAGS)
+	$(GO) run ./cmd/explore -universe network-whole -depth 7 -tie both -directed=false $(NETWORK_FLAGS)
 
 # The full-state load's property checks, many more cases from a random
 # seed (set PROPS_SEED to reproduce a run; the seed is printed).
