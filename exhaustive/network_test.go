@@ -26,6 +26,11 @@ var networkCounts = []struct {
 	{"network", model.ClearWins, 5, false, []int{1, 17, 182, 1651, 13894, 112312}, 128057},
 	{"network-whole", model.ClearWins, 6, true, []int{1, 4, 39, 279, 2165, 16047, 118358}, 136893},
 	{"network-whole", model.ClearWins, 5, false, []int{1, 14, 131, 1085, 8462, 63837}, 73530},
+	// With -deep only (about 3 minutes, 1.5 GB).
+	{"network", model.ClearWins, 6, false, []int{1, 17, 182, 1651, 13894, 112312, 883231}, 1011288},
+	{"network", model.ClearWins, 7, true, []int{1, 6, 56, 442, 3599, 28475, 222356, 1700390}, 1955325},
+	{"network", model.SetWins, 7, true, []int{1, 6, 56, 442, 3599, 28475, 222354, 1700326}, 1955259},
+	{"network-whole", model.ClearWins, 7, true, []int{1, 4, 39, 279, 2165, 16047, 118358, 858706}, 995599},
 }
 
 func exploreNet(t testing.TB, name string, cfg Config) *Result {
@@ -42,8 +47,12 @@ func exploreNet(t testing.TB, name string, cfg Config) *Result {
 	return r
 }
 
-func TestNetworkStateCounts(t *testing.T) {
+func TestNetworkStateSpace(t *testing.T) {
+	note := noteSectionNamed(t, networkNoteHeading)
 	for _, tc := range networkCounts {
+		if (tc.depth > 6 || tc.depth == 6 && !tc.symmetry) && !*deep {
+			continue
+		}
 		r := exploreNet(t, tc.universe, Config{Depth: tc.depth, Tie: tc.tie, NoSymmetry: !tc.symmetry})
 		name := tc.universe + "/" + tc.tie.String()
 		if r.Distinct != tc.distinct || !slices.Equal(r.PerDepth, tc.perDepth) {
@@ -59,9 +68,13 @@ func TestNetworkStateCounts(t *testing.T) {
 		if tc.symmetry && r.Status != StatusOK {
 			t.Errorf("%s: status %v, witness %+v", name, r.Status, r.Witness)
 		}
-		if tc.universe == "network" && tc.depth == networkDepth {
+		if tc.universe == "network" && tc.depth == networkDepth && tc.symmetry {
 			checkReachesEverything(t, r)
+			if tc.tie == model.ClearWins {
+				checkCoverageInNote(t, r)
+			}
 		}
+		noteRow(t, note, networkNoteRow(r, tc.universe))
 		for _, c := range r.Invariants {
 			if c.Name != InvNetVacuous && c.Name != InvNetRotation && c.Checked == 0 {
 				t.Errorf("%s: invariant %s never checked", name, c.Name)

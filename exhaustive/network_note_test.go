@@ -1,0 +1,128 @@
+package exhaustive
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// NOTE.md's network sections hold figures the code computes; these tests
+// fail when the note and the code disagree.
+
+const (
+	networkNoteHeading    = "## Network universes"
+	comparisonNoteHeading = "## Reference model vs this harness"
+)
+
+func noteSectionNamed(t *testing.T, heading string) string {
+	t.Helper()
+	data, err := os.ReadFile("../NOTE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(data), "\n"+heading+"\n")
+	if !ok {
+		t.Fatalf("NOTE.md has no section %q", heading)
+	}
+	if i := strings.Index(sec, "\n## "); i >= 0 {
+		sec = sec[:i]
+	}
+	return sec
+}
+
+// noteRow requires a line of the section, whole.
+func noteRow(t *testing.T, sec, row string) {
+	t.Helper()
+	for _, line := range strings.Split(sec, "\n") {
+		if strings.TrimSpace(line) == row {
+			return
+		}
+	}
+	t.Errorf("NOTE.md lacks the line the code computes:\n%s", row)
+}
+
+// noteText requires a phrase (line breaks count as spaces).
+func noteText(t *testing.T, sec, phrase string) {
+	t.Helper()
+	if !strings.Contains(strings.Join(strings.Fields(sec), " "), phrase) {
+		t.Errorf("NOTE.md lacks %q", phrase)
+	}
+}
+
+func networkNoteRow(r *Result, universe string) string {
+	sym := "off"
+	if r.Symmetry {
+		sym = "on"
+	}
+	return fmt.Sprintf("| %s | %d | %s | %s | %s | %s |", universe, r.Depth, r.Tie, sym, PerDepthString(r.PerDepth), Commas(r.Distinct))
+}
+
+func coverageText(cs []CoverageCount) string {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, fmt.Sprintf("%s %s", c.Name, Commas(int(c.Count))))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func invariantChecked(r *Result, name string) string {
+	for _, c := range r.Invariants {
+		if c.Name == name {
+			return Commas(int(c.Checked))
+		}
+	}
+	return "?"
+}
+
+// checkCoverageInNote: the make-test run's coverage lines, in the network
+// section and in the comparison table.
+func checkCoverageInNote(t *testing.T, r *Result) {
+	t.Helper()
+	net, cmp := noteSectionNamed(t, networkNoteHeading), noteSectionNamed(t, comparisonNoteHeading)
+	noteRow(t, net, "- actions: "+coverageText(r.Actions))
+	noteRow(t, net, "- sometimes: "+coverageText(r.Sometimes))
+	noteRow(t, net, "- deliveries: "+coverageText(r.Deliveries))
+	noteRow(t, net, "- oracle: "+coverageText(r.Oracle))
+	checked := fmt.Sprintf("checked: %s of %s states", Commas(r.Checked), Commas(r.Distinct))
+	noteRow(t, net, fmt.Sprintf("- %s; N3 on %s contexts; N5 on %s publications; N6 on %s rotations", checked,
+		invariantChecked(r, InvNetOracle), invariantChecked(r, InvNetPublish), invariantChecked(r, InvNetRotation)))
+	noteText(t, net, fmt.Sprintf("`make test` runs `network` at depth %d", r.Depth))
+	noteText(t, net, fmt.Sprintf("Depth %d is the shallowest at which `network` reaches all four", r.Depth))
+	u := NetworkUniverse()
+	noteText(t, net, fmt.Sprintf("a %d-byte plaintext budget", u.Network.Budget.PlaintextBytes))
+	noteText(t, net, fmt.Sprintf("(`spill-` and %d `x`", len(u.Network.FrontierOnly[0])-len("spill-")))
+	count := func(cs []CoverageCount, name string) string {
+		for _, c := range cs {
+			if c.Name == name {
+				return name + " " + Commas(int(c.Count))
+			}
+		}
+		return name + " ?"
+	}
+	for _, phrase := range []string{
+		checked,
+		fmt.Sprintf("N1 and N2 on %s states", invariantChecked(r, InvNetConvergence)),
+		count(r.Deliveries, deliveryStale), count(r.Deliveries, deliveryReordered), count(r.Deliveries, deliveryPart),
+		count(r.Actions, "duplicate"), count(r.Actions, "drop"), count(r.Actions, "reinstall"), count(r.Actions, "rotate"),
+		count(r.Sometimes, SometimesStaleAfterCompaction), count(r.Sometimes, SometimesTombstoneMeetsLive),
+		count(r.Sometimes, SometimesSplitHalfWay), count(r.Sometimes, SometimesLegacyRewritesLive),
+		fmt.Sprintf("N5 on %s publications", invariantChecked(r, InvNetPublish)),
+		fmt.Sprintf("N6 on %s rotations", invariantChecked(r, InvNetRotation)),
+		"oracle: " + coverageText(r.Oracle),
+		fmt.Sprintf("%s orbits for %s states", Commas(r.Distinct), Commas(concreteStates(r.Universe, r.Depth))),
+		fmt.Sprintf("a %d-byte budget", u.Network.Budget.PlaintextBytes),
+	} {
+		noteText(t, cmp, phrase)
+	}
+}
+
+// concreteStates is the pinned state count of a universe with symmetry off.
+func concreteStates(universe string, depth int) int {
+	for _, tc := range networkCounts {
+		if tc.universe == universe && tc.depth == depth && !tc.symmetry {
+			return tc.distinct
+		}
+	}
+	return -1
+}
