@@ -15,6 +15,16 @@
 // Levels are expanded in parallel and merged in generation order, so the
 // counts and the reported witness do not depend on the number of workers.
 //
+// A universe with a Network (network.go) runs on the same search through
+// the world seam (world.go): its publications stay in flight as messages
+// that can be delivered late, duplicated, reordered, dropped or split into
+// coordinate parts; every state is checked, through its quiescence, for
+// cross-device convergence, delivery-order independence and agreement with
+// an intent oracle judged from the action history (oracle_intent.go);
+// interchangeable devices and contexts are reduced by symmetry
+// (symmetry.go); and coverage counts show each check was exercised
+// (coverage.go).
+//
 // The directed checks (Directed) are named invariants over parameter cubes
 // that the search cannot reach: deep histories, stale deliveries, split
 // publications, legacy rewrites. Each point that fails yields a replayable

@@ -162,7 +162,8 @@ func (w *netWorld) nc(c *cache) *netCache {
 	return c.net
 }
 
-// replica is the interned replica id of device dev.
+// replica is device dev's interned replica with the given id (never
+// modified: clone it to act).
 func (w *netWorld) replica(dev int, id int32) *model.Replica {
 	t := w.e.devs[dev]
 	t.mu.Lock()
