@@ -44,6 +44,14 @@ explore-deep:
 	$(GO) run ./cmd/explore -universe network -depth 7 -tie both -directed=false $(NETWORK_FLAGS)
 	$(GO) run ./cmd/explore -universe network-whole -depth 7 -tie both -directed=false $(NETWORK_FLAGS)
 
+# The mutant gate: the control, then every mutant against every generic check,
+# cheapest first, witnesses compared with mutants/testdata (about a minute).
+# Exit 1 when a mutant survives or a witness changed. MUTATE_FLAGS='-all' runs
+# every check for every mutant (about 8 minutes); '-update' rewrites witnesses.
+MUTATE_FLAGS ?=
+mutate:
+	$(GO) run ./cmd/mutate $(MUTATE_FLAGS)
+
 # The full-state load's property checks, many more cases from a random
 # seed (set PROPS_SEED to reproduce a run; the seed is printed).
 PROPS_CHECKS ?= 200000

@@ -17,8 +17,16 @@ type Mutant struct {
 	// only as disagreement between peers (a replica deciding ties by set-wins
 	// among clear-wins peers).
 	OneDevice bool
-	// ExpectedBy names the generic checks expected to catch the mutant.
+	// ExpectedBy names every generic check expected to catch the mutant
+	// under clear-wins (Check names: "directed:<key>", "explore:<universe>",
+	// "load:<check>"); the gate runs each and requires it to catch.
 	ExpectedBy []string
+	// Equivalent, when set, says why no history the modelled universes can
+	// reach tells the mutant apart from the production rules under
+	// clear-wins: it is expected to survive there, and the runner reports it
+	// as equivalent instead of failing (NOTE.md, "Mutants", says what wider
+	// universe would separate it).
+	Equivalent string
 }
 
 // Rules returns the mutated rule set, named after the mutant.

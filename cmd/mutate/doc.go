@@ -1,0 +1,17 @@
+// Command mutate runs the mutant gate: the production rules as a control,
+// then every mutant of the catalogue (mutants.All) against the generic
+// suite — every registered explorer universe, every directed and
+// conformance cube, the full-state load's property checks — cheapest check
+// first. It prints a table (mutant, rule, the check that caught it, witness
+// depth, states or points explored, time) and compares each first witness
+// with its golden file.
+//
+//	go run ./cmd/mutate                  # the gate, both tie policies
+//	go run ./cmd/mutate -only M1,M3 -tie clear
+//	go run ./cmd/mutate -all             # every check for every mutant
+//	go run ./cmd/mutate -update          # rewrite the golden witnesses
+//
+// Exit codes: 0 every mutant caught (or equivalent, as declared) and every
+// witness unchanged; 1 a mutant survived, an expected check missed, the
+// control tripped a check, or a witness changed; 2 a usage error.
+package main

@@ -1,0 +1,315 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/mutants"
+)
+
+const (
+	exitOK       = 0
+	exitFailed   = 1
+	exitUsage    = 2
+	defaultGoldn = "mutants/testdata"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+type options struct {
+	only      string
+	tie       string
+	all       bool
+	json      bool
+	workers   int
+	seed      string
+	loadCases int
+	golden    string
+	update    bool
+	progress  bool
+	list      bool
+}
+
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("mutate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.only, "only", "", "run only these mutants (comma-separated ids, see -list)")
+	fs.StringVar(&o.tie, "tie", "both", "tie policy: clear, set or both")
+	fs.BoolVar(&o.all, "all", false, "run every check for every mutant instead of stopping at the first that catches it")
+	fs.BoolVar(&o.json, "json", false, "print the report as one JSON object")
+	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers of the explorer and the cubes")
+	fs.StringVar(&o.seed, "seed", mutants.DefaultSeed, "rapid seed of the load searches")
+	fs.IntVar(&o.loadCases, "load-cases", mutants.DefaultLoadCases, "cases per load search")
+	fs.StringVar(&o.golden, "golden", defaultGoldn, "directory of the golden witness files")
+	fs.BoolVar(&o.update, "update", false, "rewrite the golden witness files")
+	fs.BoolVar(&o.progress, "progress", false, "report every check run on stderr")
+	fs.BoolVar(&o.list, "list", false, "list the mutants and the checks")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return nil, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	case o.workers < 1:
+		return nil, fmt.Errorf("-workers %d: need at least 1", o.workers)
+	case o.loadCases < 1:
+		return nil, fmt.Errorf("-load-cases %d: need at least 1", o.loadCases)
+	}
+	return o, nil
+}
+
+func ties(s string) ([]model.TiePolicy, error) {
+	if s == "both" {
+		return []model.TiePolicy{model.ClearWins, model.SetWins}, nil
+	}
+	t, err := model.ParseTiePolicy(s)
+	if err != nil {
+		return nil, fmt.Errorf("-tie: %v (or both)", err)
+	}
+	return []model.TiePolicy{t}, nil
+}
+
+func onlyList(s string) ([]string, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []string
+	for _, id := range strings.Split(s, ",") {
+		if _, ok := mutants.Lookup(id); !ok {
+			return nil, fmt.Errorf("-only: unknown mutant %q (see -list)", id)
+		}
+		out = append(out, id)
+	}
+	return out, nil
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "mutate:", err)
+		}
+		return exitUsage
+	}
+	if o.list {
+		list(stdout)
+		return exitOK
+	}
+	tl, err := ties(o.tie)
+	if err != nil {
+		fmt.Fprintln(stderr, "mutate:", err)
+		return exitUsage
+	}
+	only, err := onlyList(o.only)
+	if err != nil {
+		fmt.Fprintln(stderr, "mutate:", err)
+		return exitUsage
+	}
+	opts := mutants.Options{Ties: tl, Only: only, All: o.all, Workers: o.workers, Seed: o.seed, LoadCases: o.loadCases}
+	if o.progress {
+		opts.Progress = func(s string) { fmt.Fprintln(stderr, "mutate:", s) }
+	}
+	head := header(o)
+	if !o.json {
+		fmt.Fprintln(stdout, head)
+	}
+	rep, err := mutants.Run(opts)
+	if err != nil {
+		fmt.Fprintln(stderr, "mutate:", err)
+		return exitUsage
+	}
+	changed, err := mutants.CompareGolden(o.golden, rep.Results, o.update)
+	if err != nil {
+		fmt.Fprintln(stderr, "mutate: golden witnesses:", err)
+		return exitFailed
+	}
+	problems := rep.Problems()
+	if !o.update {
+		for _, c := range changed {
+			problems = append(problems, "witness changed: "+c+" (rerun with -update to accept)")
+		}
+	}
+	if o.json {
+		writeJSON(stdout, head, rep, changed, problems, o.update)
+	} else {
+		writeText(stdout, rep, changed, problems, o.update)
+	}
+	if len(problems) > 0 {
+		return exitFailed
+	}
+	return exitOK
+}
+
+// header is the first line: everything needed to reproduce the run.
+func header(o *options) string {
+	return fmt.Sprintf("mutate -tie=%s -only=%q -all=%t -seed=%s -load-cases=%d -workers=%d -golden=%s (version %s)",
+		o.tie, o.only, o.all, o.seed, o.loadCases, o.workers, o.golden, version())
+}
+
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown " + runtime.Version()
+	}
+	v := bi.Main.Version
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" {
+		v += " " + rev + dirty
+	}
+	return v + " " + runtime.Version()
+}
+
+func list(w io.Writer) {
+	fmt.Fprintln(w, "mutants:")
+	for _, m := range mutants.All() {
+		extra := ""
+		if m.OneDevice {
+			extra = " [one device]"
+		}
+		if m.Equivalent != "" {
+			extra += " [equivalent under clear-wins]"
+		}
+		fmt.Fprintf(w, "  %-4s %s (%s)%s\n", m.ID, m.Rule, m.Section, extra)
+	}
+	fmt.Fprintln(w, "checks:")
+	for _, c := range mutants.SuiteChecks() {
+		fmt.Fprintf(w, "  %s\n", c.Name)
+	}
+}
+
+func cell(f *mutants.Finding, status string) (by, inv, depth, work string) {
+	if f == nil {
+		return status, "—", "—", "—"
+	}
+	work = "—"
+	if f.Work > 0 {
+		work = mutants.Commas(f.Work)
+	}
+	return f.Check, f.Invariant, mutants.DepthString(f), work
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.0fms", float64(d.Microseconds())/1000) }
+
+func writeText(w io.Writer, rep *mutants.Report, changed, problems []string, updated bool) {
+	states, points := rep.Work()
+	fmt.Fprintf(w, "\nsuite: %d checks (%s states over %d universes, %s cube points, 2 load searches), cheapest first\n",
+		len(rep.Suite), mutants.Commas(states), countKind(rep, mutants.KindExplore), mutants.Commas(points))
+	clean := 0
+	for _, tie := range rep.Options.Ties {
+		if len(rep.Control[tie]) == 0 {
+			clean++
+		}
+	}
+	fmt.Fprintf(w, "control: the production rules trip %s\n\n", map[bool]string{true: "nothing", false: "checks (see below)"}[clean == len(rep.Options.Ties)])
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "id\ttie\trule\tcaught by\tinvariant\tdepth\tstates/points\tchecks\ttime")
+	for _, r := range rep.Results {
+		by, inv, depth, work := cell(r.First, r.Status)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", r.Mutant.ID, r.Tie, r.Mutant.Rule, by, inv, depth, work, r.Ran, ms(r.Elapsed))
+	}
+	tw.Flush()
+	counts := map[string]int{}
+	for _, r := range rep.Results {
+		counts[r.Tie.String()+" "+r.Status]++
+	}
+	fmt.Fprintln(w)
+	for _, tie := range rep.Options.Ties {
+		fmt.Fprintf(w, "%s-wins: %d caught, %d survived, %d equivalent\n", tie, counts[tie.String()+" caught"], counts[tie.String()+" survived"], counts[tie.String()+" equivalent"])
+	}
+	switch {
+	case updated && len(changed) > 0:
+		fmt.Fprintf(w, "witnesses: rewrote %s\n", strings.Join(changed, ", "))
+	case len(changed) == 0:
+		fmt.Fprintln(w, "witnesses: every golden file matches")
+	}
+	for _, p := range problems {
+		fmt.Fprintln(w, "FAIL", p)
+	}
+	fmt.Fprintf(w, "total %s\n", ms(rep.Elapsed))
+}
+
+func countKind(rep *mutants.Report, kind string) int {
+	n := 0
+	for _, c := range rep.Suite {
+		if c.Kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
+type jsonResult struct {
+	ID        string   `json:"id"`
+	Rule      string   `json:"rule"`
+	Section   string   `json:"section"`
+	Tie       string   `json:"tie"`
+	Status    string   `json:"status"`
+	CaughtBy  string   `json:"caught_by,omitempty"`
+	Invariant string   `json:"invariant,omitempty"`
+	Depth     *int     `json:"depth,omitempty"`
+	Work      int64    `json:"states_or_points,omitempty"`
+	Checks    int      `json:"checks_run"`
+	TimeMS    float64  `json:"time_ms"`
+	Findings  []string `json:"caught_by_all,omitempty"`
+	Missed    []string `json:"missed,omitempty"`
+}
+
+type jsonCheck struct {
+	Name string `json:"name"`
+	Work int64  `json:"work"`
+}
+
+func writeJSON(w io.Writer, head string, rep *mutants.Report, changed, problems []string, updated bool) {
+	out := struct {
+		Run       string       `json:"run"`
+		Status    string       `json:"status"`
+		Suite     []jsonCheck  `json:"suite"`
+		Results   []jsonResult `json:"results"`
+		Changed   []string     `json:"witnesses_changed,omitempty"`
+		Rewritten bool         `json:"witnesses_rewritten,omitempty"`
+		Problems  []string     `json:"problems,omitempty"`
+		TimeMS    float64      `json:"time_ms"`
+	}{Run: head, Status: "ok", Changed: changed, Rewritten: updated && len(changed) > 0, Problems: problems,
+		TimeMS: float64(rep.Elapsed.Microseconds()) / 1000}
+	if len(problems) > 0 {
+		out.Status = "failed"
+	}
+	for _, c := range rep.Suite {
+		out.Suite = append(out.Suite, jsonCheck{c.Name, c.Work})
+	}
+	for _, r := range rep.Results {
+		j := jsonResult{ID: r.Mutant.ID, Rule: r.Mutant.Rule, Section: r.Mutant.Section, Tie: r.Tie.String(), Status: r.Status,
+			Checks: r.Ran, TimeMS: float64(r.Elapsed.Microseconds()) / 1000, Findings: r.CaughtBy(), Missed: r.Missed}
+		if f := r.First; f != nil {
+			d := f.Depth
+			j.CaughtBy, j.Invariant, j.Depth, j.Work = f.Check, f.Invariant, &d, f.Work
+		}
+		out.Results = append(out.Results, j)
+	}
+	b, _ := json.MarshalIndent(out, "", "  ") // plain data always marshals
+	fmt.Fprintln(w, string(b))
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"-nope"},
+		{"-only", "M99"},
+		{"-tie", "sometimes"},
+		{"-workers", "0"},
+		{"-load-cases", "0"},
+		{"extra"},
+	} {
+		if code, _, errOut := runCLI(t, args...); code != exitUsage || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
+
+func TestList(t *testing.T) {
+	code, out, _ := runCLI(t, "-list")
+	for _, want := range []string{"M1 ", "M3 ", "[one device]", "M27", "[equivalent under clear-wins]", "L8", "explore:reference", "explore:network", "directed:codec-conformance", "load:soundness"} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("exit %d, lacks %q:\n%s", code, want, out)
+		}
+	}
+}
+
+// copyGolden copies the golden witnesses of the named mutants to a
+// temporary directory.
+func copyGolden(t *testing.T, ids ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, id := range ids {
+		files, _ := filepath.Glob(filepath.Join("..", "..", "mutants", "testdata", id+".*"))
+		if len(files) == 0 {
+			t.Fatalf("no golden witness for %s", id)
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return dir
+}
+
+func TestOnlyJSON(t *testing.T) {
+	dir := copyGolden(t, "M5", "M13")
+	code, out, errOut := runCLI(t, "-only", "M5,M13", "-tie", "clear", "-json", "-golden", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	var j struct {
+		Run     string `json:"run"`
+		Status  string `json:"status"`
+		Results []struct {
+			ID, Status, CaughtBy string
+			Depth                *int
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(j.Run, `mutate -tie=clear -only="M5,M13" -all=false -seed=`) || !strings.Contains(j.Run, "version") || j.Status != "ok" {
+		t.Errorf("run %q status %q", j.Run, j.Status)
+	}
+	if len(j.Results) != 2 || j.Results[0].ID != "M5" || j.Results[0].Status != "caught" || j.Results[1].ID != "M13" {
+		t.Errorf("results %+v", j.Results)
+	}
+}
+
+// A witness that differs from its golden file fails the run; -update
+// rewrites it, after which the run passes.
+func TestChangedWitnessExits1(t *testing.T) {
+	dir := copyGolden(t, "M13")
+	path := filepath.Join(dir, "M13.clear.txt")
+	if err := os.WriteFile(path, []byte("tampered\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLI(t, "-only", "M13", "-tie", "clear", "-golden", dir)
+	if code != exitFailed || !strings.Contains(out, "witness changed: M13.clear.txt") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if !strings.HasPrefix(out, `mutate -tie=clear -only="M13"`) || !strings.Contains(out, "M13  clear") {
+		t.Errorf("table:\n%s", out)
+	}
+	if code, out, _ = runCLI(t, "-only", "M13", "-tie", "clear", "-golden", dir, "-update"); code != exitOK {
+		t.Fatalf("-update: exit %d:\n%s", code, out)
+	}
+	got, _ := os.ReadFile(path)
+	want, _ := os.ReadFile(filepath.Join("..", "..", "mutants", "testdata", "M13.clear.txt"))
+	if !bytes.Equal(got, want) {
+		t.Errorf("-update wrote %q", got)
+	}
+}

@@ -1,0 +1,18 @@
+package mutants
+
+import "testing"
+
+// BenchmarkGate is the whole gate of `make test`: the control and every
+// mutant under both tie policies (go test ./mutants/ -run '^$' -bench Gate
+// -benchtime 1x).
+func BenchmarkGate(b *testing.B) {
+	for b.Loop() {
+		rep, err := Run(Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if p := rep.Problems(); len(p) > 0 {
+			b.Fatal(p)
+		}
+	}
+}

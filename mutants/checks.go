@@ -1,0 +1,215 @@
+package mutants
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/props"
+)
+
+// Kinds of generic check.
+const (
+	KindExplore  = "explore"  // a registered universe, explored to its depth bound
+	KindDirected = "directed" // a directed or conformance cube
+	KindLoad     = "load"     // a property search of the full-state load
+)
+
+// Check is one generic check: it exists for every rule set.
+type Check struct {
+	// Name is "explore:<universe>", "directed:<key>" or "load:<check>".
+	Name     string
+	Kind     string
+	Universe string
+	Directed *exhaustive.Directed
+	Prop     string
+	// Work orders the suite, cheapest first: the distinct states a
+	// universe stores and the points of a cube under the production rules
+	// (first tie policy of the run), and for a load search its cases times
+	// loadStepsPerCase.
+	Work int64
+	// TieIndependent checks give the same answer under either policy.
+	TieIndependent bool
+}
+
+// loadStepsPerCase bounds the steps of one load scenario (a starting
+// history, the load, at most 40 interleaved steps): a search's cost in the
+// same unit as a state or a point.
+const loadStepsPerCase = 45
+
+type runner struct {
+	opts  Options
+	cache map[string]*Finding // tie-independent results by rule set and check
+}
+
+// SuiteChecks lists every generic check, unordered: each registered
+// universe (one-device variants excluded), each directed check, and the two
+// load checks run under the conformant relay.
+func SuiteChecks() []Check {
+	var out []Check
+	for _, u := range Universes() {
+		out = append(out, Check{Name: KindExplore + ":" + u, Kind: KindExplore, Universe: u})
+	}
+	for _, d := range exhaustive.DirectedChecks() {
+		out = append(out, Check{Name: KindDirected + ":" + d.Key, Kind: KindDirected, Directed: d, TieIndependent: d.TieIndependent})
+	}
+	for _, p := range []string{props.CheckSoundness, props.CheckQuiescent} {
+		out = append(out, Check{Name: KindLoad + ":" + p, Kind: KindLoad, Prop: p, TieIndependent: true})
+	}
+	return out
+}
+
+// controls caches the control per tie policies and load settings: it is
+// deterministic, and runs in one process (cmd/mutate's tests) share it.
+var controls struct {
+	sync.Mutex
+	m map[string]controlRun
+}
+
+type controlRun struct {
+	suite []Check
+	found map[model.TiePolicy][]*Finding
+}
+
+// control runs every check under the production rules, under each tie
+// policy, and orders the suite by Work, cheapest first (ties by kind, then
+// name). It returns what the control tripped.
+func (r *runner) control() ([]Check, map[model.TiePolicy][]*Finding) {
+	key := fmt.Sprint(r.opts.Ties, r.opts.Seed, r.opts.LoadCases, Universes())
+	controls.Lock()
+	defer controls.Unlock()
+	if c, ok := controls.m[key]; ok {
+		return c.suite, c.found
+	}
+	checks := SuiteChecks()
+	found := map[model.TiePolicy][]*Finding{}
+	spec := model.Spec()
+	for i := range checks {
+		for _, tie := range r.opts.Ties {
+			f := r.runCheck(checks[i], spec, "spec", nil, tie)
+			if tie == r.opts.Ties[0] {
+				checks[i].Work = f.Work
+			}
+			if f.Caught() {
+				found[tie] = append(found[tie], f)
+			}
+		}
+		if checks[i].Kind == KindLoad {
+			checks[i].Work = int64(r.opts.LoadCases) * loadStepsPerCase
+		}
+	}
+	slices.SortStableFunc(checks, func(a, b Check) int {
+		return cmp.Or(cmp.Compare(a.Work, b.Work), strings.Compare(a.Kind, b.Kind), strings.Compare(a.Name, b.Name))
+	})
+	if controls.m == nil {
+		controls.m = map[string]controlRun{}
+	}
+	controls.m[key] = controlRun{checks, found}
+	return checks, found
+}
+
+// runCheck runs one check under rules (named name); m is nil for the
+// control.
+func (r *runner) runCheck(c Check, rules *model.Rules, name string, m *Mutant, tie model.TiePolicy) *Finding {
+	key := name + "|" + c.Name
+	if c.TieIndependent {
+		if f, ok := r.cache[key]; ok {
+			return f
+		}
+	}
+	start := time.Now()
+	var f *Finding
+	switch c.Kind {
+	case KindExplore:
+		f = r.explore(c, rules, m, tie)
+	case KindDirected:
+		f = r.directed(c, rules, tie)
+	default:
+		f = r.load(c, rules)
+	}
+	f.Check, f.Elapsed = c.Name, time.Since(start)
+	if r.opts.Progress != nil {
+		what := "nothing"
+		if f.Caught() {
+			what = f.Invariant
+		}
+		r.opts.Progress(fmt.Sprintf("%s tie=%s %s: %s (%s)", name, tie, c.Name, what, f.Elapsed.Round(time.Millisecond)))
+	}
+	if c.TieIndependent {
+		r.cache[key] = f
+	}
+	return f
+}
+
+func setupFailure(err error) *Finding {
+	return &Finding{Invariant: "setup", Detail: err.Error(), Depth: -1}
+}
+
+func (r *runner) explore(c Check, rules *model.Rules, m *Mutant, tie model.TiePolicy) *Finding {
+	name := c.Universe
+	if m != nil && m.OneDevice {
+		name, rules = VariantName(c.Universe, m.ID), model.Spec()
+	}
+	u, err := exhaustive.LookupUniverse(name)
+	if err != nil {
+		return setupFailure(err)
+	}
+	res, err := exhaustive.Explore(exhaustive.Config{Universe: u, Tie: tie, Rules: rules, Workers: r.opts.Workers, StopAtFirst: m != nil})
+	if err != nil {
+		return setupFailure(err)
+	}
+	f := &Finding{Work: int64(res.Distinct), Depth: -1}
+	if res.Status == exhaustive.StatusUnknown {
+		return setupFailure(fmt.Errorf("%s: %s", name, res.BoundHit))
+	}
+	if w := res.Witness; w != nil {
+		text, err := w.Text()
+		if err != nil {
+			return setupFailure(err)
+		}
+		f.Invariant, f.Detail, f.Depth = w.Invariant, w.Detail, len(w.Actions)
+		f.Witness = &Witness{Kind: KindExplore, JSON: w.JSON(), Text: text}
+	}
+	return f
+}
+
+func (r *runner) directed(c Check, rules *model.Rules, tie model.TiePolicy) *Finding {
+	res := exhaustive.RunDirected(c.Directed, rules, tie, r.opts.Workers)
+	f := &Finding{Work: int64(res.Points), Depth: -1}
+	if w := res.Witness; w != nil {
+		text, err := w.Text()
+		if err != nil {
+			return setupFailure(err)
+		}
+		f.Invariant, f.Detail = w.Invariant, w.Detail
+		f.Witness = &Witness{Kind: KindDirected, JSON: w.JSON(), Text: text}
+	}
+	return f
+}
+
+func (r *runner) load(c Check, rules *model.Rules) *Finding {
+	w, err := props.Search(c.Prop, rules, "conformant", r.opts.LoadCases)
+	if err != nil {
+		return setupFailure(err)
+	}
+	f := &Finding{Depth: -1}
+	if w == nil {
+		return f
+	}
+	data, err := json.MarshalIndent(w, "", "  ")
+	if err != nil {
+		return setupFailure(err)
+	}
+	_, log := props.Replay(*w, rules)
+	inv, detail, _ := strings.Cut(w.Violation, ": ")
+	f.Invariant, f.Detail, f.Depth = inv, detail, len(w.Steps)
+	f.Witness = &Witness{Kind: KindLoad, JSON: append(data, '\n'),
+		Text: fmt.Sprintf("check %s, rules %s, %s\nviolation: %s\n\n%s\n", w.Check, w.Rules, w.Config, w.Violation, strings.Join(log, "\n"))}
+	return f
+}

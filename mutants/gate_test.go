@@ -1,0 +1,169 @@
+package mutants
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/props"
+)
+
+var (
+	update = flag.Bool("update", false, "rewrite the golden witnesses under testdata/")
+	all    = flag.Bool("all", false, "run every check for every mutant (several minutes) and require exactly the expected checks to catch each")
+)
+
+const goldenDir = "testdata"
+
+// mutantsSection is NOTE.md's mutants section.
+func mutantsSection(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("../NOTE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(data), "\n## Mutants\n")
+	if !ok {
+		t.Fatal("NOTE.md has no section ## Mutants")
+	}
+	if i := strings.Index(sec, "\n## "); i >= 0 {
+		sec = sec[:i]
+	}
+	return sec
+}
+
+// TestGate is the mutant gate of `make test`: the production rules trip
+// no generic check; every mutant is caught under clear-wins by every check
+// its catalogue entry expects (the equivalent one survives, as declared);
+// each first witness equals its golden file byte for byte; and NOTE.md's
+// mutant table is the one the run computes.
+func TestGate(t *testing.T) {
+	rep, err := Run(Options{All: *all})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range rep.Problems() {
+		t.Error(p)
+	}
+	changed, err := CompareGolden(goldenDir, rep.Results, *update)
+	switch {
+	case err != nil:
+		t.Fatal(err)
+	case len(changed) > 0 && !*update:
+		t.Errorf("witnesses differ from testdata/ (run with -update to accept): %s", strings.Join(changed, ", "))
+	}
+	note := mutantsSection(t)
+	lines := strings.Split(note, "\n")
+	for _, row := range rep.NoteRows() {
+		if !slices.ContainsFunc(lines, func(l string) bool { return strings.TrimSpace(l) == row }) {
+			t.Errorf("NOTE.md's mutant table lacks the row the run computes:\n%s", row)
+		}
+	}
+	rows := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, "| M") || strings.HasPrefix(l, "| L") {
+			rows++
+		}
+	}
+	if rows != len(All()) {
+		t.Errorf("NOTE.md's mutant table has %d rows, the catalogue %d mutants", rows, len(All()))
+	}
+	t.Logf("gate: %d mutants under both tie policies in %s", len(All()), rep.Elapsed)
+}
+
+// TestSuiteHoldsEveryUniverse: the suite explores every registered
+// universe except the one-device variants, and lists every directed check
+// and both load checks.
+func TestSuiteHoldsEveryUniverse(t *testing.T) {
+	names := map[string]bool{}
+	for _, c := range SuiteChecks() {
+		names[c.Name] = true
+	}
+	for _, u := range exhaustive.UniverseNames() {
+		if want := !variants[u]; names[KindExplore+":"+u] != want {
+			t.Errorf("universe %s in the suite: %t, want %t", u, !want, want)
+		}
+	}
+	for _, d := range exhaustive.DirectedChecks() {
+		if !names[KindDirected+":"+d.Key] {
+			t.Errorf("directed check %s missing", d.Key)
+		}
+	}
+	if !names[CheckLoadSoundness] || !names[CheckLoadQuiescent] {
+		t.Error("a load check is missing")
+	}
+	for _, m := range All() {
+		for _, c := range m.ExpectedBy {
+			if !names[c] {
+				t.Errorf("%s expects an unknown check %s", m.ID, c)
+			}
+		}
+	}
+}
+
+// TestGoldenWitnessesReplay replays every golden witness: explorer and
+// directed witnesses through cmd/explore -replay (exit 1, "reproduced",
+// the recorded rendering), load witnesses through props.Replay.
+func TestGoldenWitnessesReplay(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(goldenDir, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden witnesses: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "explore")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/explore").CombinedOutput(); err != nil {
+		t.Fatalf("build cmd/explore: %v\n%s", err, out)
+	}
+	explorer := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, err := os.ReadFile(strings.TrimSuffix(f, ".json") + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kind struct {
+			Kind string `json:"kind"`
+		}
+		_ = json.Unmarshal(data, &kind)
+		if kind.Kind == "" { // a load witness
+			var w props.Witness
+			if err := json.Unmarshal(data, &w); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			m, ok := Lookup(w.Rules)
+			if !ok {
+				t.Fatalf("%s: unknown rules %s", f, w.Rules)
+			}
+			if v, _ := props.Replay(w, m.Rules()); v == nil || v.Error() != w.Violation {
+				t.Errorf("%s: replay gives %v, recorded %s", f, v, w.Violation)
+			}
+			continue
+		}
+		if kind.Kind == exhaustive.KindExplore {
+			explorer++
+		}
+		cmd := exec.Command(bin, "-replay", f)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		err = cmd.Run()
+		if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(out.String(), "\nreproduced: ") {
+			t.Errorf("%s: cmd/explore -replay exit %d (%v):\n%s", f, code, err, out.String())
+			continue
+		}
+		if !strings.Contains(out.String(), string(text)) {
+			t.Errorf("%s: the replay renders differently from %s:\n%s", f, filepath.Base(strings.TrimSuffix(f, ".json")+".txt"), out.String())
+		}
+	}
+	if explorer == 0 {
+		t.Error("no explorer witness among the golden files")
+	}
+}

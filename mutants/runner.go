@@ -1,0 +1,253 @@
+package mutants
+
+import (
+	"flag"
+	"fmt"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/nip-rs/harness/model"
+)
+
+// Options of a run.
+type Options struct {
+	Ties []model.TiePolicy
+	// Only restricts the run to these mutant ids (nil: every mutant).
+	Only []string
+	// All runs every check for every mutant. Otherwise a mutant's run
+	// stops at the first check that catches it, and under clear-wins every
+	// check its catalogue entry expects to catch it is run as well.
+	All     bool
+	Workers int
+	// Seed and LoadCases drive the load searches (rapid seed, cases per
+	// search).
+	Seed      string
+	LoadCases int
+	// Progress, if set, receives a line per check run.
+	Progress func(string)
+}
+
+// DefaultSeed and DefaultLoadCases are the load searches' defaults, those
+// of the props tests.
+const (
+	DefaultSeed      = "20240601"
+	DefaultLoadCases = 1000
+)
+
+func (o *Options) fill() {
+	if len(o.Ties) == 0 {
+		o.Ties = []model.TiePolicy{model.ClearWins, model.SetWins}
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.Seed == "" {
+		o.Seed = DefaultSeed
+	}
+	if o.LoadCases <= 0 {
+		o.LoadCases = DefaultLoadCases
+	}
+}
+
+// Finding is what one check found under one rule set and tie policy.
+type Finding struct {
+	Check     string
+	Invariant string // empty when the check found nothing
+	Detail    string
+	// Depth is the witness's length: actions for an explorer witness,
+	// steps for a load witness, -1 for a cube point.
+	Depth int
+	// Work is the distinct states the explorer stored, or the points of
+	// the cube; 0 for a load search.
+	Work    int64
+	Elapsed time.Duration
+	Witness *Witness
+}
+
+// Caught reports whether the check reported a violation.
+func (f *Finding) Caught() bool { return f.Invariant != "" }
+
+// Witness is a replayable counterexample as its golden files hold it.
+type Witness struct {
+	Kind string // KindExplore, KindDirected or KindLoad
+	JSON []byte
+	Text string
+}
+
+// Result statuses.
+const (
+	StatusCaught     = "caught"
+	StatusSurvived   = "survived"
+	StatusEquivalent = "equivalent" // survived, as its catalogue entry says it must
+)
+
+// Result is one mutant under one tie policy.
+type Result struct {
+	Mutant Mutant
+	Tie    model.TiePolicy
+	Status string
+	// First is the first check, in run order, that caught the mutant.
+	First *Finding
+	// Findings are every catching finding of the run, in suite order: the
+	// first, the expected ones, or with Options.All every one.
+	Findings []*Finding
+	// Missed lists the expected checks that did not catch it (clear-wins).
+	Missed []string
+	// Ran is the number of checks run, Elapsed their total time.
+	Ran     int
+	Elapsed time.Duration
+}
+
+// CaughtBy lists the names of the catching checks, in suite order.
+func (r *Result) CaughtBy() []string {
+	out := make([]string, len(r.Findings))
+	for i, f := range r.Findings {
+		out[i] = f.Check
+	}
+	return out
+}
+
+// FirstExplore is the first explorer witness among the findings, if any.
+func (r *Result) FirstExplore() *Finding {
+	for _, f := range r.Findings {
+		if f.Witness != nil && f.Witness.Kind == KindExplore {
+			return f
+		}
+	}
+	return nil
+}
+
+// Problems lists what makes the result fail the gate: under clear-wins a
+// surviving mutant, an equivalent one that was caught, or an expected check
+// that did not catch it; with every check run, a set of catching checks
+// other than the expected one.
+func (r *Result) Problems(all bool) []string {
+	if r.Tie != model.ClearWins {
+		return nil
+	}
+	var out []string
+	switch {
+	case r.Mutant.Equivalent != "" && r.Status != StatusEquivalent:
+		out = append(out, "declared equivalent but caught by "+r.First.Check)
+	case r.Mutant.Equivalent == "" && r.Status != StatusCaught:
+		out = append(out, "survived every generic check")
+	}
+	for _, c := range r.Missed {
+		out = append(out, "not caught by "+c+", which the catalogue expects")
+	}
+	if all && r.Mutant.Equivalent == "" && !slices.Equal(sorted(r.CaughtBy()), sorted(r.Mutant.ExpectedBy)) {
+		out = append(out, fmt.Sprintf("caught by %v, the catalogue expects %v", r.CaughtBy(), r.Mutant.ExpectedBy))
+	}
+	return out
+}
+
+func sorted(ss []string) []string {
+	out := slices.Clone(ss)
+	slices.Sort(out)
+	return out
+}
+
+// Report is a whole run.
+type Report struct {
+	Options Options
+	Suite   []Check
+	// Control holds what the production rules tripped (nothing, when the
+	// suite is sound), per tie policy.
+	Control map[model.TiePolicy][]*Finding
+	Results []*Result
+	Elapsed time.Duration
+}
+
+// Run executes the control and then every selected mutant under each tie
+// policy.
+func Run(opts Options) (*Report, error) {
+	opts.fill()
+	start := time.Now()
+	ms, err := selected(opts.Only)
+	if err != nil {
+		return nil, err
+	}
+	if !flag.Parsed() {
+		// Outside a test binary: rapid reads testing's flags (props.Search
+		// registers them), which must count as parsed.
+		testing.Init()
+		if err := flag.CommandLine.Parse(nil); err != nil {
+			return nil, err
+		}
+	}
+	if err := flag.Set("rapid.seed", opts.Seed); err != nil {
+		return nil, fmt.Errorf("rapid seed: %w", err)
+	}
+	r := &runner{opts: opts, cache: map[string]*Finding{}}
+	rep := &Report{Options: opts}
+	rep.Suite, rep.Control = r.control()
+	for _, m := range ms {
+		for _, tie := range opts.Ties {
+			rep.Results = append(rep.Results, r.mutant(rep.Suite, m, tie))
+		}
+	}
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+func selected(only []string) ([]Mutant, error) {
+	if only == nil {
+		return All(), nil
+	}
+	var out []Mutant
+	for _, id := range only {
+		m, ok := Lookup(id)
+		if !ok {
+			return nil, fmt.Errorf("unknown mutant %q (see -list)", id)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// mutant runs the suite, in order, against one mutant under one tie.
+func (r *runner) mutant(suite []Check, m Mutant, tie model.TiePolicy) *Result {
+	res := &Result{Mutant: m, Tie: tie, Status: StatusSurvived}
+	start := time.Now()
+	rules := m.Rules()
+	expected := map[string]bool{}
+	if tie == model.ClearWins && !r.opts.All {
+		for _, c := range m.ExpectedBy {
+			expected[c] = true
+		}
+	}
+	for _, c := range suite {
+		if m.OneDevice && c.Kind != KindExplore {
+			continue // a one-installation change has no meaning to a single-rule-set check
+		}
+		if res.First != nil && !r.opts.All && !expected[c.Name] {
+			continue
+		}
+		f := r.runCheck(c, rules, m.ID, &m, tie)
+		res.Ran++
+		if f.Caught() {
+			res.Findings = append(res.Findings, f)
+			if res.First == nil {
+				res.First = f
+			}
+		} else if expected[c.Name] {
+			res.Missed = append(res.Missed, c.Name)
+		}
+		delete(expected, c.Name)
+	}
+	for _, c := range m.ExpectedBy {
+		if expected[c] {
+			res.Missed = append(res.Missed, c+" (no such check)")
+		}
+	}
+	res.Elapsed = time.Since(start)
+	switch {
+	case res.First != nil:
+		res.Status = StatusCaught
+	case m.Equivalent != "" && tie == model.ClearWins:
+		res.Status = StatusEquivalent
+	}
+	return res
+}
