@@ -1,8 +1,16 @@
 // Package mutants is the mutant catalogue: each mutant is data (an id, the
-// normative rule it drops and the spec section that states it, and a change
-// to model.Rules) and the runner executes the generic suite — the explorer
-// universes, the directed cubes, the codec and load checks — under each one.
-// A mutant is caught only when a check that exists for every rule set
-// reports a violation; the production rules run as a control and must trip
-// nothing.
+// normative rule it drops and the spec section that states it, a change to
+// model.Rules, the checks expected to catch it) and the runner executes the
+// generic suite — every registered explorer universe, every directed and
+// conformance cube, the full-state load's property checks — under each one,
+// cheapest check first. A mutant is caught only when a check that exists
+// for every rule set reports a violation; the production rules run as a
+// control and must trip nothing.
+//
+// Files: catalogue.go (M1–M27) and load.go (L1–L8) are the catalogue;
+// registry.go registers every mutant's rules (and the one-device universe
+// variants) with the explorer so witnesses replay; checks.go is the suite
+// and the control; runner.go runs it; golden.go compares first witnesses
+// with testdata/; report.go renders NOTE.md's table. cmd/mutate is the CLI,
+// and gate_test.go the gate of `make test`.
 package mutants
