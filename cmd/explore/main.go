@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -129,33 +128,6 @@ func onlySet(s string) (map[string]bool, error) {
 	return m, nil
 }
 
-// version identifies the build: module version and VCS revision if stamped.
-func version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := bi.Main.Version
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "+dirty"
-			}
-		}
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if rev != "" {
-		v += " " + rev + dirty
-	}
-	return v + " " + runtime.Version()
-}
-
 // header is the first line of output: everything needed to reproduce.
 func header(o *options, depth int, network bool) string {
 	sym := ""
@@ -163,7 +135,7 @@ func header(o *options, depth int, network bool) string {
 		sym = fmt.Sprintf(" -symmetry=%t", o.symmetry)
 	}
 	return fmt.Sprintf("explore -universe=%s -depth=%d -tie=%s -rules=%s -workers=%d -directed=%t -only=%q -max-states=%d%s (version %s)",
-		o.universe, depth, o.tie, o.rules, o.workers, o.directed, o.only, o.maxStates, sym, version())
+		o.universe, depth, o.tie, o.rules, o.workers, o.directed, o.only, o.maxStates, sym, exhaustive.Version())
 }
 
 func list(w io.Writer) {
@@ -314,7 +286,7 @@ func replay(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	fmt.Fprintf(stdout, "explore -replay=%s (version %s)\n", o.replay, version())
+	fmt.Fprintf(stdout, "explore -replay=%s (version %s)\n", o.replay, exhaustive.Version())
 	w, err := exhaustive.ParseWitness(data)
 	if err != nil {
 		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))

@@ -8,11 +8,11 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 )
@@ -154,33 +154,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // header is the first line: everything needed to reproduce the run.
 func header(o *options) string {
 	return fmt.Sprintf("mutate -tie=%s -only=%q -all=%t -seed=%s -load-cases=%d -workers=%d -golden=%s (version %s)",
-		o.tie, o.only, o.all, o.seed, o.loadCases, o.workers, o.golden, version())
-}
-
-func version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown " + runtime.Version()
-	}
-	v := bi.Main.Version
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "+dirty"
-			}
-		}
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if rev != "" {
-		v += " " + rev + dirty
-	}
-	return v + " " + runtime.Version()
+		o.tie, o.only, o.all, o.seed, o.loadCases, o.workers, o.golden, exhaustive.Version())
 }
 
 func list(w io.Writer) {
