@@ -44,7 +44,7 @@ func suiteSummary(t *testing.T, rules *model.Rules) []*CheckSummary {
 
 func TestDirectedFiguresUnderProductionRules(t *testing.T) {
 	sums := suiteSummary(t, model.Spec())
-	note := noteSection(t)
+	note := noteSectionNamed(t, noteHeading)
 	if len(sums) != len(directedFigures)+len(conformanceFigures) {
 		t.Errorf("%d checks ran, %d pinned", len(sums), len(directedFigures)+len(conformanceFigures))
 	}
@@ -57,7 +57,7 @@ func TestDirectedFiguresUnderProductionRules(t *testing.T) {
 			t.Errorf("check %s has no pinned figure", s.Key)
 			continue
 		}
-		noteHasRow(t, note, s.NoteRow())
+		noteRow(t, note, s.NoteRow())
 		if s.Total != want.total {
 			t.Errorf("%s: %d points, want %d", s.Key, s.Total, want.total)
 		}
@@ -177,7 +177,7 @@ func TestDeleteOnDominanceFailsDeepHistoryAsInTheReference(t *testing.T) {
 	if c.Violations != 78 || s.Violations != 54 {
 		t.Errorf("violations clear %d set %d, want 78 and 54", c.Violations, s.Violations)
 	}
-	noteHas(t, noteSection(t), fmt.Sprintf("%d points (%d clear-wins, %d set-wins)", c.Violations+s.Violations, c.Violations, s.Violations))
+	noteText(t, noteSectionNamed(t, noteHeading), fmt.Sprintf("%d points (%d clear-wins, %d set-wins)", c.Violations+s.Violations, c.Violations, s.Violations))
 	if p := c.Witness.Point.String(); p != `s0=0 c0=1 stale="b=0,f=10" seq="set"` {
 		t.Errorf("first failing point %s", p)
 	}

@@ -56,7 +56,7 @@ var referenceCounts = []struct {
 }
 
 func TestReferenceStateCounts(t *testing.T) {
-	note := noteSection(t)
+	note := noteSectionNamed(t, noteHeading)
 	for _, tc := range referenceCounts {
 		if tc.depth > 5 && testing.Short() || tc.depth > 6 && !*deep {
 			continue
@@ -75,7 +75,7 @@ func TestReferenceStateCounts(t *testing.T) {
 		if last := tc.perDepth[tc.depth]; r.Checked != last {
 			t.Errorf("depth %d %v: %d states checked, want %d", tc.depth, tc.tie, r.Checked, last)
 		}
-		noteHasRow(t, note, r.NoteRow())
+		noteRow(t, note, r.NoteRow())
 	}
 }
 
@@ -147,7 +147,7 @@ func TestBrokenJoinIsCaughtWithTheSameWitnessForAnyWorkerCount(t *testing.T) {
 	if got := one.Invariants[invariantRank(InvConvergence)].Violations; got != 16 {
 		t.Errorf("%d convergence violations, want 16", got)
 	}
-	noteHas(t, noteSection(t), fmt.Sprintf("%d of the %s states at depth 3", one.Invariants[invariantRank(InvConvergence)].Violations, Commas(one.Checked)))
+	noteText(t, noteSectionNamed(t, noteHeading), fmt.Sprintf("%d of the %s states at depth 3", one.Invariants[invariantRank(InvConvergence)].Violations, Commas(one.Checked)))
 	if !bytes.Equal(one.Witness.JSON(), two.Witness.JSON()) {
 		t.Errorf("witness differs between 1 and 2 workers:\n%s\n%s", one.Witness.JSON(), two.Witness.JSON())
 	}
