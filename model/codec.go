@@ -84,15 +84,24 @@ func ParseBlobWith(rules *Rules, data []byte) (Blob, Report, error) {
 	if rules == nil {
 		rules = Spec()
 	}
-	doc, err := scanBlob(data)
+	doc, rep, raws, err := scanContexts(data)
 	if err != nil {
 		return Blob{}, Report{}, err
 	}
-	rep := Report{Entries: doc.entries}
-	raws := lastWins(doc.contexts, &rep)
 	es, drops := validateContexts(rules, raws)
 	rep.Drops = sortDrops(drops)
 	return Blob{V: 1, ClientID: doc.clientID, Contexts: es}, rep, nil
+}
+
+// scanContexts applies the blob-level rules and resolves duplicate context
+// keys (last wins), returning the raw entries and the report so far.
+func scanContexts(data []byte) (document, Report, []rawContext, error) {
+	doc, err := scanBlob(data)
+	if err != nil {
+		return doc, Report{}, nil, err
+	}
+	rep := Report{Entries: doc.entries}
+	return doc, rep, lastWins(doc.contexts, &rep), nil
 }
 
 // scanBlob reads the plaintext and applies the blob-level rules in the
@@ -320,15 +329,7 @@ func validateContexts(rules *Rules, raws []rawContext) ([]Entry, []Drop) {
 		j := i
 		g := Group{Ctx: sibs[i].ctx}
 		for ; j < len(sibs) && sibs[j].ctx == g.Ctx; j++ {
-			slot := Slot{Present: true, Valid: sibs[j].reason == "", Value: sibs[j].value}
-			switch sibs[j].kind {
-			case KeyS:
-				g.S = slot
-			case KeyC:
-				g.C = slot
-			case KeyB:
-				g.B = slot
-			}
+			g.Put(sibs[j].kind, Slot{Present: true, Valid: sibs[j].reason == "", Value: sibs[j].value})
 		}
 		_, err := rules.ValidateGroup(g)
 		for _, sb := range sibs[i:j] {

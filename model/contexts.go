@@ -62,6 +62,18 @@ type Group struct {
 	S, C, B Slot
 }
 
+// Put places one collected component in the group by its key kind.
+func (g *Group) Put(kind KeyKind, s Slot) {
+	switch kind {
+	case KeyS:
+		g.S = s
+	case KeyC:
+		g.C = s
+	case KeyB:
+		g.B = s
+	}
+}
+
 // Group rejection reasons.
 var (
 	ErrGroupPartial = errors.New("override group is neither a complete live triple nor a lone ov_c floor")
@@ -183,15 +195,7 @@ func Decode(rules *Rules, entries []RawEntry) Decoded {
 		j := i
 		g := Group{Ctx: ovs[i].ctx}
 		for ; j < len(ovs) && ovs[j].ctx == g.Ctx; j++ {
-			s := Slot{Present: true, Valid: ovs[j].e.Valid && len(ovs[j].e.Key) <= MaxKeyBytes, Value: ovs[j].e.Value}
-			switch ovs[j].kind {
-			case KeyS:
-				g.S = s
-			case KeyC:
-				g.C = s
-			case KeyB:
-				g.B = s
-			}
+			g.Put(ovs[j].kind, Slot{Present: true, Valid: ovs[j].e.Valid && len(ovs[j].e.Key) <= MaxKeyBytes, Value: ovs[j].e.Value})
 		}
 		if r, err := rules.ValidateGroup(g); err != nil {
 			d.Drops = append(d.Drops, Drop{"ov_*:" + g.Ctx, err.Error()})

@@ -38,12 +38,10 @@ func ParseBlobLegacy(rules *Rules, data []byte) (Blob, Report, error) {
 	if rules == nil {
 		rules = Spec()
 	}
-	doc, err := scanBlob(data)
+	doc, rep, raws, err := scanContexts(data)
 	if err != nil {
 		return Blob{}, Report{}, err
 	}
-	rep := Report{Entries: doc.entries}
-	raws := lastWins(doc.contexts, &rep)
 	es := make([]Entry, 0, len(raws))
 	for _, r := range raws {
 		v, reason := entryValue(rules, r)
