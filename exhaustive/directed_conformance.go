@@ -13,9 +13,10 @@ import (
 // text, over cubes of inputs: the codec (Content Validation, Invalid Cases,
 // Reserved Namespace), the slot split (Override Group Co-Location Rule,
 // Bounds and Budget, Eviction), event identity and clock skew (d Tag, Clock
-// Skew, Orphaned Blob Deletion), the actions (Actions, Natural read) and the
+// Skew, Orphaned Blob Deletion), the actions (Actions, Natural read), the
 // re-publish trigger after eviction (Eviction, Live Subscription and
-// Convergence). Every expected outcome is stated in the check as data or as
+// Convergence) and the read-marking actions over the hierarchy (Write
+// Discipline, Hierarchical Frontier Rule). Every expected outcome is stated in the check as data or as
 // a property the spec names; none is obtained by calling a production rule,
 // so they run against any Rules.
 
@@ -28,6 +29,7 @@ func conformanceChecks() []*Directed {
 		deletionConformance(),
 		actionConformance(),
 		dominatedRepublish(),
+		hierarchyConformance(),
 	}
 }
 

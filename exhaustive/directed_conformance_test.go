@@ -18,6 +18,7 @@ var conformanceFigures = map[string]int{
 	"deletion-conformance":   40,
 	"action-conformance":     800,
 	"dominated-republish":    24,
+	"hierarchy-conformance":  1458,
 }
 
 // mutantsSection is NOTE.md's mutants section, where the conformance

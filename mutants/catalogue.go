@@ -367,6 +367,21 @@ func Core() []Mutant {
 			},
 			Equivalent: "under clear-wins S > C already implies S > 0, for every register and frontier",
 		},
+		{
+			ID: "M28", Rule: "a channel read advances the channel to its newest top-level message, not a reply",
+			Section: "Write Discipline",
+			// The newest message of the channel, replies included.
+			Apply: func(r *model.Rules) {
+				r.Slots.ChannelRead = func(msgs []model.ChannelMessage) (uint32, bool) {
+					all := make([]model.ChannelMessage, len(msgs))
+					for i, m := range msgs {
+						all[i] = model.ChannelMessage{CreatedAt: m.CreatedAt, TopLevel: true}
+					}
+					return spec.Slots.ChannelRead(all)
+				}
+			},
+			ExpectedBy: []string{"directed:hierarchy-conformance"},
+		},
 	}
 }
 

@@ -80,5 +80,21 @@ func Load() []Mutant {
 			Apply:      func(r *model.Rules) { r.Load.Floor = func() int { return 1 } },
 			ExpectedBy: []string{CheckLoadQuiescent},
 		},
+		{
+			ID: "L9", Rule: "a second is discharged only when the pinned window delivers fewer than max(C, L)",
+			Section: "Full-State Load, step 5",
+			// A pinned window that delivers exactly max(C, L) events, the
+			// most a cap that bound inside the second can leave, discharges.
+			Apply: func(r *model.Rules) {
+				r.Load.Exhausted = func(pinned, c, floor int) bool { return pinned <= max(c, floor) }
+			},
+			ExpectedBy: []string{CheckLoadSoundness, CheckLoadQuiescent},
+		},
+		{
+			ID: "L10", Rule: "fence deliveries never contribute to C",
+			Section:    "Full-State Load, step 2",
+			Apply:      func(r *model.Rules) { r.Load.FenceCountsForC = func(*nostr.Event) bool { return true } },
+			ExpectedBy: []string{CheckLoadSoundness},
+		},
 	}
 }
