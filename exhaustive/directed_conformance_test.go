@@ -1,7 +1,7 @@
 package exhaustive
 
 import (
-	"os"
+	"github.com/nip-rs/harness/internal/notefig"
 	"strings"
 	"testing"
 
@@ -21,29 +21,11 @@ var conformanceFigures = map[string]int{
 	"hierarchy-conformance":  1458,
 }
 
-// mutantsSection is NOTE.md's mutants section, where the conformance
-// checks are described.
-func mutantsSection(t *testing.T) string {
-	t.Helper()
-	data, err := os.ReadFile("../NOTE.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, sec, ok := strings.Cut(string(data), "\n## Mutants\n")
-	if !ok {
-		t.Fatal("NOTE.md has no section ## Mutants")
-	}
-	if i := strings.Index(sec, "\n## "); i >= 0 {
-		sec = sec[:i]
-	}
-	return sec
-}
-
 // TestConformanceFigures: under the production rules every conformance
 // check holds at every point, under both tie policies; its point count is
 // the pinned one, and NOTE.md's mutants section has its row.
 func TestConformanceFigures(t *testing.T) {
-	note := mutantsSection(t)
+	note := notefig.Section(t, "## Mutants")
 	only := map[string]bool{}
 	for _, d := range conformanceChecks() {
 		only[d.Key] = true

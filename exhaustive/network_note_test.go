@@ -2,7 +2,7 @@ package exhaustive
 
 import (
 	"fmt"
-	"os"
+	"github.com/nip-rs/harness/internal/notefig"
 	"strings"
 	"testing"
 )
@@ -10,45 +10,28 @@ import (
 // NOTE.md's network sections hold figures the code computes; these tests
 // fail when the note and the code disagree.
 
+// noteSectionNamed, noteRow and noteText read NOTE.md through notefig and
+// fail the test with what the code computed when the note lacks it.
+func noteSectionNamed(t *testing.T, heading string) string { return notefig.Section(t, heading) }
+
+func noteRow(t *testing.T, sec, row string) {
+	t.Helper()
+	if !notefig.HasLine(sec, row) {
+		t.Errorf("NOTE.md lacks the line the code computes:\n%s", row)
+	}
+}
+
+func noteText(t *testing.T, sec, phrase string) {
+	t.Helper()
+	if !notefig.Mentions(sec, phrase) {
+		t.Errorf("NOTE.md lacks %q", phrase)
+	}
+}
+
 const (
 	networkNoteHeading    = "## Network universes"
 	comparisonNoteHeading = "## Reference model vs this harness"
 )
-
-func noteSectionNamed(t *testing.T, heading string) string {
-	t.Helper()
-	data, err := os.ReadFile("../NOTE.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, sec, ok := strings.Cut(string(data), "\n"+heading+"\n")
-	if !ok {
-		t.Fatalf("NOTE.md has no section %q", heading)
-	}
-	if i := strings.Index(sec, "\n## "); i >= 0 {
-		sec = sec[:i]
-	}
-	return sec
-}
-
-// noteRow requires a line of the section, whole.
-func noteRow(t *testing.T, sec, row string) {
-	t.Helper()
-	for _, line := range strings.Split(sec, "\n") {
-		if strings.TrimSpace(line) == row {
-			return
-		}
-	}
-	t.Errorf("NOTE.md lacks the line the code computes:\n%s", row)
-}
-
-// noteText requires a phrase (line breaks count as spaces).
-func noteText(t *testing.T, sec, phrase string) {
-	t.Helper()
-	if !strings.Contains(strings.Join(strings.Fields(sec), " "), phrase) {
-		t.Errorf("NOTE.md lacks %q", phrase)
-	}
-}
 
 func networkNoteRow(r *Result, universe string) string {
 	sym := "off"

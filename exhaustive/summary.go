@@ -2,8 +2,8 @@ package exhaustive
 
 import (
 	"fmt"
+	"github.com/nip-rs/harness/internal/notefig"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -75,23 +75,8 @@ func (s *CheckSummary) NoteRow() string {
 	return fmt.Sprintf("| %s | `%s` | %s | %s | %s |", s.Label, s.Key, s.Name, Commas(s.Total), t)
 }
 
-// Commas formats n with thousands separators.
-func Commas(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+// Commas formats n with thousands separators, as NOTE.md writes figures.
+func Commas(n int) string { return notefig.Commas(n) }
 
 // PerDepthString renders per-depth counts as "1 / 16 / 144".
 func PerDepthString(per []int) string {

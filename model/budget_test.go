@@ -3,7 +3,7 @@ package model
 import (
 	"encoding/base64"
 	"fmt"
-	"os"
+	"github.com/nip-rs/harness/internal/notefig"
 	"strings"
 	"testing"
 )
@@ -120,34 +120,21 @@ func ceilingCount(group func(int) []Entry) int {
 	return lo
 }
 
-// slotsNoteFigure formats n as NOTE.md writes figures (comma thousands).
-func slotsNoteFigure(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 // TestBudgetFiguresInNote computes the pinned figures of NOTE.md's section
 // "Slots, events and identity" and fails if the note says otherwise.
 func TestBudgetFiguresInNote(t *testing.T) {
-	data, err := os.ReadFile("../NOTE.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	note := strings.Join(strings.Fields(string(data)), " ")
+	note := notefig.Whole(t)
 	phrases := []string{
-		fmt.Sprintf("could carry %s plaintext bytes", slotsNoteFigure(MaxPlaintextForEvent(DefaultMaxEventBytes))),
+		fmt.Sprintf("could carry %s plaintext bytes", notefig.Commas(MaxPlaintextForEvent(DefaultMaxEventBytes))),
 		fmt.Sprintf("encrypts to %s base64 characters, a %s-byte event",
-			slotsNoteFigure(CiphertextLen(PlaintextBudget)), slotsNoteFigure(EventSize(PlaintextBudget, 1700000000))),
+			notefig.Commas(CiphertextLen(PlaintextBudget)), notefig.Commas(EventSize(PlaintextBudget, 1700000000))),
 		fmt.Sprintf("at most %d coordinates", DefaultMaxCoordinates),
 	}
 	for _, k := range ceilingKinds() {
-		phrases = append(phrases, fmt.Sprintf("%s %s", slotsNoteFigure(ceilingCount(k.group)), k.name))
+		phrases = append(phrases, fmt.Sprintf("%s %s", notefig.Commas(ceilingCount(k.group)), k.name))
 	}
 	for _, p := range phrases {
-		if !strings.Contains(note, p) {
+		if !notefig.Mentions(note, p) {
 			t.Errorf("NOTE.md does not say %q (update the section \"Slots, events and identity\")", p)
 		}
 	}

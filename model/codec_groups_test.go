@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"github.com/nip-rs/harness/internal/notefig"
 	"reflect"
 	"strings"
 	"testing"
@@ -302,5 +303,5 @@ func TestMaxDistinctKeys(t *testing.T) {
 	if n >= MaxEntries {
 		t.Fatalf("%d distinct keys fit: the entry limit is reachable without duplicates", n)
 	}
-	codecNoteMentions(t, fmt.Sprintf("%s distinct keys", thousands(pinned)))
+	codecNoteMentions(t, fmt.Sprintf("%s distinct keys", notefig.Commas(pinned)))
 }

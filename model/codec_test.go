@@ -4,9 +4,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
+	"github.com/nip-rs/harness/internal/notefig"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -299,25 +298,11 @@ func mustDo(t *testing.T, err error) {
 	}
 }
 
-// codecNoteMentions fails unless NOTE.md contains want (compared with runs
-// of white space collapsed, so reflowing the note does not matter), so a
-// pinned figure cannot drift between the code and the note.
+// codecNoteMentions fails unless NOTE.md contains want (white space
+// collapsed), so a pinned figure cannot drift between the code and the note.
 func codecNoteMentions(t *testing.T, want string) {
 	t.Helper()
-	note, err := os.ReadFile("../NOTE.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(strings.Join(strings.Fields(string(note)), " "), want) {
+	if !notefig.Mentions(notefig.Whole(t), want) {
 		t.Fatalf("NOTE.md does not mention %q", want)
 	}
-}
-
-// thousands formats n with comma separators, as NOTE.md writes figures.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/nip-rs/harness/internal/notefig"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,23 +22,6 @@ var (
 )
 
 const goldenDir = "testdata"
-
-// mutantsSection is NOTE.md's mutants section.
-func mutantsSection(t *testing.T) string {
-	t.Helper()
-	data, err := os.ReadFile("../NOTE.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, sec, ok := strings.Cut(string(data), "\n## Mutants\n")
-	if !ok {
-		t.Fatal("NOTE.md has no section ## Mutants")
-	}
-	if i := strings.Index(sec, "\n## "); i >= 0 {
-		sec = sec[:i]
-	}
-	return sec
-}
 
 // TestGate is the mutant gate of `make test`: the production rules trip
 // no generic check; every mutant is caught under clear-wins by every check
@@ -59,7 +43,7 @@ func TestGate(t *testing.T) {
 	case len(changed) > 0 && !*update:
 		t.Errorf("witnesses differ from testdata/ (run with -update to accept): %s", strings.Join(changed, ", "))
 	}
-	note := mutantsSection(t)
+	note := notefig.Section(t, "## Mutants")
 	lines := strings.Split(note, "\n")
 	for _, row := range rep.NoteRows() {
 		if !slices.ContainsFunc(lines, func(l string) bool { return strings.TrimSpace(l) == row }) {
