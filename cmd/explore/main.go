@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/nip-rs/harness/exhaustive"
-	"github.com/nip-rs/harness/model"
 )
 
 // Exit codes.
@@ -103,17 +102,6 @@ func usageError(stderr io.Writer, err error) int {
 	return exitUsage
 }
 
-func ties(s string) ([]model.TiePolicy, error) {
-	if s == "both" {
-		return []model.TiePolicy{model.ClearWins, model.SetWins}, nil
-	}
-	t, err := model.ParseTiePolicy(s)
-	if err != nil {
-		return nil, fmt.Errorf("-tie: %v (or both)", err)
-	}
-	return []model.TiePolicy{t}, nil
-}
-
 func onlySet(s string) (map[string]bool, error) {
 	if s == "" {
 		return nil, nil
@@ -169,7 +157,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	tl, err := ties(o.tie)
+	tl, err := exhaustive.ParseTies(o.tie)
 	if err != nil {
 		return usageError(stderr, err)
 	}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/nip-rs/harness/exhaustive"
-	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 )
 
@@ -69,17 +68,6 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	return o, nil
 }
 
-func ties(s string) ([]model.TiePolicy, error) {
-	if s == "both" {
-		return []model.TiePolicy{model.ClearWins, model.SetWins}, nil
-	}
-	t, err := model.ParseTiePolicy(s)
-	if err != nil {
-		return nil, fmt.Errorf("-tie: %v (or both)", err)
-	}
-	return []model.TiePolicy{t}, nil
-}
-
 func onlyList(s string) ([]string, error) {
 	if s == "" {
 		return nil, nil
@@ -106,7 +94,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		list(stdout)
 		return exitOK
 	}
-	tl, err := ties(o.tie)
+	tl, err := exhaustive.ParseTies(o.tie)
 	if err != nil {
 		fmt.Fprintln(stderr, "mutate:", err)
 		return exitUsage

@@ -1,6 +1,11 @@
+// Helpers shared by the commands over this package (cmd/explore, cmd/mutate).
+
 package exhaustive
 
 import (
+	"fmt"
+
+	"github.com/nip-rs/harness/model"
 	"runtime"
 	"runtime/debug"
 )
@@ -32,4 +37,16 @@ func Version() string {
 		v += " " + rev + dirty
 	}
 	return v + " " + runtime.Version()
+}
+
+// ParseTies reads a -tie flag: "clear", "set", or "both" (clear-wins first).
+func ParseTies(s string) ([]model.TiePolicy, error) {
+	if s == "both" {
+		return []model.TiePolicy{model.ClearWins, model.SetWins}, nil
+	}
+	t, err := model.ParseTiePolicy(s)
+	if err != nil {
+		return nil, fmt.Errorf("-tie: %v (or both)", err)
+	}
+	return []model.TiePolicy{t}, nil
 }
