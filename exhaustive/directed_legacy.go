@@ -57,9 +57,7 @@ func legacyRewrite() *Directed {
 		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
 			return func(p Point) Outcome {
 				ctx, path := ctxNames[p[0]], rewritePaths[p[2]]
-				src := fresh(rules, tie, "d0")
-				src.Advance(ctx, 10)
-				_ = src.MarkUnread(ctx)
+				src := markedUnread(rules, tie, "d0", ctx)
 				if p[1] == 1 {
 					_ = src.MarkRead(ctx, 20)
 				}

@@ -158,9 +158,7 @@ func replayHarmless() *Directed {
 		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
 			return func(p Point) Outcome {
 				ctx := ctxNames[p[0]]
-				d := fresh(rules, tie, "d0")
-				d.Advance(ctx, 10)
-				_ = d.MarkUnread(ctx)
+				d := markedUnread(rules, tie, "d0", ctx)
 				b := d.Publish()
 				before := d.Clone()
 				for range 3 {
@@ -303,9 +301,7 @@ func identityFreeReinstall() *Directed {
 		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
 			return func(p Point) Outcome {
 				ctx := ctxNames[p[0]]
-				d := fresh(rules, tie, "d0")
-				d.Advance(ctx, 10)
-				_ = d.MarkUnread(ctx)
+				d := markedUnread(rules, tie, "d0", ctx)
 				first := d.Publish()
 				d.Reinstall("d0_reinstalled")
 				d.Receive(first)

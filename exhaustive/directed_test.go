@@ -192,18 +192,7 @@ func TestDirectedWitnessReplays(t *testing.T) {
 		t.Fatalf("witness differs between 1 and 2 workers or missing: %+v / %+v", one.Witness, two.Witness)
 	}
 	golden(t, "lww-join.join-commutative.witness.json", one.Witness.JSON())
-	back, err := ParseWitness(one.Witness.JSON())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Replay(back)
-	if err != nil || !res.Reproduced {
-		t.Fatalf("replay: %v %+v", err, res)
-	}
-	back.Rules = "spec"
-	if res, err := Replay(back); err != nil || res.Reproduced {
-		t.Errorf("production rules reproduce the witness: %v %+v", err, res)
-	}
+	replayRoundTrip(t, one.Witness)
 
 	bad := []string{
 		`{"kind":"directed","check":"nope","tie":"clear","rules":"spec","invariant":"x","point":{}}`,

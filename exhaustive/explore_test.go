@@ -163,29 +163,9 @@ func TestBrokenJoinIsCaughtWithTheSameWitnessForAnyWorkerCount(t *testing.T) {
 
 func TestWitnessReplaysAndRendersAsGolden(t *testing.T) {
 	w := exploreLWW(t, 2).Witness
-	back, err := ParseWitness(w.JSON())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Replay(back)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.Reproduced {
-		t.Fatalf("witness did not reproduce: %v", res.Found)
-	}
+	_, res := replayRoundTrip(t, w)
 	golden(t, "lww-join.witness.json", w.JSON())
 	golden(t, "lww-join.witness.txt", []byte(res.Text))
-
-	// Under the production rules the same trace violates nothing.
-	back.Rules = "spec"
-	res, err = Replay(back)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Reproduced || len(res.Found) != 0 {
-		t.Errorf("production rules reproduce %v", res.Found)
-	}
 }
 
 func TestBadWitnessIsAnInputError(t *testing.T) {

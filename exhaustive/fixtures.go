@@ -17,6 +17,15 @@ func fresh(rules *model.Rules, tie model.TiePolicy, id string) *model.Replica {
 	return r
 }
 
+// markedUnread is a fresh replica that read ctx to 10 and then marked it
+// unread (the live register (1, 0, 10)), through the rules under test.
+func markedUnread(rules *model.Rules, tie model.TiePolicy, id, ctx string) *model.Replica {
+	r := fresh(rules, tie, id)
+	r.Advance(ctx, 10)
+	_ = r.MarkUnread(ctx)
+	return r
+}
+
 // holding is a replica whose context ctx has frontier f and register reg.
 func holding(rules *model.Rules, tie model.TiePolicy, id, ctx string, f uint32, reg model.Reg) *model.Replica {
 	r := fresh(rules, tie, id)
