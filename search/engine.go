@@ -1,0 +1,327 @@
+package search
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// World is what the engine explores. C is one worker's private state (its
+// caches); the engine makes one per worker with NewWorker and passes it to
+// every call that worker makes, so a World needs no lock for what C holds.
+type World[C any] interface {
+	// Width is the number of words in a state row.
+	Width() int
+	// Invariants is the World's invariant table; Units names the units its
+	// rows count (indexed by Unit).
+	Invariants() []Invariant
+	Units() []string
+	NewWorker() C
+	Initial(c C) []int32
+	// Transitions is the number of transition indices; a transition may be
+	// disabled in a state.
+	Transitions() int
+	// Successor writes the successor of cur under transition t into next
+	// and reports whether t is enabled there, with the findings of the
+	// transition's own checks, counting what they examined into tl.
+	Successor(c C, cur []int32, t int, next []int32, tl *Tally) (bool, []Finding)
+	// Check runs the state invariants on a stored row, counting into tl.
+	Check(c C, row []int32, tl *Tally) []Finding
+}
+
+// Status is the three-valued outcome of a run.
+type Status int
+
+const (
+	StatusOK        Status = iota // every check passed within the bound
+	StatusViolation               // an invariant failed; see the witness
+	StatusUnknown                 // a resource bound was hit before the depth bound
+)
+
+func (s Status) String() string { return [...]string{"ok", "violation", "unknown"}[s] }
+
+// Config bounds one run of the engine.
+type Config struct {
+	// Depth bounds the trace length (transitions from the initial state).
+	Depth int
+	// TerminalOnly runs the state checks only on states whose minimal depth
+	// is Depth; otherwise on every reachable state.
+	TerminalOnly bool
+	// Workers expand each level in parallel; 0 means GOMAXPROCS.
+	Workers int
+	// MaxStates stops the run with StatusUnknown once more distinct states
+	// are stored; 0 means no limit.
+	MaxStates int
+	// StopAtFirst ends the run once the smallest violation is known,
+	// instead of counting every violation up to the bound.
+	StopAtFirst bool
+	// Progress, if set, is called every ProgressEvery (default 1s).
+	Progress      func(Progress)
+	ProgressEvery time.Duration
+}
+
+// Progress is a snapshot of a running exploration.
+type Progress struct {
+	// Phase is "expand" (generating the successors of the states at
+	// Depth) or "check" (running the state invariants at Depth).
+	Phase        string
+	Depth        int
+	Distinct     int
+	Queue        int // states of the level the phase has still to process
+	StatesPerSec float64
+	Elapsed      time.Duration
+}
+
+// Run is the outcome of Explore: the figures, the final tally and the
+// store, from which a World rebuilds the trace of a hit.
+type Run struct {
+	Status  Status
+	Workers int
+	// Distinct is the number of distinct states whose minimal depth is at
+	// most the depth bound; PerDepth splits it by minimal depth.
+	Distinct int
+	PerDepth []int
+	// Checked is the number of states the state checks ran on.
+	Checked  int
+	BoundHit string
+	Elapsed  time.Duration
+	// Tally holds every count; Tally.Best() is the smallest violation.
+	Tally *Tally
+	Store *Store
+}
+
+const (
+	pieceSize = 256     // states per unit of parallel work
+	blockSize = 1 << 15 // states expanded between merges
+)
+
+// Explore enumerates every state of w reachable within cfg.Depth, breadth
+// first with de-duplication at first visit (a state counts at its minimal
+// depth), runs the transition checks on every executed transition and the
+// state checks on every stored state (at the bound only, with
+// TerminalOnly). The Status is a violation when anything was recorded in
+// the tally, unknown when a bound was hit first; a World may still add
+// run-wide findings to Run.Tally afterwards (Tally.Violate).
+func Explore[C any](w World[C], cfg Config) (*Run, error) {
+	if cfg.Depth < 0 {
+		return nil, fmt.Errorf("depth %d is negative", cfg.Depth)
+	}
+	if len(w.Units()) > MaxUnits {
+		return nil, fmt.Errorf("a world names %d units (at most %d)", len(w.Units()), MaxUnits)
+	}
+	if w.Transitions() > 1<<16 {
+		return nil, fmt.Errorf("too many transitions (%d, at most %d)", w.Transitions(), 1<<16)
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = runtime.GOMAXPROCS(0)
+	}
+	x := &explorer[C]{cfg: cfg, w: w, start: time.Now(), ninv: len(w.Invariants())}
+	return x.run(), nil
+}
+
+type explorer[C any] struct {
+	cfg     Config
+	w       World[C]
+	ninv    int
+	store   *Store
+	total   *Tally
+	workers []C
+	start   time.Time
+
+	depth    atomic.Int64
+	checking atomic.Bool
+	distinct atomic.Int64
+	queue    atomic.Int64
+}
+
+func (x *explorer[C]) run() *Run {
+	x.store = newStore(x.w.Width())
+	x.workers = append(x.workers, x.w.NewWorker())
+	x.store.add(x.w.Initial(x.workers[0]), -1, 0)
+	x.total = NewTally(x.ninv)
+	x.distinct.Store(1)
+	stop := x.startProgress()
+	defer stop()
+
+	res := &Run{Workers: x.cfg.Workers, Store: x.store, Tally: x.total}
+	lo, hi := 0, 1
+	for d := 0; ; d++ {
+		res.PerDepth = append(res.PerDepth, hi-lo)
+		if !x.cfg.TerminalOnly || d == x.cfg.Depth {
+			x.checkStates(lo, hi, d)
+			res.Checked += hi - lo
+		}
+		if d == x.cfg.Depth || hi == lo || (x.cfg.StopAtFirst && x.total.best != nil) {
+			break
+		}
+		if !x.expand(lo, hi, d) {
+			res.BoundHit = fmt.Sprintf("state limit %d reached while expanding depth %d", x.cfg.MaxStates, d)
+			break
+		}
+		lo, hi = hi, x.store.Len()
+		if hi == lo {
+			break
+		}
+	}
+	res.Distinct = x.store.Len()
+	if res.BoundHit != "" {
+		res.PerDepth = append(res.PerDepth, x.store.Len()-hi)
+	}
+	switch {
+	case x.total.best != nil:
+		res.Status = StatusViolation
+	case res.BoundHit != "":
+		res.Status = StatusUnknown
+	}
+	res.Elapsed = time.Since(x.start)
+	return res
+}
+
+// parallel runs fn over pieces [0, n) on the configured workers, each with
+// its own World worker state (kept for the whole run, so lookups stay
+// warm), and returns the per-piece results in piece order.
+func parallel[C, T any](x *explorer[C], n int, fn func(c C, piece int) T) []T {
+	out := make([]T, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	w := min(x.cfg.Workers, n)
+	for len(x.workers) < w {
+		x.workers = append(x.workers, x.w.NewWorker())
+	}
+	for k := range w {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := x.workers[k]
+			for {
+				p := int(next.Add(1) - 1)
+				if p >= n {
+					return
+				}
+				out[p] = fn(c, p)
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+type pieceOut struct {
+	rows    []int32
+	parents []int32
+	trans   []uint16
+	t       *Tally
+}
+
+// expand generates the successors of states [lo, hi) at depth d, in
+// generation order, and stores the new ones. It reports false when the
+// state limit was hit.
+func (x *explorer[C]) expand(lo, hi, d int) bool {
+	w := x.store.width
+	nt := x.w.Transitions()
+	x.depth.Store(int64(d))
+	x.checking.Store(false)
+	x.queue.Store(int64(hi - lo))
+	for b := lo; b < hi; b += blockSize {
+		be := min(b+blockSize, hi)
+		pieces := (be - b + pieceSize - 1) / pieceSize
+		outs := parallel(x, pieces, func(c C, p int) pieceOut {
+			o := pieceOut{t: NewTally(x.ninv)}
+			row := make([]int32, w)
+			for i := b + p*pieceSize; i < min(b+(p+1)*pieceSize, be); i++ {
+				cur := x.store.Row(i)
+				for t := range nt {
+					ok, fs := x.w.Successor(c, cur, t, row, o.t)
+					if !ok {
+						continue
+					}
+					for _, f := range fs {
+						o.t.record(Hit{d + 1, int32(i), t, f})
+					}
+					if !x.store.has(row) {
+						o.rows = append(o.rows, row...)
+						o.parents = append(o.parents, int32(i))
+						o.trans = append(o.trans, uint16(t))
+					}
+				}
+				x.queue.Add(-1)
+			}
+			return o
+		})
+		for _, o := range outs {
+			x.total.merge(o.t)
+			for k, par := range o.parents {
+				x.store.add(o.rows[k*w:(k+1)*w], par, o.trans[k])
+			}
+		}
+		x.distinct.Store(int64(x.store.Len()))
+		if x.cfg.MaxStates > 0 && x.store.Len() > x.cfg.MaxStates {
+			return false
+		}
+	}
+	return true
+}
+
+// checkStates runs the state checks on states [lo, hi) at depth d.
+func (x *explorer[C]) checkStates(lo, hi, d int) {
+	x.depth.Store(int64(d))
+	x.checking.Store(true)
+	x.queue.Store(int64(hi - lo))
+	pieces := (hi - lo + pieceSize - 1) / pieceSize
+	outs := parallel(x, pieces, func(c C, p int) *Tally {
+		t := NewTally(x.ninv)
+		for i := lo + p*pieceSize; i < min(lo+(p+1)*pieceSize, hi); i++ {
+			for _, f := range x.w.Check(c, x.store.Row(i), t) {
+				t.record(Hit{d, x.store.parent[i], x.transOf(i), f})
+			}
+			x.queue.Add(-1)
+		}
+		return t
+	})
+	for _, t := range outs {
+		x.total.merge(t)
+	}
+}
+
+func (x *explorer[C]) transOf(i int) int {
+	if x.store.parent[i] < 0 {
+		return -1
+	}
+	return int(x.store.trans[i])
+}
+
+func (x *explorer[C]) startProgress() func() {
+	if x.cfg.Progress == nil {
+		return func() {}
+	}
+	every := x.cfg.ProgressEvery
+	if every <= 0 {
+		every = time.Second
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tk := time.NewTicker(every)
+		defer tk.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tk.C:
+				el := time.Since(x.start)
+				n := x.distinct.Load()
+				phase := "expand"
+				if x.checking.Load() {
+					phase = "check"
+				}
+				x.cfg.Progress(Progress{Phase: phase, Depth: int(x.depth.Load()), Distinct: int(n), Queue: int(x.queue.Load()),
+					StatesPerSec: float64(n) / el.Seconds(), Elapsed: el})
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}

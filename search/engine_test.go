@@ -1,0 +1,122 @@
+package search
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// grid is a toy world: two counters in 0..n-1, each transition increments
+// one of them. It violates "sum below limit" at every state whose sum
+// reaches the limit, and counts transitions and states as its units.
+type grid struct {
+	n, limit int
+}
+
+const (
+	unitStep Unit = iota
+	unitState
+)
+
+func (g grid) Width() int { return 2 }
+func (g grid) Invariants() []Invariant {
+	return []Invariant{
+		{ID: "T1-step", Label: "T1", Doc: "no step reaches the limit from below", Unit: unitStep},
+		{ID: "T2-sum", Label: "T2", Doc: "the sum stays below the limit", Unit: unitState},
+	}
+}
+func (g grid) Units() []string      { return []string{"steps", "states"} }
+func (g grid) NewWorker() *int      { return new(int) }
+func (g grid) Initial(*int) []int32 { return []int32{0, 0} }
+func (g grid) Transitions() int     { return 2 }
+func (g grid) sum(r []int32) int    { return int(r[0] + r[1]) }
+func (g grid) Check(c *int, row []int32, tl *Tally) []Finding {
+	*c++
+	tl.Add(unitState, 1)
+	if g.sum(row) >= g.limit {
+		return []Finding{{1, fmt.Sprintf("sum %d", g.sum(row))}}
+	}
+	return nil
+}
+func (g grid) Successor(_ *int, cur []int32, t int, next []int32, tl *Tally) (bool, []Finding) {
+	if int(cur[t]) == g.n-1 {
+		return false, nil
+	}
+	copy(next, cur)
+	next[t]++
+	tl.Add(unitStep, 1)
+	tl.Count(fmt.Sprintf("counter %d", t), 1)
+	if g.sum(next) == g.limit {
+		return true, []Finding{{0, "reached"}}
+	}
+	return true, nil
+}
+
+func TestExploreCountsAndSmallestHit(t *testing.T) {
+	var first *Run
+	for _, workers := range []int{1, 2, 7} {
+		r, err := Explore[*int](grid{n: 40, limit: 30}, Config{Depth: 100, Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 40x40 grid: sums 0..78, states at depth d are those of sum d.
+		if r.Distinct != 1600 || len(r.PerDepth) != 79 || r.PerDepth[10] != 11 || r.PerDepth[50] != 29 {
+			t.Fatalf("workers %d: distinct %d per depth %v", workers, r.Distinct, r.PerDepth)
+		}
+		if r.Status != StatusViolation || r.Checked != 1600 {
+			t.Fatalf("status %v checked %d", r.Status, r.Checked)
+		}
+		h := r.Tally.Best()
+		// The first violation: at depth 30, the step check (precedence 0)
+		// on the first trace, before the state check of the same state.
+		if h.Depth != 30 || h.Finding.Inv != 0 || h.Trans != 0 || !slices.Equal(r.Store.Path(h.Parent), slices.Repeat([]int{0}, 29)) {
+			t.Fatalf("best hit %+v path %v", h, r.Store.Path(h.Parent))
+		}
+		if got := r.Tally.Units(unitState); got != 1600 {
+			t.Fatalf("states counted %d", got)
+		}
+		if first == nil {
+			first = r
+			continue
+		}
+		if r.Tally.Units(unitStep) != first.Tally.Units(unitStep) || r.Tally.Violations(0) != first.Tally.Violations(0) ||
+			r.Tally.Counter("counter 1") != first.Tally.Counter("counter 1") || *r.Tally.Best() != *first.Tally.Best() {
+			t.Fatalf("workers %d disagree with 1 worker", workers)
+		}
+	}
+}
+
+func TestExploreBoundsAndTerminalOnly(t *testing.T) {
+	r, err := Explore[*int](grid{n: 40, limit: 1000}, Config{Depth: 60, MaxStates: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != StatusUnknown || r.BoundHit == "" || r.Distinct <= 100 {
+		t.Fatalf("status %v bound %q distinct %d", r.Status, r.BoundHit, r.Distinct)
+	}
+	r, err = Explore[*int](grid{n: 40, limit: 1000}, Config{Depth: 5, TerminalOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Checked != 6 || r.Status != StatusOK {
+		t.Fatalf("terminal-only checked %d states, status %v", r.Checked, r.Status)
+	}
+	if _, err := Explore[*int](grid{n: 4, limit: 3}, Config{Depth: -1}); err == nil {
+		t.Fatal("negative depth accepted")
+	}
+}
+
+func TestStoreIsExact(t *testing.T) {
+	s := newStore(3)
+	for i := range int32(20000) {
+		if !s.add([]int32{i, i * 7, -i}, i-1, uint16(i)) {
+			t.Fatalf("row %d reported present", i)
+		}
+	}
+	if s.add([]int32{5, 35, -5}, 0, 0) || !s.has([]int32{19999, 19999 * 7, -19999}) || s.has([]int32{1, 2, 3}) {
+		t.Fatal("membership wrong after resizes")
+	}
+	if s.Len() != 20000 || !slices.Equal(s.Row(3), []int32{3, 21, -3}) || s.Parent(3) != 2 || s.Trans(3) != 3 {
+		t.Fatal("rows or parents wrong")
+	}
+}

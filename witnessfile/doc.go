@@ -1,0 +1,6 @@
+// Package witnessfile is the witness file format: a violation that can be
+// replayed, as JSON, for every kind of check the harness runs (an explorer
+// trace through a universe, a directed check's parameter point). It holds
+// data and its parsing only; replaying a witness is the business of the
+// package whose check wrote it (exhaustive.Replay, directed.Replay).
+package witnessfile

@@ -1,0 +1,100 @@
+package witnessfile
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Witness is a violation that can be replayed: for the explorer, the
+// universe and the actions from its initial state; for a directed check,
+// the check and its parameter point. Its JSON form is the witness file.
+type Witness struct {
+	Kind      string   `json:"kind"` // KindExplore or KindDirected
+	Universe  string   `json:"universe,omitempty"`
+	Depth     int      `json:"depth,omitempty"`
+	Check     string   `json:"check,omitempty"`
+	Tie       string   `json:"tie"`
+	Rules     string   `json:"rules"`
+	Invariant string   `json:"invariant"`
+	Detail    string   `json:"detail"`
+	Actions   []Action `json:"actions,omitempty"`
+	Point     Params   `json:"point,omitempty"`
+
+	// Text is the rendering, when the witness was found in this process
+	// (a witness read from a file is rendered by replaying it).
+	Text string `json:"-"`
+}
+
+// Witness kinds.
+const (
+	KindExplore  = "explore"
+	KindDirected = "directed"
+)
+
+// Action is one step of an explorer witness as the file holds it: the
+// action's name and its parameters. A channel action (deliver, duplicate,
+// drop) names From and To; any other names Device.
+type Action struct {
+	Action string `json:"action"`
+	Device *int   `json:"device,omitempty"`
+	From   *int   `json:"from,omitempty"`
+	To     *int   `json:"to,omitempty"`
+	Ctx    string `json:"ctx,omitempty"`
+	Value  uint32 `json:"value,omitempty"`
+	Msg    int    `json:"msg,omitempty"`
+}
+
+// ErrBad marks a witness that does not parse or does not fit its universe
+// or check: an input error, not a violation.
+var ErrBad = errors.New("bad witness")
+
+// Bad is an ErrBad error with a message.
+func Bad(format string, a ...any) error {
+	return fmt.Errorf("%w: %s", ErrBad, fmt.Sprintf(format, a...))
+}
+
+// Parse reads a witness file. Unknown fields, trailing data and a missing
+// invariant are errors (wrapping ErrBad).
+func Parse(data []byte) (*Witness, error) {
+	var w Witness
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return nil, Bad("%v", err)
+	}
+	if dec.More() {
+		return nil, Bad("trailing data after the witness object")
+	}
+	if w.Invariant == "" {
+		return nil, Bad("no invariant named")
+	}
+	return &w, nil
+}
+
+// JSON is the witness file content (indented, newline-terminated).
+func (w *Witness) JSON() []byte {
+	b, _ := json.MarshalIndent(w, "", "  ") // plain data always marshals
+	return append(b, '\n')
+}
+
+// Replayed is what replaying a witness found.
+type Replayed struct {
+	// Reproduced is true when the witness's invariant failed again.
+	Reproduced bool
+	// Found lists every violation the replay observed.
+	Found []string
+	// Text is the witness rendered step by step.
+	Text string
+}
+
+// DirectedText renders a directed witness: the check, its point and the
+// violation.
+func (w *Witness) DirectedText() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "witness %s: directed check %s, tie %s, rules %s\n", w.Invariant, w.Check, w.Tie, w.Rules)
+	fmt.Fprintf(&b, "point: %s\n", w.Point)
+	fmt.Fprintf(&b, "violation %s: %s\n", w.Invariant, w.Detail)
+	return b.String()
+}
