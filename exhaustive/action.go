@@ -3,6 +3,8 @@ package exhaustive
 import (
 	"fmt"
 	"strings"
+
+	"github.com/nip-rs/harness/witnessfile"
 )
 
 // Kind is a transition kind. The order of the constants is the generation
@@ -76,20 +78,10 @@ func (a Action) String() string {
 	return a.Kind.String()
 }
 
-// actionJSON is the wire form of an Action in a witness file.
-type actionJSON struct {
-	Action string `json:"action"`
-	Device *int   `json:"device,omitempty"`
-	From   *int   `json:"from,omitempty"`
-	To     *int   `json:"to,omitempty"`
-	Ctx    string `json:"ctx,omitempty"`
-	Value  uint32 `json:"value,omitempty"`
-	Msg    int    `json:"msg,omitempty"`
-}
-
-func (a Action) toJSON() actionJSON {
+// toFile is the action as a witness file holds it.
+func (a Action) toFile() witnessfile.Action {
 	d, f := a.Device, a.From
-	j := actionJSON{Action: a.Kind.String()}
+	j := witnessfile.Action{Action: a.Kind.String()}
 	switch a.Kind {
 	case KindDeliver, KindDuplicate, KindDrop:
 		j.From, j.To, j.Msg = &f, &d, a.Msg
@@ -99,7 +91,8 @@ func (a Action) toJSON() actionJSON {
 	return j
 }
 
-func (j actionJSON) action() (Action, error) {
+// fromFile reads an action of a witness file.
+func fromFile(j witnessfile.Action) (Action, error) {
 	k, ok := parseKind(j.Action)
 	if !ok {
 		return Action{}, fmt.Errorf("unknown action %q (want one of %s)", j.Action, strings.Join(kindNames[:], ", "))

@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/search"
 )
 
 // Non-vacuity. A check that never meets the situation it guards passes
@@ -85,7 +87,7 @@ const (
 
 // coverChannel counts what delivering, duplicating or dropping message m
 // meets.
-func (w *netWorld) coverChannel(c *cache, cur []int32, x netTrans, m int32, tl *tally) {
+func (w *netWorld) coverChannel(c *cache, cur []int32, x netTrans, m int32, tl *search.Tally) {
 	msg := w.t.msgs.get(m)
 	msgs := w.t.chans.get(cur[w.chWord(x.from, x.dev)])
 	for _, o := range msgs {
@@ -94,29 +96,29 @@ func (w *netWorld) coverChannel(c *cache, cur []int32, x netTrans, m int32, tl *
 		}
 		om := w.t.msgs.get(o)
 		if msg.parts > 1 && om.parts == msg.parts && om.part != msg.part {
-			tl.checked[sometimesCoverage+SometimesSplitHalfWay]++
+			tl.Count(sometimesCoverage+SometimesSplitHalfWay, 1)
 		}
 	}
 	if x.kind == KindDrop {
 		return
 	}
 	if len(msgs) > 1 {
-		tl.checked[extraCoverage+deliveryReordered]++
+		tl.Count(extraCoverage+deliveryReordered, 1)
 	}
 	if msg.parts > 1 {
-		tl.checked[extraCoverage+deliveryPart]++
+		tl.Count(extraCoverage+deliveryPart, 1)
 	}
 	if !slices.Contains(w.publish(c, x.from, node{cur[x.from], cur[w.knWord(x.from)]}).msgs, m) {
-		tl.checked[extraCoverage+deliveryStale]++
+		tl.Count(extraCoverage+deliveryStale, 1)
 	}
 	if msg.flags&msg.holds != 0 {
-		tl.checked[sometimesCoverage+SometimesStaleAfterCompaction]++
+		tl.Count(sometimesCoverage+SometimesStaleAfterCompaction, 1)
 	}
 	if msg.floors != 0 && !w.u.Devices[x.dev].Legacy {
 		live := c.fact(x.dev, cur[x.dev]).live
 		for i := range w.ov {
 			if msg.floors&(1<<i) != 0 && live[w.uAt[i]] {
-				tl.checked[sometimesCoverage+SometimesTombstoneMeetsLive]++
+				tl.Count(sometimesCoverage+SometimesTombstoneMeetsLive, 1)
 				break
 			}
 		}
@@ -124,7 +126,7 @@ func (w *netWorld) coverChannel(c *cache, cur []int32, x netTrans, m int32, tl *
 }
 
 // coverPublish counts a legacy device's publication of a live group.
-func (w *netWorld) coverPublish(c *cache, dev int, rep int32, tl *tally) {
+func (w *netWorld) coverPublish(c *cache, dev int, rep int32, tl *search.Tally) {
 	if !w.u.Devices[dev].Legacy {
 		return
 	}
@@ -141,26 +143,26 @@ func (w *netWorld) coverPublish(c *cache, dev int, rep int32, tl *tally) {
 		nc.legacy[rep] = live
 	}
 	if live != 0 {
-		tl.checked[sometimesCoverage+SometimesLegacyRewritesLive]++
+		tl.Count(sometimesCoverage+SometimesLegacyRewritesLive, 1)
 	}
 }
 
 // coverage collects the counters with one prefix, in the order of names
 // (every name listed, reached or not) followed by any other counter.
-func coverage(t *tally, prefix string, names []string) []CoverageCount {
+func coverage(t *search.Tally, prefix string, names []string) []CoverageCount {
 	var out []CoverageCount
 	for _, n := range names {
-		out = append(out, CoverageCount{n, t.checked[prefix+n]})
+		out = append(out, CoverageCount{n, t.Counter(prefix + n)})
 	}
 	var extra []string
-	for k := range t.checked {
+	for k := range t.Counters() {
 		if n, ok := strings.CutPrefix(k, prefix); ok && !slices.Contains(names, n) {
 			extra = append(extra, n)
 		}
 	}
 	slices.Sort(extra)
 	for _, n := range extra {
-		out = append(out, CoverageCount{n, t.checked[prefix+n]})
+		out = append(out, CoverageCount{n, t.Counter(prefix + n)})
 	}
 	return out
 }
@@ -169,34 +171,26 @@ func coverage(t *tally, prefix string, names []string) []CoverageCount {
 var networkKinds = []Kind{KindMarkUnread, KindMarkRead, KindCompact, KindAdvance, KindReinstall, KindPublish, KindRotate,
 	KindDeliver, KindDuplicate, KindDrop}
 
-func (w *netWorld) finish(x *explorer, res *Result) {
+func (w *netWorld) finish(run *search.Run, res *Result) {
 	res.Symmetry = w.sym != nil
 	var kinds []string
 	for _, k := range networkKinds {
 		kinds = append(kinds, k.String())
 	}
-	res.Actions = coverage(x.total, actionCoverage, kinds)
+	res.Actions = coverage(run.Tally, actionCoverage, kinds)
 	conds := w.sometimes()
-	res.Sometimes = coverage(x.total, sometimesCoverage, conds)
-	res.Deliveries = coverage(x.total, extraCoverage, []string{deliveryStale, deliveryReordered, deliveryPart})
-	res.Oracle = coverage(x.total, oracleCoverage, []string{oracleLive, oracleDead, oracleUnjudged})
+	res.Sometimes = coverage(run.Tally, sometimesCoverage, conds)
+	res.Deliveries = coverage(run.Tally, extraCoverage, []string{deliveryStale, deliveryReordered, deliveryPart})
+	res.Oracle = coverage(run.Tally, oracleCoverage, []string{oracleLive, oracleDead, oracleUnjudged})
 	reached := 0
 	for _, s := range res.Sometimes {
 		if s.Count > 0 {
 			reached++
 		}
 	}
-	for i := range res.Invariants {
-		if res.Invariants[i].Name != InvNetVacuous {
-			continue
-		}
-		res.Invariants[i].Checked = int64(len(conds))
-		if reached == 0 {
-			res.Invariants[i].Violations = 1
-			if res.Status == StatusOK {
-				res.Status = StatusViolation
-			}
-		}
+	run.Tally.Add(unitConditions, int64(len(conds)))
+	if reached == 0 {
+		run.Tally.Violate(search.Index(networkTable, InvNetVacuous))
 	}
 }
 
@@ -219,7 +213,7 @@ func (r *Result) CoverageLines() []string {
 	line := func(title string, cs []CoverageCount, unit string) string {
 		var parts []string
 		for _, c := range cs {
-			parts = append(parts, fmt.Sprintf("%s %s", c.Name, Commas(int(c.Count))))
+			parts = append(parts, fmt.Sprintf("%s %s", c.Name, notefig.Commas(int(c.Count))))
 		}
 		return fmt.Sprintf("%s (%s): %s", title, unit, strings.Join(parts, ", "))
 	}

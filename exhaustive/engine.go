@@ -23,6 +23,10 @@ type engine struct {
 	rules *model.Rules // the run's rules: what the invariants check against
 	tie   model.TiePolicy
 	devs  []*devTable
+	// key is the interning key of a replica, chosen by the world: the
+	// exact state (appendReplicaState), or without the client id where
+	// client ids change no behaviour (appendReplicaBody).
+	key func(buf []byte, r *model.Replica) []byte
 
 	blobMu sync.Mutex
 	blobs  []model.Blob
@@ -46,8 +50,8 @@ type step struct {
 	regress bool // some frontier decreased
 }
 
-func newEngine(u *Universe, rules *model.Rules, tie model.TiePolicy) *engine {
-	e := &engine{u: u, rules: rules, tie: tie, blobK: map[string]int32{}}
+func newEngine(u *Universe, rules *model.Rules, tie model.TiePolicy, key func([]byte, *model.Replica) []byte) *engine {
+	e := &engine{u: u, rules: rules, tie: tie, key: key, blobK: map[string]int32{}}
 	for range u.Devices {
 		e.devs = append(e.devs, &devTable{ids: map[string]int32{}, recv: map[uint64]step{}, facts: map[int32]*devFact{}})
 	}
@@ -70,15 +74,8 @@ func (e *engine) internLocked(dev int, rep *model.Replica) int32 {
 	return t.intern(rep, e.replicaKey(rep))
 }
 
-// replicaKey is the interning key of a replica: its exact state, without
-// the client id in a network universe, whose client ids all have the same
-// length and so change no behaviour (identity without noise).
-func (e *engine) replicaKey(r *model.Replica) []byte {
-	if e.u.Network != nil {
-		return appendReplicaBody(nil, r)
-	}
-	return appendReplicaState(nil, r)
-}
+// replicaKey is the interning key of a replica.
+func (e *engine) replicaKey(r *model.Replica) []byte { return e.key(nil, r) }
 
 // intern returns the id of rep's state, whose encoding is key, taking
 // ownership of rep when the state is new. Callers hold t.mu.

@@ -9,9 +9,10 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
+	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/witnessfile"
 )
 
 var (
@@ -32,8 +33,6 @@ func lwwJoin() *model.Rules {
 	}
 	return r
 }
-
-func init() { RegisterRules("test-lww-join", lwwJoin) }
 
 var ties = []model.TiePolicy{model.ClearWins, model.SetWins}
 
@@ -81,7 +80,10 @@ func TestReferenceStateCounts(t *testing.T) {
 
 func TestInitialStateHas22EnabledTransitions(t *testing.T) {
 	u := Reference()
-	e := newEngine(&u, model.Spec(), model.ClearWins)
+	_, e, err := newWorld(&u, model.Spec(), model.ClearWins, u.Depth, true)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c := e.newCache()
 	ids := e.initial()
 	enabled, changing := 0, 0
@@ -122,7 +124,7 @@ func TestTransitionIndexRoundTrip(t *testing.T) {
 
 func exploreLWW(t *testing.T, workers int) *Result {
 	t.Helper()
-	rules, err := LookupRules("test-lww-join")
+	rules, err := testCatalog.Rules("test-lww-join")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,10 +146,10 @@ func TestBrokenJoinIsCaughtWithTheSameWitnessForAnyWorkerCount(t *testing.T) {
 	}
 	// As in the formal note's M6 run at depth 3: 16 states at the bound
 	// whose verdicts depend on the delivery order.
-	if got := one.Invariants[invariantRank(InvConvergence)].Violations; got != 16 {
+	if got := rowOf(t, one, InvConvergence).Violations; got != 16 {
 		t.Errorf("%d convergence violations, want 16", got)
 	}
-	noteText(t, noteSectionNamed(t, noteHeading), fmt.Sprintf("%d of the %s states at depth 3", one.Invariants[invariantRank(InvConvergence)].Violations, Commas(one.Checked)))
+	noteText(t, noteSectionNamed(t, noteHeading), fmt.Sprintf("%d of the %s states at depth 3", rowOf(t, one, InvConvergence).Violations, notefig.Commas(one.Checked)))
 	if !bytes.Equal(one.Witness.JSON(), two.Witness.JSON()) {
 		t.Errorf("witness differs between 1 and 2 workers:\n%s\n%s", one.Witness.JSON(), two.Witness.JSON())
 	}
@@ -192,11 +194,11 @@ func TestBadWitnessIsAnInputError(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			w, err := ParseWitness([]byte(tc.data))
+			w, err := witnessfile.Parse([]byte(tc.data))
 			if err == nil {
-				_, err = Replay(w)
+				_, err = Replay(testCatalog, w)
 			}
-			if !errors.Is(err, ErrBadWitness) {
+			if !errors.Is(err, witnessfile.ErrBad) {
 				t.Errorf("got %v, want ErrBadWitness", err)
 			}
 		})
@@ -292,7 +294,7 @@ func TestPerDeviceRulesAndTie(t *testing.T) {
 // search regress one; the comparison itself is checked here, and the search
 // is checked to apply it to every executed transition.
 func TestFrontierRegressionCheck(t *testing.T) {
-	before := fresh(model.Spec(), model.ClearWins, "a")
+	before := model.NewReplica("a")
 	before.Advance("c0", 20)
 	lower, same, higher := before.Clone(), before.Clone(), before.Clone()
 	_ = lower.Restore("c0", 10, true, model.Reg{})
@@ -304,7 +306,7 @@ func TestFrontierRegressionCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := r.Invariants[invariantRank(InvRegression)]; got.Violations != 0 || got.Checked != r.Transitions || got.Checked == 0 {
+	if got := rowOf(t, r, InvRegression); got.Violations != 0 || got.Checked != r.Transitions || got.Checked == 0 {
 		t.Errorf("%+v, %d transitions", got, r.Transitions)
 	}
 }
@@ -314,13 +316,11 @@ func TestFrontierRegressionCheck(t *testing.T) {
 func stateSet(t *testing.T, tie model.TiePolicy, depth int) map[string]bool {
 	t.Helper()
 	u := Reference()
-	x := &explorer{cfg: Config{Universe: u, Depth: depth, Tie: tie, Workers: 2, Rules: model.Spec()}, u: &u, start: time.Now()}
-	x.e = newEngine(&u, x.cfg.Rules, x.cfg.Tie)
-	x.run()
-	out := make(map[string]bool, x.store.len())
-	for i := range x.store.len() {
+	x := exploreAll(t, u, model.Spec(), tie, depth, true)
+	out := make(map[string]bool, x.store.Len())
+	for i := range x.store.Len() {
 		var k []byte
-		for dev, id := range x.store.row(i) {
+		for dev, id := range x.store.Row(i) {
 			k = appendString(k, string(appendReplicaState(nil, x.e.devs[dev].reps[id])))
 		}
 		out[string(k)] = true

@@ -8,38 +8,6 @@ import (
 	"github.com/nip-rs/harness/model"
 )
 
-// Invariants of the explorer, in the order used to break ties between
-// violations found on the same trace.
-const (
-	InvRegression        = "I3-frontier-regression"
-	InvConvergence       = "I2-convergence"
-	InvLostSet           = "I5-compaction-lost-set"
-	InvResurrection      = "I5-compaction-resurrection"
-	InvMergeResurrection = "I5-compaction-merge-resurrection"
-)
-
-var invariantOrder = []string{InvRegression, InvConvergence, InvLostSet, InvResurrection, InvMergeResurrection}
-
-func invariantRank(name string) int {
-	for i, n := range invariantOrder {
-		if n == name {
-			return i
-		}
-	}
-	for i, n := range netInvariantOrder {
-		if n == name {
-			return len(invariantOrder) + i
-		}
-	}
-	return len(invariantOrder) + len(netInvariantOrder)
-}
-
-// finding is one violated invariant with what was observed.
-type finding struct {
-	Invariant string
-	Detail    string
-}
-
 // devFact is what the state invariants need from one device state,
 // computed once per interned state with the run's rules and tie policy.
 type devFact struct {

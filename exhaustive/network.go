@@ -41,29 +41,6 @@ type Network struct {
 	Rotate bool
 }
 
-// The network universes' invariants, in rank order after the reference
-// model's (invariantRank).
-const (
-	InvNetConvergence = "N1-cross-device-convergence"
-	InvNetOrder       = "N2-delivery-order-independence"
-	InvNetOracle      = "N3-intent-oracle"
-	InvNetFixpoint    = "N4-quiescence-fixpoint"
-	InvNetPublish     = "N5-publication"
-	InvNetRotation    = "N6-rotation-carry-forward"
-	InvNetVacuous     = "N0-non-vacuity"
-)
-
-var netInvariantOrder = []string{InvNetConvergence, InvNetOrder, InvNetOracle, InvNetFixpoint, InvNetPublish, InvNetRotation, InvNetVacuous}
-
-// netInvariants are what a network universe checks.
-var netInvariants = []string{InvRegression, InvLostSet, InvResurrection, InvMergeResurrection,
-	InvNetConvergence, InvNetOrder, InvNetOracle, InvNetFixpoint, InvNetPublish, InvNetRotation, InvNetVacuous}
-
-func init() {
-	RegisterUniverse("network", NetworkUniverse)
-	RegisterUniverse("network-whole", NetworkWholeUniverse)
-}
-
 // NetworkUniverse is the in-flight network with split publications: two
 // upgraded devices and one production-faithful legacy device (it carries
 // ov_* keys through its rewrite cycle), override contexts c0 and c1, the

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/search"
 )
 
 // The checks of a network universe run on every reachable state. Compaction
@@ -40,24 +41,19 @@ type quietResult struct {
 	expect   []expectation // per override context, the oracle's verdict
 }
 
-func (w *netWorld) check(c *cache, row []int32, tl *tally) []finding {
+func (w *netWorld) check(c *cache, row []int32, tl *search.Tally) []finding {
 	var fs []finding
 	for d := range w.n {
 		fa := c.fact(d, row[d])
 		fs = append(fs, fa.compaction...)
-		tl.checked[InvLostSet] += int64(fa.registers)
-		tl.checked[InvResurrection] += int64(fa.registers)
-		tl.checked[InvMergeResurrection] += int64(fa.registers)
-		tl.registers += int64(fa.registers)
+		tl.Add(unitRegisters, int64(fa.registers))
 	}
 	q := w.quiesce(c, row)
-	tl.checked[InvNetConvergence]++
-	tl.checked[InvNetOrder]++
-	tl.checked[InvNetFixpoint]++
-	tl.checked[InvNetOracle] += q.live + q.dead
-	tl.checked[oracleCoverage+oracleLive] += q.live
-	tl.checked[oracleCoverage+oracleDead] += q.dead
-	tl.checked[oracleCoverage+oracleUnjudged] += q.unjudged
+	tl.Add(unitStates, 1)
+	tl.Add(unitContexts, q.live+q.dead)
+	tl.Count(oracleCoverage+oracleLive, q.live)
+	tl.Count(oracleCoverage+oracleDead, q.dead)
+	tl.Count(oracleCoverage+oracleUnjudged, q.unjudged)
 	return append(fs, q.findings...)
 }
 

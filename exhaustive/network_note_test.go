@@ -2,9 +2,10 @@ package exhaustive
 
 import (
 	"fmt"
-	"github.com/nip-rs/harness/internal/notefig"
 	"strings"
 	"testing"
+
+	"github.com/nip-rs/harness/internal/notefig"
 )
 
 // NOTE.md's network sections hold figures the code computes; these tests
@@ -38,13 +39,13 @@ func networkNoteRow(r *Result, universe string) string {
 	if r.Symmetry {
 		sym = "on"
 	}
-	return fmt.Sprintf("| %s | %d | %s | %s | %s | %s |", universe, r.Depth, r.Tie, sym, PerDepthString(r.PerDepth), Commas(r.Distinct))
+	return fmt.Sprintf("| %s | %d | %s | %s | %s | %s |", universe, r.Depth, r.Tie, sym, PerDepthString(r.PerDepth), notefig.Commas(r.Distinct))
 }
 
 func coverageText(cs []CoverageCount) string {
 	var parts []string
 	for _, c := range cs {
-		parts = append(parts, fmt.Sprintf("%s %s", c.Name, Commas(int(c.Count))))
+		parts = append(parts, fmt.Sprintf("%s %s", c.Name, notefig.Commas(int(c.Count))))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -52,7 +53,7 @@ func coverageText(cs []CoverageCount) string {
 func invariantChecked(r *Result, name string) string {
 	for _, c := range r.Invariants {
 		if c.Name == name {
-			return Commas(int(c.Checked))
+			return notefig.Commas(int(c.Checked))
 		}
 	}
 	return "?"
@@ -67,7 +68,7 @@ func checkCoverageInNote(t *testing.T, r *Result) {
 	noteRow(t, net, "- sometimes: "+coverageText(r.Sometimes))
 	noteRow(t, net, "- deliveries: "+coverageText(r.Deliveries))
 	noteRow(t, net, "- oracle: "+coverageText(r.Oracle))
-	checked := fmt.Sprintf("checked: %s of %s states", Commas(r.Checked), Commas(r.Distinct))
+	checked := fmt.Sprintf("checked: %s of %s states", notefig.Commas(r.Checked), notefig.Commas(r.Distinct))
 	noteRow(t, net, fmt.Sprintf("- %s; N3 on %s contexts; N5 on %s publications; N6 on %s rotations", checked,
 		invariantChecked(r, InvNetOracle), invariantChecked(r, InvNetPublish), invariantChecked(r, InvNetRotation)))
 	noteText(t, net, fmt.Sprintf("`make test` runs `network` at depth %d", r.Depth))
@@ -78,7 +79,7 @@ func checkCoverageInNote(t *testing.T, r *Result) {
 	count := func(cs []CoverageCount, name string) string {
 		for _, c := range cs {
 			if c.Name == name {
-				return name + " " + Commas(int(c.Count))
+				return name + " " + notefig.Commas(int(c.Count))
 			}
 		}
 		return name + " ?"
@@ -93,7 +94,7 @@ func checkCoverageInNote(t *testing.T, r *Result) {
 		fmt.Sprintf("N5 on %s publications", invariantChecked(r, InvNetPublish)),
 		fmt.Sprintf("N6 on %s rotations", invariantChecked(r, InvNetRotation)),
 		"oracle: " + coverageText(r.Oracle),
-		fmt.Sprintf("%s orbits for %s states", Commas(r.Distinct), Commas(concreteStates(r.Universe, r.Depth))),
+		fmt.Sprintf("%s orbits for %s states", notefig.Commas(r.Distinct), notefig.Commas(concreteStates(r.Universe, r.Depth))),
 		fmt.Sprintf("a %d-byte budget", u.Network.Budget.PlaintextBytes),
 	} {
 		noteText(t, cmp, phrase)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/search"
+	"github.com/nip-rs/harness/witnessfile"
 )
 
 // The network universes' state spaces, pinned (new states per minimal
@@ -35,7 +37,7 @@ var networkCounts = []struct {
 
 func exploreNet(t testing.TB, name string, cfg Config) *Result {
 	t.Helper()
-	u, err := LookupUniverse(name)
+	u, err := testCatalog.Universe(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +127,7 @@ func TestNetworkIsTheSameForAnyWorkerCount(t *testing.T) {
 			}
 		}
 	}
-	rules, _ := LookupRules("test-counter-plus-one")
+	rules, _ := testCatalog.Rules("test-counter-plus-one")
 	one := exploreNet(t, "network", Config{Depth: 4, Workers: 1, Rules: rules})
 	two := exploreNet(t, "network", Config{Depth: 4, Workers: 2, Rules: rules})
 	if one.Witness == nil || !bytes.Equal(one.Witness.JSON(), two.Witness.JSON()) {
@@ -138,15 +140,16 @@ func TestNetworkIsTheSameForAnyWorkerCount(t *testing.T) {
 // the reference universe.
 func TestReinstallIsNotANewState(t *testing.T) {
 	for _, name := range []string{"network", "reference"} {
-		u, _ := LookupUniverse(name)
-		e := newEngine(&u, model.Spec(), model.ClearWins)
-		x := &explorer{u: &u, e: e, cfg: Config{Universe: u}}
-		w := newWorld(x)
+		u, _ := testCatalog.Universe(name)
+		w, e, err := newWorld(&u, model.Spec(), model.ClearWins, u.Depth, true)
+		if err != nil {
+			t.Fatal(err)
+		}
 		c := e.newCache()
-		init := w.initial(c)
+		init := w.Initial(c)
 		next := make([]int32, len(init))
 		reinstall := u.slotsPerDevice() - 1
-		ok, _ := w.successor(c, init, reinstall, next, newTally())
+		ok, _ := w.Successor(c, init, reinstall, next, search.NewTally(len(networkTable)))
 		if !ok {
 			t.Fatalf("%s: reinstall d0 not enabled", name)
 		}
@@ -206,11 +209,11 @@ func TestBadNetworkWitnessIsAnInputError(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			w, err := ParseWitness([]byte(head + tc.actions + `]}`))
+			w, err := witnessfile.Parse([]byte(head + tc.actions + `]}`))
 			if err == nil {
-				_, err = Replay(w)
+				_, err = Replay(testCatalog, w)
 			}
-			if !errors.Is(err, ErrBadWitness) {
+			if !errors.Is(err, witnessfile.ErrBad) {
 				t.Errorf("got %v, want ErrBadWitness", err)
 			}
 		})
@@ -220,7 +223,7 @@ func TestBadNetworkWitnessIsAnInputError(t *testing.T) {
 // A witness found with symmetry on replays concretely, renders as the
 // golden text, and the production rules do not reproduce it.
 func TestNetworkWitnessReplaysAndRendersAsGolden(t *testing.T) {
-	rules, _ := LookupRules("test-live-no-baseline")
+	rules, _ := testCatalog.Rules("test-live-no-baseline")
 	r := exploreNet(t, "network", Config{Depth: 4, Rules: rules, Workers: 2})
 	if r.Witness == nil || r.Witness.Invariant != InvNetOracle {
 		t.Fatalf("no oracle witness: %+v", r.Witness)

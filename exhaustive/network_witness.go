@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/search"
+	"github.com/nip-rs/harness/witnessfile"
 )
 
 // Witnesses of a network universe. The search stores one state per
@@ -15,45 +17,46 @@ import (
 // representative as its canonical form. Replay runs the same transitions on
 // a fresh world with symmetry off and requires the same invariant to fail.
 
-func (w *netWorld) witness(x *explorer, h hit) *Witness {
+func (w *netWorld) witness(run *search.Run, h search.Hit) *witnessfile.Witness {
 	var nodes []int32
-	for i := h.parent; i >= 0; i = x.store.parent[i] {
+	for i := h.Parent; i >= 0; i = run.Store.Parent(i) {
 		nodes = append(nodes, i)
 	}
 	slices.Reverse(nodes)
-	c := x.e.newCache()
+	c := w.e.newCache()
 	cur := w.initialRaw(c)
 	next := make([]int32, len(cur))
 	var actions []Action
 	step := func(target []int32, inv string) []finding {
 		t, fs := w.matchStep(c, cur, target, inv)
 		actions = append(actions, w.action(cur, t))
-		w.apply(c, cur, t, next, newTally())
+		w.apply(c, cur, t, next, w.scratch())
 		copy(cur, next)
 		return fs
 	}
 	for k := 1; k < len(nodes); k++ {
-		step(x.store.row(int(nodes[k])), "")
+		step(run.Store.Row(int(nodes[k])), "")
 	}
-	detail := h.f.Detail
+	inv := networkTable[h.Finding.Inv].ID
+	detail := h.Finding.Detail
 	var found []finding
-	if h.trans >= 0 {
-		parent := x.store.row(int(h.parent))
+	if h.Trans >= 0 {
+		parent := run.Store.Row(int(h.Parent))
 		target := make([]int32, len(parent))
-		w.successor(c, parent, h.trans, target, newTally())
-		found = step(target, h.f.Invariant)
+		w.successor(c, parent, h.Trans, target, w.scratch())
+		found = step(target, inv)
 	}
-	found = append(found, w.check(c, cur, newTally())...)
+	found = append(found, w.check(c, cur, w.scratch())...)
 	for _, f := range found {
-		if f.Invariant == h.f.Invariant {
+		if f.Invariant == inv {
 			detail = f.Detail
 			break
 		}
 	}
-	wit := &Witness{Kind: KindExplore, Universe: w.u.Name, Depth: x.cfg.Depth, Tie: x.cfg.Tie.String(),
-		Rules: x.cfg.Rules.Name, Invariant: h.f.Invariant, Detail: detail}
+	wit := &witnessfile.Witness{Kind: witnessfile.KindExplore, Universe: w.u.Name, Depth: w.depth, Tie: w.e.tie.String(),
+		Rules: w.e.rules.Name, Invariant: inv, Detail: detail}
 	for _, a := range actions {
-		wit.Actions = append(wit.Actions, a.toJSON())
+		wit.Actions = append(wit.Actions, a.toFile())
 	}
 	return wit
 }
@@ -65,8 +68,8 @@ func (w *netWorld) matchStep(c *cache, cur, target []int32, inv string) (int, []
 	next := make([]int32, len(cur))
 	first := -1
 	var firstFs []finding
-	for t := range w.transitions() {
-		ok, fs := w.successor(c, cur, t, next, newTally())
+	for t := range w.Transitions() {
+		ok, fs := w.successor(c, cur, t, next, w.scratch())
 		if !ok || !slices.Equal(next, target) {
 			continue
 		}
@@ -133,34 +136,27 @@ func (w *netWorld) resolve(cur []int32, a Action) (int, error) {
 	return 0, fmt.Errorf("universe %q has no transition %s", w.u.Name, a)
 }
 
-func replayNetwork(wit *Witness, u Universe) (*ReplayResult, error) {
-	rules, tie, err := witnessSetup(wit)
-	if err != nil {
-		return nil, err
-	}
-	if err := u.validate(); err != nil {
-		return nil, badWitness("%v", err)
-	}
-	e := newEngine(&u, rules, tie)
-	w := newNetWorld(&u, e, false)
-	c := e.newCache()
+// replay runs a witness's actions on a fresh world with symmetry off (the
+// world replay builds) and runs every check they meet.
+func (w *netWorld) replay(wit *witnessfile.Witness) (*witnessfile.Replayed, error) {
+	c := w.e.newCache()
 	cur := w.initialRaw(c)
 	next := make([]int32, len(cur))
 	rows := [][]int32{slices.Clone(cur)}
 	var found []finding
 	var actions []Action
 	for k, j := range wit.Actions {
-		a, err := j.action()
+		a, err := fromFile(j)
 		if err != nil {
-			return nil, badWitness("step %d: %v", k+1, err)
+			return nil, witnessfile.Bad("step %d: %v", k+1, err)
 		}
 		t, err := w.resolve(cur, a)
 		if err != nil {
-			return nil, badWitness("step %d: %v", k+1, err)
+			return nil, witnessfile.Bad("step %d: %v", k+1, err)
 		}
-		ok, fs := w.apply(c, cur, t, next, newTally())
+		ok, fs := w.apply(c, cur, t, next, w.scratch())
 		if !ok {
-			return nil, badWitness("step %d: %s is not enabled", k+1, a)
+			return nil, witnessfile.Bad("step %d: %s is not enabled", k+1, a)
 		}
 		for _, f := range fs {
 			found = append(found, finding{f.Invariant, fmt.Sprintf("step %d (%s): %s", k+1, a, f.Detail)})
@@ -169,8 +165,8 @@ func replayNetwork(wit *Witness, u Universe) (*ReplayResult, error) {
 		rows = append(rows, slices.Clone(cur))
 		actions = append(actions, a)
 	}
-	found = append(found, w.check(c, cur, newTally())...)
-	res := &ReplayResult{}
+	found = append(found, w.check(c, cur, w.scratch())...)
+	res := &witnessfile.Replayed{}
 	var b strings.Builder
 	w.render(&b, wit, rows, actions)
 	for _, f := range found {
@@ -185,7 +181,7 @@ func replayNetwork(wit *Witness, u Universe) (*ReplayResult, error) {
 
 // render writes a network trace: the initial state in full, then every
 // step with its action and only the lines it changed, then the violation.
-func (w *netWorld) render(b *strings.Builder, wit *Witness, rows [][]int32, actions []Action) {
+func (w *netWorld) render(b *strings.Builder, wit *witnessfile.Witness, rows [][]int32, actions []Action) {
 	fmt.Fprintf(b, "witness %s: universe %s, depth bound %d, tie %s, rules %s\n", wit.Invariant, w.u.Name, wit.Depth, wit.Tie, wit.Rules)
 	b.WriteString("initial state:\n")
 	names, lines := w.lines(rows[0])
@@ -276,7 +272,7 @@ func frontierText(r *model.Replica, ctx string) string {
 
 func (w *netWorld) describeMsg(m int32, dst int) string {
 	msg := w.t.msgs.get(m)
-	s := entriesString(msg.b.Contexts)
+	s := model.EntriesString(msg.b.Contexts)
 	if msg.parts > 1 {
 		s += fmt.Sprintf(" part %d/%d", msg.part+1, msg.parts)
 	}

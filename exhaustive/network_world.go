@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/search"
 )
 
 // netWorld is the world of a universe with a Network. A global state row
@@ -30,11 +31,13 @@ type netWorld struct {
 	keys map[string]int // wire key of an override context's group -> index
 	spd  int            // engine local slots per device
 	sym  *symmetry      // nil when symmetry reduction is off
+	// depth is the run's depth bound, which witnesses record.
+	depth int
 }
 
-func newNetWorld(u *Universe, e *engine, symmetric bool) *netWorld {
+func newNetWorld(u *Universe, e *engine, depth int, symmetric bool) *netWorld {
 	w := &netWorld{u: u, net: u.Network, e: e, t: newNetTables(), n: len(u.Devices), ovAt: map[string]int{}, keys: map[string]int{},
-		spd: u.slotsPerDevice()}
+		spd: u.slotsPerDevice(), depth: depth}
 	for i, c := range u.Contexts {
 		if u.frontierOnly(c) {
 			continue
@@ -55,7 +58,22 @@ func newNetWorld(u *Universe, e *engine, symmetric bool) *netWorld {
 	return w
 }
 
-func (w *netWorld) width() int { return 2*w.n + w.n*(w.n-1) }
+func (w *netWorld) Width() int                     { return 2*w.n + w.n*(w.n-1) }
+func (w *netWorld) Invariants() []search.Invariant { return networkTable }
+func (w *netWorld) Units() []string                { return unitNames }
+func (w *netWorld) NewWorker() *cache              { return w.e.newCache() }
+func (w *netWorld) scratch() *search.Tally         { return search.NewTally(len(networkTable)) }
+
+// Successor is successor with the findings in the engine's form.
+func (w *netWorld) Successor(c *cache, cur []int32, t int, next []int32, tl *search.Tally) (bool, []search.Finding) {
+	ok, fs := w.successor(c, cur, t, next, tl)
+	return ok, indexed(networkTable, fs)
+}
+
+// Check is check with the findings in the engine's form.
+func (w *netWorld) Check(c *cache, row []int32, tl *search.Tally) []search.Finding {
+	return indexed(networkTable, w.check(c, row, tl))
+}
 
 func (w *netWorld) knWord(d int) int { return w.n + d }
 
@@ -78,10 +96,7 @@ func (w *netWorld) chEnds(ch int) (s, d int) {
 
 func (w *netWorld) perDevice() int   { return w.spd + 2 }
 func (w *netWorld) perChannel() int  { return 3 * w.net.Capacity }
-func (w *netWorld) transitions() int { return w.n*w.perDevice() + w.n*(w.n-1)*w.perChannel() }
-func (w *netWorld) invariants() []string {
-	return netInvariants
-}
+func (w *netWorld) Transitions() int { return w.n*w.perDevice() + w.n*(w.n-1)*w.perChannel() }
 
 // netTrans is a decoded transition.
 type netTrans struct {
@@ -125,7 +140,7 @@ func (w *netWorld) encode(x netTrans) int {
 	return x.dev*w.perDevice() + x.slot
 }
 
-func (w *netWorld) initial(c *cache) []int32 {
+func (w *netWorld) Initial(c *cache) []int32 {
 	row := w.initialRaw(c)
 	if w.sym != nil {
 		w.sym.canonical(c, row)
@@ -135,7 +150,7 @@ func (w *netWorld) initial(c *cache) []int32 {
 
 // initialRaw is the concrete initial state.
 func (w *netWorld) initialRaw(c *cache) []int32 {
-	row := make([]int32, w.width())
+	row := make([]int32, w.Width())
 	copy(row, c.e.initial())
 	k := w.t.internKnow(know{seq: make([]uint8, len(w.ov)), ac: w.emptyACs()})
 	for d := range w.n {
@@ -173,7 +188,7 @@ func (w *netWorld) replica(dev int, id int32) *model.Replica {
 
 // successor applies transition t to cur, writing the (canonical) successor
 // into next.
-func (w *netWorld) successor(c *cache, cur []int32, t int, next []int32, tl *tally) (bool, []finding) {
+func (w *netWorld) successor(c *cache, cur []int32, t int, next []int32, tl *search.Tally) (bool, []finding) {
 	ok, fs := w.apply(c, cur, t, next, tl)
 	if ok && w.sym != nil {
 		w.sym.canonical(c, next)
@@ -183,7 +198,7 @@ func (w *netWorld) successor(c *cache, cur []int32, t int, next []int32, tl *tal
 
 // apply is successor without canonicalisation: the concrete step, as
 // replay and witness rendering run it.
-func (w *netWorld) apply(c *cache, cur []int32, t int, next []int32, tl *tally) (bool, []finding) {
+func (w *netWorld) apply(c *cache, cur []int32, t int, next []int32, tl *search.Tally) (bool, []finding) {
 	x := w.decode(t)
 	copy(next, cur)
 	var fs []finding
@@ -191,7 +206,7 @@ func (w *netWorld) apply(c *cache, cur []int32, t int, next []int32, tl *tally) 
 	case KindPublish:
 		pub := w.publish(c, x.dev, node{cur[x.dev], cur[w.knWord(x.dev)]})
 		if pub.err != "" {
-			tl.checked[InvNetPublish]++
+			tl.Add(unitPublications, 1)
 			return true, []finding{{InvNetPublish, fmt.Sprintf("d%d cannot publish: %s", x.dev, pub.err)}}
 		}
 		if len(pub.msgs) == 0 {
@@ -207,13 +222,13 @@ func (w *netWorld) apply(c *cache, cur []int32, t int, next []int32, tl *tally) 
 			}
 			next[w.chWord(x.dev, d)] = ch
 		}
-		tl.checked[InvNetPublish]++
+		tl.Add(unitPublications, 1)
 		w.coverPublish(c, x.dev, cur[x.dev], tl)
 	case KindRotate:
 		if !w.net.Rotate || w.u.Devices[x.dev].Legacy {
 			return false, nil
 		}
-		tl.checked[InvNetRotation]++
+		tl.Add(unitRotations, 1)
 		rot := w.rotate(c, x.dev, cur[x.dev])
 		next[x.dev], fs = rot.next, rot.findings
 	case KindDeliver, KindDuplicate, KindDrop:
@@ -260,8 +275,8 @@ func (w *netWorld) apply(c *cache, cur []int32, t int, next []int32, tl *tally) 
 			fs = append(fs, finding{InvRegression, fmt.Sprintf("a transition lowered a frontier of d%d", x.dev)})
 		}
 	}
-	tl.checked[InvRegression]++
-	tl.checked[actionCoverage+x.kind.String()]++
+	tl.Add(unitSteps, 1)
+	tl.Count(actionCoverage+x.kind.String(), 1)
 	return true, fs
 }
 

@@ -35,8 +35,8 @@ func counterPlusOne() *model.Rules {
 }
 
 func init() {
-	RegisterRules("test-live-no-baseline", liveNoBaseline)
-	RegisterRules("test-counter-plus-one", counterPlusOne)
+	testCatalog.AddRules("test-live-no-baseline", liveNoBaseline)
+	testCatalog.AddRules("test-counter-plus-one", counterPlusOne)
 }
 
 // The two converging rule changes are caught by the intent oracle, and by
@@ -45,7 +45,7 @@ func init() {
 func TestOracleCatchesWhatTheReferenceCannot(t *testing.T) {
 	for _, name := range []string{"test-live-no-baseline", "test-counter-plus-one"} {
 		for _, tie := range ties {
-			rules, err := LookupRules(name)
+			rules, err := testCatalog.Rules(name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,7 +58,7 @@ func TestOracleCatchesWhatTheReferenceCannot(t *testing.T) {
 					t.Errorf("%s %v: %s also fails (%d): the change should converge", name, tie, c.Name, c.Violations)
 				}
 			}
-			res, err := Replay(r.Witness)
+			res, err := Replay(testCatalog, r.Witness)
 			if err != nil || !res.Reproduced {
 				t.Errorf("%s %v: replay %v %v", name, tie, err, res)
 			}

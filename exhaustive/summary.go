@@ -2,93 +2,23 @@ package exhaustive
 
 import (
 	"fmt"
-	"github.com/nip-rs/harness/internal/notefig"
-	"slices"
 	"strings"
-	"time"
 
-	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/internal/notefig"
 )
-
-// CheckSummary is one directed check over every tie policy it ran under.
-type CheckSummary struct {
-	Key, Label, Name string
-	TieIndependent   bool
-	// Points and Violations per tie policy (a tie-independent check is
-	// recorded under clear-wins).
-	Points     map[model.TiePolicy]int
-	Violations map[model.TiePolicy]int
-	Total      int
-	Tallies    map[string]int
-	Elapsed    time.Duration
-	// Witnesses holds the first failing point per tie policy.
-	Witnesses []*Witness
-}
-
-// Summarize folds per-tie results into one summary per check, in suite
-// order.
-func Summarize(rs []DirectedResult) []*CheckSummary {
-	var out []*CheckSummary
-	byKey := map[string]*CheckSummary{}
-	for _, r := range rs {
-		s, ok := byKey[r.Check.Key]
-		if !ok {
-			s = &CheckSummary{Key: r.Check.Key, Label: r.Check.Label, Name: r.Check.Name, TieIndependent: r.Check.TieIndependent,
-				Points: map[model.TiePolicy]int{}, Violations: map[model.TiePolicy]int{}, Tallies: map[string]int{}}
-			byKey[r.Check.Key] = s
-			out = append(out, s)
-		}
-		s.Points[r.Tie] += r.Points
-		s.Violations[r.Tie] += r.Violations
-		s.Total += r.Points
-		for k, v := range r.Tallies {
-			s.Tallies[k] += v
-		}
-		s.Elapsed += r.Elapsed
-		if r.Witness != nil {
-			s.Witnesses = append(s.Witnesses, r.Witness)
-		}
-	}
-	return out
-}
-
-// TallyString lists the tallies as "name N" in name order.
-func (s *CheckSummary) TallyString() string {
-	names := make([]string, 0, len(s.Tallies))
-	for k := range s.Tallies {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	var parts []string
-	for _, n := range names {
-		parts = append(parts, n+" "+Commas(s.Tallies[n]))
-	}
-	return strings.Join(parts, "; ")
-}
-
-// NoteRow is the check's row of NOTE.md's directed-check table.
-func (s *CheckSummary) NoteRow() string {
-	t := s.TallyString()
-	if t == "" {
-		t = "—"
-	}
-	return fmt.Sprintf("| %s | `%s` | %s | %s | %s |", s.Label, s.Key, s.Name, Commas(s.Total), t)
-}
-
-// Commas formats n with thousands separators, as NOTE.md writes figures.
-func Commas(n int) string { return notefig.Commas(n) }
 
 // PerDepthString renders per-depth counts as "1 / 16 / 144".
 func PerDepthString(per []int) string {
 	var parts []string
 	for _, n := range per {
-		parts = append(parts, Commas(n))
+		parts = append(parts, notefig.Commas(n))
 	}
 	return strings.Join(parts, " / ")
 }
 
 // NoteRow is the run's row of NOTE.md's state-space table.
 func (r *Result) NoteRow() string {
-	return fmt.Sprintf("| %d | %s | %s | %s | %s | %s | %s |", r.Depth, r.Tie, PerDepthString(r.PerDepth), Commas(r.Distinct),
-		Commas(r.Checked), Commas(int(r.Transitions)), Commas(int(r.Registers)))
+	c := notefig.Commas[int]
+	return fmt.Sprintf("| %d | %s | %s | %s | %s | %s | %s |", r.Depth, r.Tie, PerDepthString(r.PerDepth), c(r.Distinct),
+		c(r.Checked), c(int(r.Transitions)), c(int(r.Registers)))
 }

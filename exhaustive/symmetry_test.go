@@ -7,19 +7,18 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/search"
 )
 
 // netStates explores a network universe with symmetry off and returns the
 // explorer (its store holds every concrete state) and the world.
-func netStates(t *testing.T, name string, rules *model.Rules, depth int) (*explorer, *netWorld) {
+func netStates(t *testing.T, name string, rules *model.Rules, depth int) (*explored, *netWorld) {
 	t.Helper()
-	u, err := LookupUniverse(name)
+	u, err := testCatalog.Universe(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := &explorer{cfg: Config{Universe: u, Depth: depth, Tie: model.ClearWins, Workers: 2, Rules: rules, NoSymmetry: true}, u: &u}
-	x.e = newEngine(&u, rules, model.ClearWins)
-	x.run()
+	x := exploreAll(t, u, rules, model.ClearWins, depth, false)
 	return x, x.w.(*netWorld)
 }
 
@@ -29,7 +28,7 @@ func netStates(t *testing.T, name string, rules *model.Rules, depth int) (*explo
 // verdict at quiescence and the oracle's expectation.
 func verdicts(w *netWorld, c *cache, row []int32) (map[string]string, []string) {
 	var invs []string
-	for _, f := range w.check(c, row, newTally()) {
+	for _, f := range w.check(c, row, search.NewTally(len(networkTable))) {
 		invs = append(invs, f.Invariant)
 	}
 	slices.Sort(invs)
@@ -68,17 +67,17 @@ func renameKey(w *netWorld, el *symElem, key string) string {
 // state's canonical representative.
 func TestEveryInvariantIsSymmetric(t *testing.T) {
 	for _, name := range []string{"spec", "test-live-no-baseline", "test-counter-plus-one", "test-lww-join"} {
-		rules, err := LookupRules(name)
+		rules, err := testCatalog.Rules(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		x, w := netStates(t, "network", rules, 4)
 		sym := newSymmetry(w)
 		c := x.e.newCache()
-		img, canon := make([]int32, w.width()), make([]int32, w.width())
+		img, canon := make([]int32, w.Width()), make([]int32, w.Width())
 		violations := 0
-		for i := range x.store.len() {
-			row := x.store.row(i)
+		for i := range x.store.Len() {
+			row := x.store.Row(i)
 			want, wantInv := verdicts(w, c, row)
 			violations += len(wantInv)
 			copy(canon, row)
@@ -116,17 +115,17 @@ func TestSuccessorsAreSymmetric(t *testing.T) {
 	succ := func(row []int32) map[string]bool {
 		out := map[string]bool{}
 		next := make([]int32, len(row))
-		for tr := range w.transitions() {
-			if ok, _ := w.apply(c, row, tr, next, newTally()); ok {
+		for tr := range w.Transitions() {
+			if ok, _ := w.apply(c, row, tr, next, search.NewTally(len(networkTable))); ok {
 				sym.canonical(c, next)
 				out[fmt.Sprint(next)] = true
 			}
 		}
 		return out
 	}
-	img := make([]int32, w.width())
-	for i := range x.store.len() {
-		row := x.store.row(i)
+	img := make([]int32, w.Width())
+	for i := range x.store.Len() {
+		row := x.store.Row(i)
 		want := succ(row)
 		for k := range sym.elems {
 			sym.image(c, k, row, img)

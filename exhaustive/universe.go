@@ -71,70 +71,86 @@ func Reference() Universe {
 	}
 }
 
-var (
-	registryMu sync.Mutex
-	universes  = map[string]func() Universe{"reference": Reference}
-	ruleSets   = map[string]func() *model.Rules{"spec": model.Spec}
-)
-
-// RegisterUniverse adds a named universe; it panics on a duplicate name
-// (a programming error).
-func RegisterUniverse(name string, fn func() Universe) {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	if _, dup := universes[name]; dup {
-		panic("exhaustive: duplicate universe " + name)
-	}
-	universes[name] = fn
+// Catalog holds the named universes and rule sets a run or a witness can
+// refer to. NewCatalog has the project's own (the universes reference,
+// network and network-whole; the rule set spec); a command adds more
+// (mutants.Register) before it parses its flags. A Catalog is safe for
+// concurrent use.
+type Catalog struct {
+	mu        sync.Mutex
+	universes map[string]func() Universe
+	rules     map[string]func() *model.Rules
 }
 
-// LookupUniverse returns the named universe.
-func LookupUniverse(name string) (Universe, error) {
-	registryMu.Lock()
-	fn, ok := universes[name]
-	registryMu.Unlock()
+// NewCatalog returns the catalogue of the project's universes and the
+// production rules.
+func NewCatalog() *Catalog {
+	c := &Catalog{universes: map[string]func() Universe{}, rules: map[string]func() *model.Rules{}}
+	c.AddUniverse("reference", Reference)
+	c.AddUniverse("network", NetworkUniverse)
+	c.AddUniverse("network-whole", NetworkWholeUniverse)
+	c.AddRules("spec", model.Spec)
+	return c
+}
+
+// AddUniverse adds a named universe; it panics on a duplicate name (a
+// programming error).
+func (c *Catalog) AddUniverse(name string, fn func() Universe) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, dup := c.universes[name]; dup {
+		panic("exhaustive: duplicate universe " + name)
+	}
+	c.universes[name] = fn
+}
+
+// Universe returns the named universe.
+func (c *Catalog) Universe(name string) (Universe, error) {
+	c.mu.Lock()
+	fn, ok := c.universes[name]
+	c.mu.Unlock()
 	if !ok {
-		return Universe{}, fmt.Errorf("unknown universe %q (known: %s)", name, strings.Join(UniverseNames(), ", "))
+		return Universe{}, fmt.Errorf("unknown universe %q (known: %s)", name, strings.Join(c.UniverseNames(), ", "))
 	}
 	return fn(), nil
 }
 
-// UniverseNames lists the registered universes in order.
-func UniverseNames() []string {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	return sortedNames(universes)
+// UniverseNames lists the universes in name order.
+func (c *Catalog) UniverseNames() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return sortedNames(c.universes)
 }
 
-// RegisterRules adds a named rule set that witnesses can refer to (the
-// production rules are "spec"); it panics on a duplicate name.
-func RegisterRules(name string, fn func() *model.Rules) {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	if _, dup := ruleSets[name]; dup {
+// AddRules adds a named rule set (the production rules are "spec"); it
+// panics on a duplicate name.
+func (c *Catalog) AddRules(name string, fn func() *model.Rules) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, dup := c.rules[name]; dup {
 		panic("exhaustive: duplicate rule set " + name)
 	}
-	ruleSets[name] = fn
+	c.rules[name] = fn
 }
 
-// LookupRules returns a fresh copy of the named rule set.
-func LookupRules(name string) (*model.Rules, error) {
-	registryMu.Lock()
-	fn, ok := ruleSets[name]
-	registryMu.Unlock()
+// Rules returns a fresh copy of the named rule set, named name.
+func (c *Catalog) Rules(name string) (*model.Rules, error) {
+	c.mu.Lock()
+	fn, ok := c.rules[name]
+	c.mu.Unlock()
 	if !ok {
-		return nil, fmt.Errorf("unknown rule set %q (known: %s)", name, strings.Join(RulesNames(), ", "))
+		return nil, fmt.Errorf("unknown rule set %q (known: %s)", name, strings.Join(c.RulesNames(), ", "))
 	}
 	r := fn()
 	r.Name = name
 	return r, nil
 }
 
-// RulesNames lists the registered rule sets in order.
-func RulesNames() []string {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	return sortedNames(ruleSets)
+// RulesNames lists the rule sets in name order.
+func (c *Catalog) RulesNames() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return sortedNames(c.rules)
 }
 
 func sortedNames[V any](m map[string]V) []string {
@@ -157,8 +173,6 @@ func (u *Universe) validate() error {
 		return fmt.Errorf("universe %q has no contexts", u.Name)
 	case !slices.IsSorted(u.Values) || len(slices.Compact(slices.Clone(u.Values))) != len(u.Values):
 		return fmt.Errorf("universe %q: frontier values must be strictly ascending", u.Name)
-	case u.Network != nil:
-		return u.validateNetwork()
 	}
 	return nil
 }

@@ -1,128 +1,80 @@
 package exhaustive
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/search"
+	"github.com/nip-rs/harness/witnessfile"
 )
 
-// Witness is a violation that can be replayed: for the explorer, the
-// universe and the actions from its initial state; for a directed check,
-// the check and its parameter point. Its JSON form is the witness file.
-type Witness struct {
-	Kind      string       `json:"kind"` // "explore" or "directed"
-	Universe  string       `json:"universe,omitempty"`
-	Depth     int          `json:"depth,omitempty"`
-	Check     string       `json:"check,omitempty"`
-	Tie       string       `json:"tie"`
-	Rules     string       `json:"rules"`
-	Invariant string       `json:"invariant"`
-	Detail    string       `json:"detail"`
-	Actions   []actionJSON `json:"actions,omitempty"`
-	Point     Params       `json:"point,omitempty"`
-
-	text string // the rendering, when the witness was found in this process
-}
-
-// Witness kinds.
-const (
-	KindExplore  = "explore"
-	KindDirected = "directed"
-)
-
-// ErrBadWitness marks a witness that does not parse or does not fit its
-// universe or check: an input error, not a violation.
-var ErrBadWitness = errors.New("bad witness")
-
-func badWitness(format string, a ...any) error {
-	return fmt.Errorf("%w: %s", ErrBadWitness, fmt.Sprintf(format, a...))
-}
-
-// ParseWitness reads a witness file.
-func ParseWitness(data []byte) (*Witness, error) {
-	var w Witness
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&w); err != nil {
-		return nil, badWitness("%v", err)
+// Replay re-runs an explorer witness through the same code that found it:
+// its universe and rule set come from the catalogue, its actions are
+// resolved against the universe and executed, and every check they meet is
+// run. An error (wrapping witnessfile.ErrBad) means the witness does not
+// fit; otherwise the result says whether its invariant failed again.
+func Replay(cat *Catalog, w *witnessfile.Witness) (*witnessfile.Replayed, error) {
+	if w.Kind != witnessfile.KindExplore {
+		return nil, witnessfile.Bad("kind %q is not %s", w.Kind, witnessfile.KindExplore)
 	}
-	if dec.More() {
-		return nil, badWitness("trailing data after the witness object")
+	u, err := cat.Universe(w.Universe)
+	if err != nil {
+		return nil, witnessfile.Bad("%v", err)
 	}
-	if w.Invariant == "" {
-		return nil, badWitness("no invariant named")
-	}
-	return &w, nil
-}
-
-// JSON is the witness file content (indented, newline-terminated).
-func (w *Witness) JSON() []byte {
-	b, _ := json.MarshalIndent(w, "", "  ") // plain data always marshals
-	return append(b, '\n')
-}
-
-// ReplayResult is what replaying a witness found.
-type ReplayResult struct {
-	// Reproduced is true when the witness's invariant failed again.
-	Reproduced bool
-	// Found lists every violation the replay observed.
-	Found []string
-	// Text is the witness rendered step by step.
-	Text string
-}
-
-// Replay re-runs a witness through the same code that found it. An error
-// (wrapping ErrBadWitness) means the witness does not fit; otherwise the
-// result says whether its invariant failed again.
-func Replay(w *Witness) (*ReplayResult, error) {
-	switch w.Kind {
-	case KindExplore:
-		return replayExplore(w)
-	case KindDirected:
-		return replayDirected(w)
-	}
-	return nil, badWitness("unknown kind %q (want %s or %s)", w.Kind, KindExplore, KindDirected)
-}
-
-func witnessSetup(w *Witness) (*model.Rules, model.TiePolicy, error) {
 	tie, err := model.ParseTiePolicy(w.Tie)
 	if err != nil {
-		return nil, 0, badWitness("%v", err)
+		return nil, witnessfile.Bad("%v", err)
 	}
-	rules, err := LookupRules(w.Rules)
+	rules, err := cat.Rules(w.Rules)
 	if err != nil {
-		return nil, 0, badWitness("%v", err)
+		return nil, witnessfile.Bad("%v", err)
 	}
-	return rules, tie, nil
+	// Replay runs the concrete trace: symmetry off.
+	wo, _, err := newWorld(&u, rules, tie, w.Depth, false)
+	if err != nil {
+		return nil, witnessfile.Bad("%v", err)
+	}
+	return wo.replay(w)
+}
+
+// Text renders an explorer witness: the one found in this process as it
+// was rendered then, one read from a file by replaying it.
+func Text(cat *Catalog, w *witnessfile.Witness) (string, error) {
+	if w.Text != "" {
+		return w.Text, nil
+	}
+	r, err := Replay(cat, w)
+	if err != nil {
+		return "", err
+	}
+	return r.Text, nil
 }
 
 // witness builds the explorer witness of a hit.
-func (x *explorer) witness(h hit) *Witness {
+func (rw *refWorld) witness(run *search.Run, h search.Hit) *witnessfile.Witness {
 	var path []int
-	if h.parent >= 0 {
-		path = x.store.path(h.parent)
+	if h.Parent >= 0 {
+		path = run.Store.Path(h.Parent)
 	}
-	if h.trans >= 0 {
-		path = append(path, h.trans)
+	if h.Trans >= 0 {
+		path = append(path, h.Trans)
 	}
-	tr, err := runTrace(x.u, x.cfg.Rules, x.cfg.Tie, path)
+	tr, err := runTrace(rw.u, rw.e.rules, rw.e.tie, path)
 	if err != nil {
 		panic("exhaustive: a stored path does not replay: " + err.Error()) // an internal inconsistency
 	}
-	w := &Witness{Kind: KindExplore, Universe: x.u.Name, Depth: x.cfg.Depth, Tie: x.cfg.Tie.String(),
-		Rules: x.cfg.Rules.Name, Invariant: h.f.Invariant, Detail: h.f.Detail}
-	if h.f.Invariant == InvRegression && len(tr.actions) > 0 {
+	w := &witnessfile.Witness{Kind: witnessfile.KindExplore, Universe: rw.u.Name, Depth: rw.depth, Tie: rw.e.tie.String(),
+		Rules: rw.e.rules.Name, Invariant: referenceTable[h.Finding.Inv].ID, Detail: h.Finding.Detail}
+	if w.Invariant == InvRegression && len(tr.actions) > 0 {
 		w.Detail = fmt.Sprintf("%s lowered a frontier of d%d", tr.actions[len(tr.actions)-1], tr.actions[len(tr.actions)-1].Device)
 	}
 	for _, a := range tr.actions {
-		w.Actions = append(w.Actions, a.toJSON())
+		w.Actions = append(w.Actions, a.toFile())
 	}
 	var b strings.Builder
-	tr.render(&b, x.u, w)
-	w.text = b.String()
+	tr.render(&b, rw.u, w)
+	w.Text = b.String()
 	return w
 }
 
@@ -201,20 +153,12 @@ func (u *Universe) resolve(reps []*model.Replica, a Action) (int, error) {
 	return 0, fmt.Errorf("universe %q has no transition %s", u.Name, a)
 }
 
-func replayExplore(w *Witness) (*ReplayResult, error) {
-	u, err := LookupUniverse(w.Universe)
-	if err != nil {
-		return nil, badWitness("%v", err)
-	}
-	if u.Network != nil {
-		return replayNetwork(w, u)
-	}
-	rules, tie, err := witnessSetup(w)
-	if err != nil {
-		return nil, err
-	}
+// replay resolves the witness's actions against the reference universe,
+// runs them, and runs the transition and state checks on the trace.
+func (rw *refWorld) replay(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
+	u, rules, tie := rw.u, rw.e.rules, rw.e.tie
 	if len(w.Actions) == 0 && w.Invariant == InvRegression {
-		return nil, badWitness("a frontier regression needs at least one action")
+		return nil, witnessfile.Bad("a frontier regression needs at least one action")
 	}
 	reps := make([]*model.Replica, len(u.Devices))
 	for i, spec := range u.Devices {
@@ -222,20 +166,20 @@ func replayExplore(w *Witness) (*ReplayResult, error) {
 	}
 	var path []int
 	for k, j := range w.Actions {
-		a, err := j.action()
+		a, err := fromFile(j)
 		if err != nil {
-			return nil, badWitness("step %d: %v", k+1, err)
+			return nil, witnessfile.Bad("step %d: %v", k+1, err)
 		}
 		t, err := u.resolve(reps, a)
 		if err != nil {
-			return nil, badWitness("step %d: %v", k+1, err)
+			return nil, witnessfile.Bad("step %d: %v", k+1, err)
 		}
 		u.apply(reps, t)
 		path = append(path, t)
 	}
-	tr, err := runTrace(&u, rules, tie, path)
+	tr, err := runTrace(u, rules, tie, path)
 	if err != nil {
-		return nil, badWitness("%v", err)
+		return nil, witnessfile.Bad("%v", err)
 	}
 	var found []finding
 	for k, r := range tr.regress {
@@ -243,17 +187,16 @@ func replayExplore(w *Witness) (*ReplayResult, error) {
 			found = append(found, finding{InvRegression, fmt.Sprintf("step %d (%s) lowered a frontier", k+1, tr.actions[k])})
 		}
 	}
-	e := newEngine(&u, rules, tie)
 	ids := make([]int32, len(u.Devices))
 	for i, r := range tr.final {
-		ids[i] = e.internLocked(i, r.Clone())
+		ids[i] = rw.e.internLocked(i, r.Clone())
 	}
-	fs, _ := e.newCache().stateChecks(ids, permutations(len(u.Devices)))
+	fs, _ := rw.e.newCache().stateChecks(ids, rw.perms)
 	found = append(found, fs...)
 
-	res := &ReplayResult{}
+	res := &witnessfile.Replayed{}
 	var b strings.Builder
-	tr.render(&b, &u, w)
+	tr.render(&b, u, w)
 	for _, f := range found {
 		res.Found = append(res.Found, f.Invariant+": "+f.Detail)
 		if f.Invariant == w.Invariant {
@@ -264,25 +207,7 @@ func replayExplore(w *Witness) (*ReplayResult, error) {
 	return res, nil
 }
 
-// Text renders a witness. An explorer witness shows the initial state in
-// full, then every step with its action and only the fields it changed,
-// then the violation; one read from a file is replayed to render it, so its
-// rule set must be registered (RegisterRules).
-func (w *Witness) Text() (string, error) {
-	if w.Kind == KindDirected {
-		return w.directedText(), nil
-	}
-	if w.text != "" {
-		return w.text, nil
-	}
-	r, err := replayExplore(w)
-	if err != nil {
-		return "", err
-	}
-	return r.Text, nil
-}
-
-func (tr *trace) render(b *strings.Builder, u *Universe, w *Witness) {
+func (tr *trace) render(b *strings.Builder, u *Universe, w *witnessfile.Witness) {
 	fmt.Fprintf(b, "witness %s: universe %s, depth bound %d, tie %s, rules %s\n", w.Invariant, u.Name, w.Depth, w.Tie, w.Rules)
 	b.WriteString("initial state:\n")
 	for d, v := range tr.views[0] {

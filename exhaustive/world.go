@@ -1,75 +1,83 @@
 package exhaustive
 
-import "fmt"
+import (
+	"fmt"
 
-// world is the search's view of a universe: the layout of a global state
-// row, its initial row, its transitions and its checks. Explore runs one
-// breadth-first search over any world; the reference universe's world is
-// refWorld (one word per device, synchronous delivery), a universe with a
-// Network is netWorld (devices, intent knowledge and channels in flight).
+	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/search"
+	"github.com/nip-rs/harness/witnessfile"
+)
+
+// world is a universe as the engine explores it (search.World), plus what
+// only the universe knows: how to turn a hit into a witness, what to add to
+// the result, and how to replay a witness file. The reference universe's
+// world is refWorld (one word per device, synchronous delivery); a universe
+// with a Network is netWorld (devices, intent knowledge and channels in
+// flight). Everything that differs between the two is behind this
+// interface; newWorld is the only place that chooses.
 type world interface {
-	width() int
-	initial(c *cache) []int32
-	transitions() int
-	// successor writes the successor of cur under transition t into next
-	// and reports whether t is enabled there, with the findings of the
-	// transition checks. Counts go to tl.
-	successor(c *cache, cur []int32, t int, next []int32, tl *tally) (bool, []finding)
-	// check runs the state invariants on a stored row, counting into tl.
-	check(c *cache, row []int32, tl *tally) []finding
-	// invariants lists the invariants the world checks, in rank order.
-	invariants() []string
-	witness(x *explorer, h hit) *Witness
-	// finish adds what the world knows to the result.
-	finish(x *explorer, res *Result)
+	search.World[*cache]
+	witness(run *search.Run, h search.Hit) *witnessfile.Witness
+	finish(run *search.Run, res *Result)
+	replay(w *witnessfile.Witness) (*witnessfile.Replayed, error)
+}
+
+// newWorld validates a universe and builds its world and device engine
+// under rules and tie; symmetric turns on the reduction by the universe's
+// symmetries where it has any.
+func newWorld(u *Universe, rules *model.Rules, tie model.TiePolicy, depth int, symmetric bool) (world, *engine, error) {
+	if err := u.validate(); err != nil {
+		return nil, nil, err
+	}
+	if u.Network != nil {
+		if err := u.validateNetwork(); err != nil {
+			return nil, nil, err
+		}
+		// Client ids are not part of a network state (they all have one
+		// length, so they change no behaviour): identity without noise.
+		e := newEngine(u, rules, tie, appendReplicaBody)
+		return newNetWorld(u, e, depth, symmetric), e, nil
+	}
+	e := newEngine(u, rules, tie, appendReplicaState)
+	return &refWorld{u: u, e: e, depth: depth, perms: permutations(len(u.Devices))}, e, nil
 }
 
 // refWorld is the reference universe's world: a state is one interned
 // replica per device; a delivery is a synchronous snapshot.
 type refWorld struct {
 	u     *Universe
+	e     *engine
+	depth int
 	perms [][]int
 }
 
-func newRefWorld(u *Universe) *refWorld {
-	return &refWorld{u: u, perms: permutations(len(u.Devices))}
-}
+func (w *refWorld) Width() int                          { return len(w.u.Devices) }
+func (w *refWorld) Invariants() []search.Invariant      { return referenceTable }
+func (w *refWorld) Units() []string                     { return unitNames }
+func (w *refWorld) NewWorker() *cache                   { return w.e.newCache() }
+func (w *refWorld) Initial(c *cache) []int32            { return c.e.initial() }
+func (w *refWorld) Transitions() int                    { return w.u.numTransitions() }
+func (w *refWorld) finish(*search.Run, *Result)         {}
+func (w *refWorld) scratch() *search.Tally              { return search.NewTally(len(referenceTable)) }
+func (w *refWorld) found(fs []finding) []search.Finding { return indexed(referenceTable, fs) }
 
-func (w *refWorld) width() int                          { return len(w.u.Devices) }
-func (w *refWorld) initial(c *cache) []int32            { return c.e.initial() }
-func (w *refWorld) transitions() int                    { return w.u.numTransitions() }
-func (w *refWorld) invariants() []string                { return invariantOrder }
-func (w *refWorld) witness(x *explorer, h hit) *Witness { return x.witness(h) }
-func (w *refWorld) finish(*explorer, *Result)           {}
-
-func (w *refWorld) successor(c *cache, cur []int32, t int, next []int32, tl *tally) (bool, []finding) {
+func (w *refWorld) Successor(c *cache, cur []int32, t int, next []int32, tl *search.Tally) (bool, []search.Finding) {
 	dev, s := c.next(cur, t)
 	if s.next < 0 {
 		return false, nil
 	}
-	tl.checked[InvRegression]++
+	tl.Add(unitSteps, 1)
 	copy(next, cur)
 	next[dev] = s.next
 	if s.regress {
-		return true, []finding{{InvRegression, fmt.Sprintf("a transition lowered a frontier of d%d", dev)}}
+		return true, w.found([]finding{{InvRegression, fmt.Sprintf("a transition lowered a frontier of d%d", dev)}})
 	}
 	return true, nil
 }
 
-func (w *refWorld) check(c *cache, row []int32, tl *tally) []finding {
+func (w *refWorld) Check(c *cache, row []int32, tl *search.Tally) []search.Finding {
 	fs, regs := c.stateChecks(row, w.perms)
-	tl.checked[InvConvergence]++
-	tl.checked[InvLostSet] += int64(regs)
-	tl.checked[InvResurrection] += int64(regs)
-	tl.checked[InvMergeResurrection] += int64(regs)
-	tl.registers += int64(regs)
-	return fs
-}
-
-// newWorld is the world of the explorer's universe.
-func newWorld(x *explorer) world {
-	if x.u.Network != nil {
-		return newNetWorld(x.u, x.e, !x.cfg.NoSymmetry)
-	}
-	return newRefWorld(x.u)
+	tl.Add(unitStates, 1)
+	tl.Add(unitRegisters, int64(regs))
+	return w.found(fs)
 }

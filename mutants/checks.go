@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/props"
@@ -27,7 +28,7 @@ type Check struct {
 	Name     string
 	Kind     string
 	Universe string
-	Directed *exhaustive.Directed
+	Directed *directed.Directed
 	Prop     string
 	// Work orders the suite, cheapest first: the distinct states a
 	// universe stores and the points of a cube under the production rules
@@ -51,12 +52,12 @@ type runner struct {
 // SuiteChecks lists every generic check, unordered: each registered
 // universe (one-device variants excluded), each directed check, and the two
 // load checks run under the conformant relay.
-func SuiteChecks() []Check {
+func SuiteChecks(cat *exhaustive.Catalog) []Check {
 	var out []Check
-	for _, u := range Universes() {
+	for _, u := range Universes(cat) {
 		out = append(out, Check{Name: KindExplore + ":" + u, Kind: KindExplore, Universe: u})
 	}
-	for _, d := range exhaustive.DirectedChecks() {
+	for _, d := range directed.DirectedChecks() {
 		out = append(out, Check{Name: KindDirected + ":" + d.Key, Kind: KindDirected, Directed: d, TieIndependent: d.TieIndependent})
 	}
 	for _, p := range []string{props.CheckSoundness, props.CheckQuiescent} {
@@ -81,13 +82,13 @@ type controlRun struct {
 // policy, and orders the suite by Work, cheapest first (ties by kind, then
 // name). It returns what the control tripped.
 func (r *runner) control() ([]Check, map[model.TiePolicy][]*Finding) {
-	key := fmt.Sprint(r.opts.Ties, r.opts.Seed, r.opts.LoadCases, Universes())
+	key := fmt.Sprint(r.opts.Ties, r.opts.Seed, r.opts.LoadCases, Universes(r.opts.Catalog))
 	controls.Lock()
 	defer controls.Unlock()
 	if c, ok := controls.m[key]; ok {
 		return c.suite, c.found
 	}
-	checks := SuiteChecks()
+	checks := SuiteChecks(r.opts.Catalog)
 	found := map[model.TiePolicy][]*Finding{}
 	spec := model.Spec()
 	for i := range checks {
@@ -156,7 +157,7 @@ func (r *runner) explore(c Check, rules *model.Rules, m *Mutant, tie model.TiePo
 	if m != nil && m.OneDevice {
 		name, rules = VariantName(c.Universe, m.ID), model.Spec()
 	}
-	u, err := exhaustive.LookupUniverse(name)
+	u, err := r.opts.Catalog.Universe(name)
 	if err != nil {
 		return setupFailure(err)
 	}
@@ -169,7 +170,7 @@ func (r *runner) explore(c Check, rules *model.Rules, m *Mutant, tie model.TiePo
 		return setupFailure(fmt.Errorf("%s: %s", name, res.BoundHit))
 	}
 	if w := res.Witness; w != nil {
-		text, err := w.Text()
+		text, err := exhaustive.Text(r.opts.Catalog, w)
 		if err != nil {
 			return setupFailure(err)
 		}
@@ -180,15 +181,11 @@ func (r *runner) explore(c Check, rules *model.Rules, m *Mutant, tie model.TiePo
 }
 
 func (r *runner) directed(c Check, rules *model.Rules, tie model.TiePolicy) *Finding {
-	res := exhaustive.RunDirected(c.Directed, rules, tie, r.opts.Workers)
+	res := directed.RunDirected(c.Directed, rules, tie, r.opts.Workers)
 	f := &Finding{Work: int64(res.Points), Depth: -1}
 	if w := res.Witness; w != nil {
-		text, err := w.Text()
-		if err != nil {
-			return setupFailure(err)
-		}
 		f.Invariant, f.Detail = w.Invariant, w.Detail
-		f.Witness = &Witness{Kind: KindDirected, JSON: w.JSON(), Text: text}
+		f.Witness = &Witness{Kind: KindDirected, JSON: w.JSON(), Text: w.Text}
 	}
 	return f
 }

@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"github.com/nip-rs/harness/internal/notefig"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nip-rs/harness/directed"
+	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/witnessfile"
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/props"
@@ -67,15 +70,17 @@ func TestGate(t *testing.T) {
 // and both load checks.
 func TestSuiteHoldsEveryUniverse(t *testing.T) {
 	names := map[string]bool{}
-	for _, c := range SuiteChecks() {
+	cat := exhaustive.NewCatalog()
+	Register(cat)
+	for _, c := range SuiteChecks(cat) {
 		names[c.Name] = true
 	}
-	for _, u := range exhaustive.UniverseNames() {
-		if want := !variants[u]; names[KindExplore+":"+u] != want {
+	for _, u := range cat.UniverseNames() {
+		if want := !isVariant(u); names[KindExplore+":"+u] != want {
 			t.Errorf("universe %s in the suite: %t, want %t", u, !want, want)
 		}
 	}
-	for _, d := range exhaustive.DirectedChecks() {
+	for _, d := range directed.DirectedChecks() {
 		if !names[KindDirected+":"+d.Key] {
 			t.Errorf("directed check %s missing", d.Key)
 		}
@@ -132,7 +137,7 @@ func TestGoldenWitnessesReplay(t *testing.T) {
 			}
 			continue
 		}
-		if kind.Kind == exhaustive.KindExplore {
+		if kind.Kind == witnessfile.KindExplore {
 			explorer++
 		}
 		cmd := exec.Command(bin, "-replay", f)

@@ -2,41 +2,43 @@ package mutants
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/nip-rs/harness/exhaustive"
 )
 
-// Every mutant's rules are registered with the explorer under the mutant's
-// id, so that a witness naming them replays (cmd/explore -replay). A mutant
-// applied to one installation only is a universe instead: for each
-// registered universe, a variant whose device 0 decides through the
-// mutant's rules while the run, and every check, keeps the production rules.
-
-var variants = map[string]bool{}
-
-// VariantName is the universe base with device 0 running mutant id.
-func VariantName(base, id string) string { return base + "+" + id }
-
-func init() {
-	bases := exhaustive.UniverseNames()
+// Register adds every mutant to a catalogue, so that a witness naming one
+// replays (cmd/explore -replay) and the gate can explore it: a mutant's
+// rules under the mutant's id; a mutant applied to one installation only as
+// universes instead, for each universe already in the catalogue a variant
+// whose device 0 decides through the mutant's rules while the run, and
+// every check, keeps the production rules. The commands call it once on
+// their catalogue before parsing flags.
+func Register(cat *exhaustive.Catalog) {
+	bases := cat.UniverseNames()
 	for _, m := range All() {
 		if !m.OneDevice {
-			exhaustive.RegisterRules(m.ID, m.Rules)
+			cat.AddRules(m.ID, m.Rules)
 			continue
 		}
 		for _, base := range bases {
 			name := VariantName(base, m.ID)
-			exhaustive.RegisterUniverse(name, func() exhaustive.Universe { return oneDevice(base, name, m) })
-			variants[name] = true
+			cat.AddUniverse(name, func() exhaustive.Universe { return oneDevice(cat, base, name, m) })
 		}
 	}
 }
 
+// VariantName is the universe base with device 0 running mutant id.
+func VariantName(base, id string) string { return base + "+" + id }
+
+// isVariant reports whether a universe name is a one-device variant.
+func isVariant(name string) bool { return strings.Contains(name, "+") }
+
 // oneDevice is universe base with device 0 deciding through m's rules.
-func oneDevice(base, name string, m Mutant) exhaustive.Universe {
-	u, err := exhaustive.LookupUniverse(base)
+func oneDevice(cat *exhaustive.Catalog, base, name string, m Mutant) exhaustive.Universe {
+	u, err := cat.Universe(base)
 	if err != nil {
-		panic("mutants: registered universe vanished: " + err.Error()) // the registry only grows
+		panic("mutants: a catalogued universe vanished: " + err.Error()) // a catalogue only grows
 	}
 	u.Name = name
 	u.Doc = u.Doc + "; device 0 runs " + m.ID
@@ -54,12 +56,12 @@ func oneDevice(base, name string, m Mutant) exhaustive.Universe {
 	return u
 }
 
-// Universes lists the registered universes the suite explores: every one
-// except the one-device variants made here.
-func Universes() []string {
+// Universes lists the catalogue's universes the suite explores: every one
+// except the one-device variants.
+func Universes(cat *exhaustive.Catalog) []string {
 	var out []string
-	for _, n := range exhaustive.UniverseNames() {
-		if !variants[n] {
+	for _, n := range cat.UniverseNames() {
+		if !isVariant(n) {
 			out = append(out, n)
 		}
 	}

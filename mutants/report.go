@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/model"
 )
 
@@ -131,6 +130,3 @@ func (rep *Report) Work() (states, points int64) {
 	}
 	return states, points
 }
-
-// Commas formats n with thousands separators.
-func Commas(n int64) string { return exhaustive.Commas(int(n)) }

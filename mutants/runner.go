@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/model"
 )
 
@@ -27,6 +28,9 @@ type Options struct {
 	LoadCases int
 	// Progress, if set, receives a line per check run.
 	Progress func(string)
+	// Catalog names the universes and rule sets; nil means the project's
+	// own with every mutant registered (exhaustive.NewCatalog, Register).
+	Catalog *exhaustive.Catalog
 }
 
 // DefaultSeed and DefaultLoadCases are the load searches' defaults, those
@@ -48,6 +52,10 @@ func (o *Options) fill() {
 	}
 	if o.LoadCases <= 0 {
 		o.LoadCases = DefaultLoadCases
+	}
+	if o.Catalog == nil {
+		o.Catalog = exhaustive.NewCatalog()
+		Register(o.Catalog)
 	}
 }
 

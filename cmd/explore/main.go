@@ -12,7 +12,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/internal/cli"
+	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/mutants"
+	"github.com/nip-rs/harness/witnessfile"
 )
 
 // Exit codes.
@@ -24,6 +29,15 @@ const (
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// cat names every universe and rule set the flags and witnesses can refer
+// to: the project's own and every mutant (so -rules can name a mutant and
+// -replay resolves the mutants' witnesses, mutants/testdata).
+var cat = func() *exhaustive.Catalog {
+	c := exhaustive.NewCatalog()
+	mutants.Register(c)
+	return c
+}()
 
 // options are the parsed flags.
 type options struct {
@@ -108,7 +122,7 @@ func onlySet(s string) (map[string]bool, error) {
 	}
 	m := map[string]bool{}
 	for _, k := range strings.Split(s, ",") {
-		if _, err := exhaustive.LookupDirected(k); err != nil {
+		if _, err := directed.LookupDirected(k); err != nil {
 			return nil, fmt.Errorf("-only: %v", err)
 		}
 		m[k] = true
@@ -123,45 +137,45 @@ func header(o *options, depth int, network bool) string {
 		sym = fmt.Sprintf(" -symmetry=%t", o.symmetry)
 	}
 	return fmt.Sprintf("explore -universe=%s -depth=%d -tie=%s -rules=%s -workers=%d -directed=%t -only=%q -max-states=%d%s (version %s)",
-		o.universe, depth, o.tie, o.rules, o.workers, o.directed, o.only, o.maxStates, sym, exhaustive.Version())
+		o.universe, depth, o.tie, o.rules, o.workers, o.directed, o.only, o.maxStates, sym, cli.Version())
 }
 
 func list(w io.Writer) {
 	fmt.Fprintln(w, "universes:")
-	for _, n := range exhaustive.UniverseNames() {
-		u, _ := exhaustive.LookupUniverse(n)
+	for _, n := range cat.UniverseNames() {
+		u, _ := cat.Universe(n)
 		fmt.Fprintf(w, "  %-12s depth %d  %s\n", n, u.Depth, u.Doc)
 	}
 	fmt.Fprintln(w, "rule sets:")
-	for _, n := range exhaustive.RulesNames() {
+	for _, n := range cat.RulesNames() {
 		fmt.Fprintf(w, "  %s\n", n)
 	}
 	fmt.Fprintln(w, "directed checks:")
-	for _, d := range exhaustive.DirectedChecks() {
+	for _, d := range directed.DirectedChecks() {
 		fmt.Fprintf(w, "  %-26s %-4s %s\n", d.Key, d.Label, d.Name)
 	}
 }
 
 // outcome is everything a run produced.
 type outcome struct {
-	Run      string                     `json:"run"`
-	Universe string                     `json:"universe"`
-	Explore  []*exhaustive.Result       `json:"-"`
-	Directed []*exhaustive.CheckSummary `json:"-"`
-	Status   string                     `json:"status"`
-	Files    []string                   `json:"witness_files,omitempty"`
+	Run      string                   `json:"run"`
+	Universe string                   `json:"universe"`
+	Explore  []*exhaustive.Result     `json:"-"`
+	Directed []*directed.CheckSummary `json:"-"`
+	Status   string                   `json:"status"`
+	Files    []string                 `json:"witness_files,omitempty"`
 }
 
 func explore(o *options, stdout, stderr io.Writer) int {
-	u, err := exhaustive.LookupUniverse(o.universe)
+	u, err := cat.Universe(o.universe)
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	tl, err := exhaustive.ParseTies(o.tie)
+	tl, err := cli.ParseTies(o.tie)
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	rules, err := exhaustive.LookupRules(o.rules)
+	rules, err := cat.Rules(o.rules)
 	if err != nil {
 		return usageError(stderr, fmt.Errorf("-rules: %v", err))
 	}
@@ -183,7 +197,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 			cfg.ProgressEvery = o.progress
 			cfg.Progress = func(p exhaustive.Progress) {
 				fmt.Fprintf(stderr, "explore %s tie=%s: %s depth %d, %s distinct, queue %s, %s states/s\n",
-					u.Name, t, p.Phase, p.Depth, exhaustive.Commas(p.Distinct), exhaustive.Commas(p.Queue), exhaustive.Commas(int(p.StatesPerSec)))
+					u.Name, t, p.Phase, p.Depth, notefig.Commas(p.Distinct), notefig.Commas(p.Queue), notefig.Commas(int(p.StatesPerSec)))
 			}
 		}
 		r, err := exhaustive.Explore(cfg)
@@ -193,7 +207,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		out.Explore = append(out.Explore, r)
 	}
 	if o.directed {
-		out.Directed = exhaustive.Summarize(exhaustive.RunSuite(rules, tl, o.workers, only))
+		out.Directed = directed.Summarize(directed.RunSuite(rules, tl, o.workers, only))
 	}
 	code := out.status()
 	files, err := writeWitnesses(o.witness, out)
@@ -247,7 +261,7 @@ func (out *outcome) witnesses() []namedWitness {
 
 type namedWitness struct {
 	name string
-	w    *exhaustive.Witness
+	w    *witnessfile.Witness
 }
 
 func writeWitnesses(dir string, out *outcome) ([]string, error) {
@@ -274,12 +288,12 @@ func replay(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	fmt.Fprintf(stdout, "explore -replay=%s (version %s)\n", o.replay, exhaustive.Version())
-	w, err := exhaustive.ParseWitness(data)
+	fmt.Fprintf(stdout, "explore -replay=%s (version %s)\n", o.replay, cli.Version())
+	w, err := witnessfile.Parse(data)
 	if err != nil {
 		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
 	}
-	res, err := exhaustive.Replay(w)
+	res, err := replayAny(w)
 	if err != nil {
 		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
 	}
@@ -297,4 +311,27 @@ func replay(o *options, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "not reproduced: %s holds along this witness\n", w.Invariant)
 	return exitOK
+}
+
+// replayAny replays a witness through the package whose check wrote it.
+func replayAny(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
+	switch w.Kind {
+	case witnessfile.KindExplore:
+		return exhaustive.Replay(cat, w)
+	case witnessfile.KindDirected:
+		return directed.Replay(w, cat.Rules)
+	}
+	return nil, witnessfile.Bad("unknown kind %q (want %s or %s)", w.Kind, witnessfile.KindExplore, witnessfile.KindDirected)
+}
+
+// witnessText renders a witness: as found in this run, or replayed.
+func witnessText(w *witnessfile.Witness) (string, error) {
+	if w.Text != "" {
+		return w.Text, nil
+	}
+	r, err := replayAny(w)
+	if err != nil {
+		return "", err
+	}
+	return r.Text, nil
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/model"
 )
 
@@ -18,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // A test-only broken rule set: the incoming register wins whole.
 func init() {
-	exhaustive.RegisterRules("test-lww-join", func() *model.Rules {
+	cat.AddRules("test-lww-join", func() *model.Rules {
 		r := model.Spec().Clone()
 		r.Join = func(a, b model.Reg) model.Reg {
 			if b != (model.Reg{}) {

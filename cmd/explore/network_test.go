@@ -14,7 +14,7 @@ import (
 // A test-only rule set that converges to the wrong verdict: liveness
 // without the baseline condition.
 func init() {
-	exhaustive.RegisterRules("test-live-no-baseline", func() *model.Rules {
+	cat.AddRules("test-live-no-baseline", func() *model.Rules {
 		r := model.Spec().Clone()
 		r.Live = func(g model.Reg, _ uint32, tie model.TiePolicy) bool {
 			if tie == model.SetWins {

@@ -4,49 +4,22 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/witnessfile"
 )
-
-// explorerRows are the explorer's invariants as the formal note's table
-// names them.
-var explorerRows = []struct {
-	label, name, inv, unit string
-}{
-	{"I2", "convergence at the bound (every delivery order, per device)", exhaustive.InvConvergence, "states"},
-	{"I3", "no frontier regression (every executed transition)", exhaustive.InvRegression, "steps"},
-	{"I5", "compaction at the bound: no lost set", exhaustive.InvLostSet, "registers"},
-	{"I5", "compaction at the bound: no resurrection", exhaustive.InvResurrection, "registers"},
-	{"I5", "compaction at the bound: merge-back stays dead", exhaustive.InvMergeResurrection, "registers"},
-}
-
-// networkRows are a network universe's invariants (exhaustive/network.go):
-// every one runs at every reachable state or on every executed transition.
-var networkRows = []struct {
-	label, name, inv, unit string
-}{
-	{"I3", "no frontier regression (every executed transition)", exhaustive.InvRegression, "steps"},
-	{"I5", "compaction at every state: no lost set", exhaustive.InvLostSet, "registers"},
-	{"I5", "compaction at every state: no resurrection", exhaustive.InvResurrection, "registers"},
-	{"I5", "compaction at every state: merge-back stays dead", exhaustive.InvMergeResurrection, "registers"},
-	{"N1", "cross-device convergence at quiescence, legacy reader included", exhaustive.InvNetConvergence, "states"},
-	{"N2", "delivery-order independence of the final publications", exhaustive.InvNetOrder, "states"},
-	{"N3", "intent oracle agrees with every replica", exhaustive.InvNetOracle, "contexts"},
-	{"N4", "quiescence reaches a fixpoint", exhaustive.InvNetFixpoint, "states"},
-	{"N5", "every publication can be made (production split)", exhaustive.InvNetPublish, "publications"},
-	{"N6", "rotation carries every register forward", exhaustive.InvNetRotation, "rotations"},
-	{"N0", "non-vacuity: some sometimes condition reached", exhaustive.InvNetVacuous, "conditions"},
-}
 
 func cell(points, violations int) string {
 	if violations > 0 {
-		return fmt.Sprintf("FAIL %s/%s", exhaustive.Commas(violations), exhaustive.Commas(points))
+		return fmt.Sprintf("FAIL %s/%s", notefig.Commas(violations), notefig.Commas(points))
 	}
-	return "PASS " + exhaustive.Commas(points)
+	return "PASS " + notefig.Commas(points)
 }
 
 func ms(d time.Duration) string {
@@ -55,7 +28,7 @@ func ms(d time.Duration) string {
 
 func writeText(w io.Writer, out *outcome, stderr io.Writer) {
 	if len(out.Explore) > 0 {
-		u, _ := exhaustive.LookupUniverse(out.Universe)
+		u, _ := cat.Universe(out.Universe)
 		fmt.Fprintf(w, "\nuniverse %s: %s\n", u.Name, u.Doc)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "tie\tnew states per depth\tdistinct\tchecked\ttransitions\tdevice states\tresult\ttime")
@@ -64,8 +37,8 @@ func writeText(w io.Writer, out *outcome, stderr io.Writer) {
 			if r.BoundHit != "" {
 				res += " (" + r.BoundHit + ")"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Tie, exhaustive.PerDepthString(r.PerDepth), exhaustive.Commas(r.Distinct),
-				exhaustive.Commas(r.Checked), exhaustive.Commas(int(r.Transitions)), exhaustive.Commas(r.DeviceStates), res, ms(r.Elapsed))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Tie, exhaustive.PerDepthString(r.PerDepth), notefig.Commas(r.Distinct),
+				notefig.Commas(r.Checked), notefig.Commas(r.Transitions), notefig.Commas(r.DeviceStates), res, ms(r.Elapsed))
 		}
 		tw.Flush()
 		for _, r := range out.Explore {
@@ -86,17 +59,18 @@ func writeText(w io.Writer, out *outcome, stderr io.Writer) {
 		tl = append(tl, r.Tie)
 	}
 	fmt.Fprintln(tw, head+"\ttime")
-	rows := explorerRows
-	if len(out.Explore) > 0 && out.Explore[0].Actions != nil {
-		rows = networkRows
+	// The invariant rows are the world's table (exhaustive's invariant
+	// tables), in label order.
+	var rows []exhaustive.InvariantCount
+	if len(out.Explore) > 0 {
+		rows = slices.Clone(out.Explore[0].Invariants)
+		slices.SortStableFunc(rows, func(a, b exhaustive.InvariantCount) int { return naturalCompare(a.Label, b.Label) })
 	}
 	for _, row := range rows {
-		line := row.label + "\t" + row.name
+		line := row.Label + "\t" + row.Doc
 		for _, r := range out.Explore {
-			for _, c := range r.Invariants {
-				if c.Name == row.inv {
-					line += "\t" + cell(int(c.Checked), int(c.Violations)) + " " + row.unit
-				}
+			if c, ok := r.Invariant(row.Name); ok {
+				line += "\t" + cell(int(c.Checked), int(c.Violations)) + " " + c.Unit
 			}
 		}
 		fmt.Fprintln(tw, line+"\t(search)")
@@ -123,7 +97,7 @@ func writeText(w io.Writer, out *outcome, stderr io.Writer) {
 	}
 
 	for _, nw := range out.witnesses() {
-		text, err := nw.w.Text()
+		text, err := witnessText(nw.w)
 		if err != nil {
 			fmt.Fprintln(stderr, "explore: rendering witness:", err)
 			continue
@@ -163,26 +137,28 @@ func resultLine(out *outcome) string {
 
 type jsonInvariant struct {
 	Name       string `json:"name"`
+	Label      string `json:"label"`
+	Unit       string `json:"unit"`
 	Checked    int64  `json:"checked"`
 	Violations int64  `json:"violations"`
 }
 
 type jsonExplore struct {
-	Universe     string              `json:"universe"`
-	Depth        int                 `json:"depth"`
-	Tie          string              `json:"tie"`
-	Rules        string              `json:"rules"`
-	Status       string              `json:"status"`
-	BoundHit     string              `json:"bound_hit,omitempty"`
-	Distinct     int                 `json:"distinct"`
-	PerDepth     []int               `json:"per_depth"`
-	Checked      int                 `json:"checked_at_bound"`
-	Transitions  int64               `json:"transitions"`
-	Registers    int64               `json:"registers_checked"`
-	DeviceStates int                 `json:"device_states"`
-	Invariants   []jsonInvariant     `json:"invariants"`
-	Witness      *exhaustive.Witness `json:"witness,omitempty"`
-	ElapsedMS    float64             `json:"elapsed_ms"`
+	Universe     string               `json:"universe"`
+	Depth        int                  `json:"depth"`
+	Tie          string               `json:"tie"`
+	Rules        string               `json:"rules"`
+	Status       string               `json:"status"`
+	BoundHit     string               `json:"bound_hit,omitempty"`
+	Distinct     int                  `json:"distinct"`
+	PerDepth     []int                `json:"per_depth"`
+	Checked      int                  `json:"checked_at_bound"`
+	Transitions  int64                `json:"transitions"`
+	Registers    int64                `json:"registers_checked"`
+	DeviceStates int                  `json:"device_states"`
+	Invariants   []jsonInvariant      `json:"invariants"`
+	Witness      *witnessfile.Witness `json:"witness,omitempty"`
+	ElapsedMS    float64              `json:"elapsed_ms"`
 	// Network universes only.
 	Symmetry   *bool            `json:"symmetry,omitempty"`
 	Actions    map[string]int64 `json:"actions,omitempty"`
@@ -204,16 +180,16 @@ func countMap(cs []exhaustive.CoverageCount) map[string]int64 {
 }
 
 type jsonCheck struct {
-	Key            string                `json:"key"`
-	Label          string                `json:"label"`
-	Name           string                `json:"name"`
-	TieIndependent bool                  `json:"tie_independent,omitempty"`
-	Points         map[string]int        `json:"points"`
-	Violations     map[string]int        `json:"violations"`
-	Total          int                   `json:"total"`
-	Tallies        map[string]int        `json:"tallies,omitempty"`
-	Witnesses      []*exhaustive.Witness `json:"witnesses,omitempty"`
-	ElapsedMS      float64               `json:"elapsed_ms"`
+	Key            string                 `json:"key"`
+	Label          string                 `json:"label"`
+	Name           string                 `json:"name"`
+	TieIndependent bool                   `json:"tie_independent,omitempty"`
+	Points         map[string]int         `json:"points"`
+	Violations     map[string]int         `json:"violations"`
+	Total          int                    `json:"total"`
+	Tallies        map[string]int         `json:"tallies,omitempty"`
+	Witnesses      []*witnessfile.Witness `json:"witnesses,omitempty"`
+	ElapsedMS      float64                `json:"elapsed_ms"`
 }
 
 type jsonOutcome struct {
@@ -231,7 +207,7 @@ func toJSON(out *outcome) jsonOutcome {
 			Distinct: r.Distinct, PerDepth: r.PerDepth, Checked: r.Checked, Transitions: r.Transitions, Registers: r.Registers,
 			DeviceStates: r.DeviceStates, Witness: r.Witness, ElapsedMS: float64(r.Elapsed.Microseconds()) / 1000}
 		for _, c := range r.Invariants {
-			e.Invariants = append(e.Invariants, jsonInvariant(c))
+			e.Invariants = append(e.Invariants, jsonInvariant{Name: c.Name, Label: c.Label, Unit: c.Unit, Checked: c.Checked, Violations: c.Violations})
 		}
 		if r.Actions != nil {
 			sym := r.Symmetry
@@ -257,4 +233,27 @@ func toJSON(out *outcome) jsonOutcome {
 func writeJSON(w io.Writer, out *outcome) {
 	b, _ := json.Marshal(toJSON(out)) // plain data always marshals
 	w.Write(append(b, '\n'))
+}
+
+// naturalCompare orders labels with their numbers as numbers (N2 < N10),
+// then by the rest.
+func naturalCompare(a, b string) int {
+	pa, na := splitLabel(a)
+	pb, nb := splitLabel(b)
+	if c := strings.Compare(pa, pb); c != 0 {
+		return c
+	}
+	return na - nb
+}
+
+func splitLabel(s string) (string, int) {
+	i := strings.IndexFunc(s, func(r rune) bool { return r >= '0' && r <= '9' })
+	if i < 0 {
+		return s, -1
+	}
+	n, j := 0, i
+	for ; j < len(s) && s[j] >= '0' && s[j] <= '9'; j++ {
+		n = n*10 + int(s[j]-'0')
+	}
+	return s[:i], n
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/internal/cli"
+	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/mutants"
 )
 
@@ -22,6 +24,14 @@ const (
 	exitUsage    = 2
 	defaultGoldn = "mutants/testdata"
 )
+
+// cat names the universes the gate explores and the rule sets its
+// witnesses refer to: the project's own and every mutant.
+var cat = func() *exhaustive.Catalog {
+	c := exhaustive.NewCatalog()
+	mutants.Register(c)
+	return c
+}()
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
@@ -94,7 +104,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		list(stdout)
 		return exitOK
 	}
-	tl, err := exhaustive.ParseTies(o.tie)
+	tl, err := cli.ParseTies(o.tie)
 	if err != nil {
 		fmt.Fprintln(stderr, "mutate:", err)
 		return exitUsage
@@ -112,6 +122,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if !o.json {
 		fmt.Fprintln(stdout, head)
 	}
+	opts.Catalog = cat
 	rep, err := mutants.Run(opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "mutate:", err)
@@ -142,7 +153,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // header is the first line: everything needed to reproduce the run.
 func header(o *options) string {
 	return fmt.Sprintf("mutate -tie=%s -only=%q -all=%t -seed=%s -load-cases=%d -workers=%d -golden=%s (version %s)",
-		o.tie, o.only, o.all, o.seed, o.loadCases, o.workers, o.golden, exhaustive.Version())
+		o.tie, o.only, o.all, o.seed, o.loadCases, o.workers, o.golden, cli.Version())
 }
 
 func list(w io.Writer) {
@@ -158,7 +169,7 @@ func list(w io.Writer) {
 		fmt.Fprintf(w, "  %-4s %s (%s)%s\n", m.ID, m.Rule, m.Section, extra)
 	}
 	fmt.Fprintln(w, "checks:")
-	for _, c := range mutants.SuiteChecks() {
+	for _, c := range mutants.SuiteChecks(cat) {
 		fmt.Fprintf(w, "  %s\n", c.Name)
 	}
 }
@@ -169,7 +180,7 @@ func cell(f *mutants.Finding, status string) (by, inv, depth, work string) {
 	}
 	work = "—"
 	if f.Work > 0 {
-		work = mutants.Commas(f.Work)
+		work = notefig.Commas(f.Work)
 	}
 	return f.Check, f.Invariant, mutants.DepthString(f), work
 }
@@ -179,7 +190,7 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.0fms", float64(d.Microse
 func writeText(w io.Writer, rep *mutants.Report, changed, problems []string, updated bool) {
 	states, points := rep.Work()
 	fmt.Fprintf(w, "\nsuite: %d checks (%s states over %d universes, %s cube points, 2 load searches), cheapest first\n",
-		len(rep.Suite), mutants.Commas(states), countKind(rep, mutants.KindExplore), mutants.Commas(points))
+		len(rep.Suite), notefig.Commas(states), countKind(rep, mutants.KindExplore), notefig.Commas(points))
 	clean := 0
 	for _, tie := range rep.Options.Ties {
 		if len(rep.Control[tie]) == 0 {

@@ -78,9 +78,10 @@ func HasLine(text, line string) bool {
 	return false
 }
 
-// Commas formats n with thousands separators, as the note writes figures.
-func Commas(n int) string {
-	s := strconv.Itoa(n)
+// Commas formats n with thousands separators, as the note writes figures
+// and the commands print them: the one formatter of every figure.
+func Commas[T ~int | ~int64](n T) string {
+	s := strconv.FormatInt(int64(n), 10)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
 	var b strings.Builder

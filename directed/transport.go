@@ -1,4 +1,4 @@
-package exhaustive
+package directed
 
 import (
 	"fmt"
@@ -53,7 +53,7 @@ func multiSlotUnion() *Directed {
 				for _, ctx := range ctxNames {
 					if w, g := snap(want, ctx), snap(got, ctx); w != g {
 						return Outcome{Violation: "multi-slot-union-differs", Detail: fmt.Sprintf("%s: whole publication gives %v, slots %s then %s give %v (slots %s | %s)",
-							ctx, w, slotOrders[p[0]][:5], slotOrders[p[0]][6:], g, entriesString(slots[0].Contexts), entriesString(slots[1].Contexts))}
+							ctx, w, slotOrders[p[0]][:5], slotOrders[p[0]][6:], g, model.EntriesString(slots[0].Contexts), model.EntriesString(slots[1].Contexts))}
 					}
 				}
 				return Outcome{}
@@ -98,7 +98,7 @@ func interleavedGrouping() *Directed {
 				final := receiveAll(rules, tie, "final", order...)
 				if final.Live(ctx0) != src.Live(ctx0) {
 					return Outcome{Violation: "interleaved-delivery-wrong-verdict", Detail: fmt.Sprintf("source %v; slots %s | %s; t1 %s; t2 %s; final after %s: %v",
-						snap(src, ctx0), entriesString(slots[0].Contexts), entriesString(slots[1].Contexts), entriesString(t1.Contexts), entriesString(t2.Contexts), interleavedOrders[p[1]], snap(final, ctx0))}
+						snap(src, ctx0), model.EntriesString(slots[0].Contexts), model.EntriesString(slots[1].Contexts), model.EntriesString(t1.Contexts), model.EntriesString(t2.Contexts), interleavedOrders[p[1]], snap(final, ctx0))}
 				}
 				return Outcome{}
 			}
@@ -134,7 +134,7 @@ func escapedSlotGrouping() *Directed {
 				old, cur := cycle(0), cycle(10)
 				whole := receiveAll(rules, tie, "r", cur...)
 				if !whole.Live(evilCtx) {
-					return Outcome{Violation: "escaped-slots-lost-override", Detail: fmt.Sprintf("new slots %s | %s give %v", entriesString(cur[0].Contexts), entriesString(cur[1].Contexts), snap(whole, evilCtx))}
+					return Outcome{Violation: "escaped-slots-lost-override", Detail: fmt.Sprintf("new slots %s | %s give %v", model.EntriesString(cur[0].Contexts), model.EntriesString(cur[1].Contexts), snap(whole, evilCtx))}
 				}
 				withKey := 0
 				if _, ok := cur[1].Value(rules.Escape(evilCtx)); ok {
@@ -149,7 +149,7 @@ func escapedSlotGrouping() *Directed {
 				final := receiveAll(rules, tie, "final", cur[a], cur[b], transient)
 				if !final.Live(evilCtx) {
 					return Outcome{Violation: "escaped-slot-mixture-false-clear", Detail: fmt.Sprintf("observer got new %s + old %s, republished %s; final %v",
-						entriesString(cur[withKey].Contexts), entriesString(old[1-withKey].Contexts), entriesString(transient.Contexts), snap(final, evilCtx))}
+						model.EntriesString(cur[withKey].Contexts), model.EntriesString(old[1-withKey].Contexts), model.EntriesString(transient.Contexts), snap(final, evilCtx))}
 				}
 				return Outcome{}
 			}
@@ -194,11 +194,11 @@ func reservedNamespace() *Directed {
 				_ = src.MarkUnread(ctx0)
 				b := src.Publish()
 				if v, ok := b.Value(model.EscMarker + evilCtx); !ok || v != 42 {
-					return bad("publication %s lacks %s%s=42", entriesString(b.Contexts), model.EscMarker, evilCtx)
+					return bad("publication %s lacks %s%s=42", model.EntriesString(b.Contexts), model.EscMarker, evilCtx)
 				}
 				r := receiveAll(rules, tie, "r", b)
 				if r.Frontier(evilCtx) != 42 || r.HasReg(evilCtx) || r.HasReg("evil") {
-					return bad("receiver of %s: %s frontier %d, registers %v / evil %v", entriesString(b.Contexts), evilCtx, r.Frontier(evilCtx), r.Reg(evilCtx), r.Reg("evil"))
+					return bad("receiver of %s: %s frontier %d, registers %v / evil %v", model.EntriesString(b.Contexts), evilCtx, r.Frontier(evilCtx), r.Reg(evilCtx), r.Reg("evil"))
 				}
 				if r.Reg(ctx0).S == 0 || !r.Live(ctx0) {
 					return bad("receiver lost the override on %s: %v", ctx0, snap(r, ctx0))

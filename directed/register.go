@@ -1,4 +1,4 @@
-package exhaustive
+package directed
 
 import (
 	"fmt"
@@ -20,6 +20,14 @@ var historySeqs = []string{"", "set", "clear", "set,clear", "clear,set", "set,se
 var stalePairs = [][2]uint32{{0, 10}, {0, 20}, {10, 20}}
 
 var stalePairNames = []string{"b=0,f=10", "b=0,f=20", "b=10,f=20"}
+
+// The compaction invariants of the formal note, by the names the
+// explorer's tables give them too (exhaustive's tests hold the two equal).
+const (
+	InvLostSet           = "I5-compaction-lost-set"
+	InvResurrection      = "I5-compaction-resurrection"
+	InvMergeResurrection = "I5-compaction-merge-resurrection"
+)
 
 func registerChecks() []*Directed {
 	return []*Directed{

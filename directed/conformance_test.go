@@ -1,4 +1,4 @@
-package exhaustive
+package directed
 
 import (
 	"github.com/nip-rs/harness/internal/notefig"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/witnessfile"
 )
 
 // conformanceFigures pins the conformance checks: points over both tie
@@ -40,7 +41,7 @@ func TestConformanceFigures(t *testing.T) {
 		}
 		for tie, v := range s.Violations {
 			if v != 0 {
-				t.Errorf("%s under %v: %d violations, first %s", s.Key, tie, v, s.Witnesses[0].directedText())
+				t.Errorf("%s under %v: %d violations, first %s", s.Key, tie, v, s.Witnesses[0].DirectedText())
 			}
 		}
 		found := false
@@ -70,12 +71,12 @@ func TestConformanceWitnessReplays(t *testing.T) {
 	if got := r.Witness.Point.String(); got != `case="spec vector"` {
 		t.Errorf("first failing point %s", got)
 	}
-	w, err := ParseWitness(r.Witness.JSON())
+	w, err := witnessfile.Parse(r.Witness.JSON())
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.Rules = "spec"
-	res, err := Replay(w)
+	res, err := Replay(w, testRules)
 	if err != nil || res.Reproduced {
 		t.Errorf("the production rules reproduce it: %v %+v", err, res)
 	}

@@ -1,18 +1,16 @@
-package exhaustive
+package directed
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/witnessfile"
 )
 
 // Directed is a named invariant checked over a cube of parameter points:
@@ -65,7 +63,7 @@ type DirectedResult struct {
 	Violations int
 	Tallies    map[string]int
 	// Witness is the first failing point in cube order.
-	Witness *Witness
+	Witness *witnessfile.Witness
 	Elapsed time.Duration
 }
 
@@ -108,8 +106,9 @@ func RunDirected(d *Directed, rules *model.Rules, tie model.TiePolicy, workers i
 		}
 		res.Violations++
 		if res.Witness == nil {
-			res.Witness = &Witness{Kind: KindDirected, Check: d.Key, Tie: tie.String(), Rules: rules.Name,
+			res.Witness = &witnessfile.Witness{Kind: witnessfile.KindDirected, Check: d.Key, Tie: tie.String(), Rules: rules.Name,
 				Invariant: o.Violation, Detail: o.Detail, Point: d.params(pts[i])}
+			res.Witness.Text = res.Witness.DirectedText()
 		}
 	}
 	res.Elapsed = time.Since(start)
@@ -159,22 +158,10 @@ func LookupDirected(key string) (*Directed, error) {
 	return nil, fmt.Errorf("unknown directed check %q (known: %s)", key, strings.Join(keys, ", "))
 }
 
-// Params is a point with its parameter names, in order; it is the
-// "point" object of a witness file.
-type Params []ParamValue
-
-// ParamValue is one named coordinate: Str for enumerated parameters.
-type ParamValue struct {
-	Name  string
-	Str   string
-	Num   int64
-	IsStr bool
-}
-
-func (d *Directed) params(p Point) Params {
-	out := make(Params, len(p))
+func (d *Directed) params(p Point) witnessfile.Params {
+	out := make(witnessfile.Params, len(p))
 	for i, v := range p {
-		pv := ParamValue{Name: d.Params[i].Name, Num: int64(v)}
+		pv := witnessfile.ParamValue{Name: d.Params[i].Name, Num: int64(v)}
 		if e := d.Params[i].Enum; e != nil {
 			pv.Str, pv.IsStr = e[v], true
 		}
@@ -183,77 +170,8 @@ func (d *Directed) params(p Point) Params {
 	return out
 }
 
-func (ps Params) String() string {
-	var s []string
-	for _, p := range ps {
-		if p.IsStr {
-			s = append(s, fmt.Sprintf("%s=%q", p.Name, p.Str))
-		} else {
-			s = append(s, fmt.Sprintf("%s=%d", p.Name, p.Num))
-		}
-	}
-	return strings.Join(s, " ")
-}
-
-// MarshalJSON writes the point as an object with keys in parameter order.
-func (ps Params) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, p := range ps {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(p.Name)
-		b.Write(k)
-		b.WriteByte(':')
-		if p.IsStr {
-			v, _ := json.Marshal(p.Str)
-			b.Write(v)
-		} else {
-			b.WriteString(strconv.FormatInt(p.Num, 10))
-		}
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-// UnmarshalJSON reads an object of strings and integers, keeping its order.
-func (ps *Params) UnmarshalJSON(data []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return fmt.Errorf("point must be an object")
-	}
-	var out Params
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		name, _ := t.(string)
-		v, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch x := v.(type) {
-		case string:
-			out = append(out, ParamValue{Name: name, Str: x, IsStr: true})
-		case json.Number:
-			n, err := x.Int64()
-			if err != nil {
-				return fmt.Errorf("point %s: %v", name, err)
-			}
-			out = append(out, ParamValue{Name: name, Num: n})
-		default:
-			return fmt.Errorf("point %s: want a string or an integer", name)
-		}
-	}
-	*ps = out
-	return nil
-}
-
 // point converts witness parameters back to a point of d.
-func (d *Directed) point(ps Params) (Point, error) {
+func (d *Directed) point(ps witnessfile.Params) (Point, error) {
 	if len(ps) != len(d.Params) {
 		return nil, fmt.Errorf("check %s has %d parameters, the witness %d", d.Key, len(d.Params), len(ps))
 	}
@@ -284,31 +202,42 @@ func (d *Directed) point(ps Params) (Point, error) {
 	return p, nil
 }
 
-func replayDirected(w *Witness) (*ReplayResult, error) {
+// Replay re-runs a directed witness under the rule set it names, found
+// through rules (a catalogue lookup by name). An error (wrapping
+// witnessfile.ErrBad) means the witness does not fit; otherwise the result
+// says whether its invariant failed again at its point.
+func Replay(w *witnessfile.Witness, rules func(name string) (*model.Rules, error)) (*witnessfile.Replayed, error) {
+	if w.Kind != witnessfile.KindDirected {
+		return nil, witnessfile.Bad("kind %q is not %s", w.Kind, witnessfile.KindDirected)
+	}
 	d, err := LookupDirected(w.Check)
 	if err != nil {
-		return nil, badWitness("%v", err)
+		return nil, witnessfile.Bad("%v", err)
 	}
-	rules, tie, err := witnessSetup(w)
+	tie, err := model.ParseTiePolicy(w.Tie)
 	if err != nil {
-		return nil, err
+		return nil, witnessfile.Bad("%v", err)
+	}
+	rs, err := rules(w.Rules)
+	if err != nil {
+		return nil, witnessfile.Bad("%v", err)
 	}
 	p, err := d.point(w.Point)
 	if err != nil {
-		return nil, badWitness("%v", err)
+		return nil, witnessfile.Bad("%v", err)
 	}
 	in := false
-	for _, q := range d.Cube(rules, tie) {
+	for _, q := range d.Cube(rs, tie) {
 		if slices.Equal(p, q) {
 			in = true
 			break
 		}
 	}
 	if !in {
-		return nil, badWitness("point %s is not in the cube of %s", w.Point, d.Key)
+		return nil, witnessfile.Bad("point %s is not in the cube of %s", w.Point, d.Key)
 	}
-	o := d.Prepare(rules, tie)(p)
-	res := &ReplayResult{Reproduced: o.Violation == w.Invariant}
+	o := d.Prepare(rs, tie)(p)
+	res := &witnessfile.Replayed{Reproduced: o.Violation == w.Invariant}
 	if o.Violation != "" {
 		res.Found = []string{o.Violation + ": " + o.Detail}
 	}
@@ -317,14 +246,6 @@ func replayDirected(w *Witness) (*ReplayResult, error) {
 	if o.Violation == "" {
 		got.Detail = "(holds at this point)"
 	}
-	res.Text = got.directedText()
+	res.Text = got.DirectedText()
 	return res, nil
-}
-
-func (w *Witness) directedText() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "witness %s: directed check %s, tie %s, rules %s\n", w.Invariant, w.Check, w.Tie, w.Rules)
-	fmt.Fprintf(&b, "point: %s\n", w.Point)
-	fmt.Fprintf(&b, "violation %s: %s\n", w.Invariant, w.Detail)
-	return b.String()
 }

@@ -1,11 +1,14 @@
-package exhaustive
+package directed
 
 import (
 	"errors"
 	"fmt"
 	"testing"
 
+	"github.com/nip-rs/harness/internal/notefig"
+
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/witnessfile"
 )
 
 // directedFigures pins every directed check: points over both tie policies
@@ -44,7 +47,7 @@ func suiteSummary(t *testing.T, rules *model.Rules) []*CheckSummary {
 
 func TestDirectedFiguresUnderProductionRules(t *testing.T) {
 	sums := suiteSummary(t, model.Spec())
-	note := noteSectionNamed(t, noteHeading)
+	note := notefig.Section(t, noteHeading)
 	if len(sums) != len(directedFigures)+len(conformanceFigures) {
 		t.Errorf("%d checks ran, %d pinned", len(sums), len(directedFigures)+len(conformanceFigures))
 	}
@@ -63,7 +66,7 @@ func TestDirectedFiguresUnderProductionRules(t *testing.T) {
 		}
 		for tie, v := range s.Violations {
 			if v != 0 {
-				t.Errorf("%s under %v: %d violations, first %s", s.Key, tie, v, s.Witnesses[0].directedText())
+				t.Errorf("%s under %v: %d violations, first %s", s.Key, tie, v, s.Witnesses[0].DirectedText())
 			}
 		}
 		if len(s.Tallies) != len(want.tallies) {
@@ -177,14 +180,14 @@ func TestDeleteOnDominanceFailsDeepHistoryAsInTheReference(t *testing.T) {
 	if c.Violations != 78 || s.Violations != 54 {
 		t.Errorf("violations clear %d set %d, want 78 and 54", c.Violations, s.Violations)
 	}
-	noteText(t, noteSectionNamed(t, noteHeading), fmt.Sprintf("%d points (%d clear-wins, %d set-wins)", c.Violations+s.Violations, c.Violations, s.Violations))
+	noteText(t, notefig.Section(t, noteHeading), fmt.Sprintf("%d points (%d clear-wins, %d set-wins)", c.Violations+s.Violations, c.Violations, s.Violations))
 	if p := c.Witness.Point.String(); p != `s0=0 c0=1 stale="b=0,f=10" seq="set"` {
 		t.Errorf("first failing point %s", p)
 	}
 }
 
 func TestDirectedWitnessReplays(t *testing.T) {
-	rules, _ := LookupRules("test-lww-join")
+	rules := lwwJoin()
 	d, _ := LookupDirected("join-commutative")
 	one := RunDirected(d, rules, model.ClearWins, 1)
 	two := RunDirected(d, rules, model.ClearWins, 2)
@@ -206,12 +209,12 @@ func TestDirectedWitnessReplays(t *testing.T) {
 		`{"kind":"directed","check":"join-commutative","tie":"clear","rules":"spec","invariant":"x","point":{"a.s":0,"a.c":0,"a.b":0}}`,
 	}
 	for _, b := range bad {
-		w, err := ParseWitness([]byte(b))
+		w, err := witnessfile.Parse([]byte(b))
 		if err == nil {
-			_, err = Replay(w)
+			_, err = Replay(w, testRules)
 		}
-		if !errors.Is(err, ErrBadWitness) {
-			t.Errorf("%s: got %v, want ErrBadWitness", b, err)
+		if !errors.Is(err, witnessfile.ErrBad) {
+			t.Errorf("%s: got %v, want witnessfile.ErrBad", b, err)
 		}
 	}
 }

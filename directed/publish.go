@@ -1,4 +1,4 @@
-package exhaustive
+package directed
 
 import (
 	"fmt"
@@ -139,7 +139,7 @@ func mergeClosure() *Directed {
 					r := receiveAll(rules, tie, "r", order.blobs...)
 					if r.Live(ctx0) {
 						return Outcome{Violation: "I5e-dead-join-live", Detail: fmt.Sprintf("a=%v@%d publishes %s, b=%v@%d publishes %s; %s: %v",
-							regAt(p, 0), p[3], entriesString(a.blob.Contexts), regAt(p, 4), p[7], entriesString(b.blob.Contexts), order.name, snap(r, ctx0))}
+							regAt(p, 0), p[3], model.EntriesString(a.blob.Contexts), regAt(p, 4), p[7], model.EntriesString(b.blob.Contexts), order.name, snap(r, ctx0))}
 					}
 				}
 				return Outcome{}
@@ -166,7 +166,7 @@ func replayHarmless() *Directed {
 				}
 				if !sameState(before, d) {
 					return Outcome{Violation: "I6-replay-changed-state",
-						Detail: fmt.Sprintf("before %s, after three replays %s", entriesString(before.Candidate().Contexts), entriesString(d.Candidate().Contexts))}
+						Detail: fmt.Sprintf("before %s, after three replays %s", model.EntriesString(before.Candidate().Contexts), model.EntriesString(d.Candidate().Contexts))}
 				}
 				return Outcome{}
 			}
@@ -174,9 +174,28 @@ func replayHarmless() *Directed {
 	}
 }
 
-// sameState compares two replicas' frontiers and registers exactly.
+// sameState compares two replicas' client ids, frontiers and registers
+// exactly (a context holding neither counts as absent).
 func sameState(a, b *model.Replica) bool {
-	return string(appendReplicaState(nil, a)) == string(appendReplicaState(nil, b))
+	return a.ClientID == b.ClientID && slices.Equal(heldState(a), heldState(b))
+}
+
+// heldContext is one context a replica holds, as sameState compares it.
+type heldContext struct {
+	ctx  string
+	f    uint32
+	hasF bool
+	reg  model.Reg
+}
+
+func heldState(r *model.Replica) []heldContext {
+	var out []heldContext
+	r.Each(func(ctx string, f uint32, hasF bool, reg model.Reg) {
+		if hasF || reg != (model.Reg{}) {
+			out = append(out, heldContext{ctx, f, hasF, reg})
+		}
+	})
+	return out
 }
 
 const growthRounds = 100
@@ -208,13 +227,13 @@ func boundedGrowth() *Directed {
 				live := overrideEntries(d.Candidate(), ctx)
 				wantLive := []model.Entry{{Key: model.OverrideKey(model.KeyB, ctx), Value: want.B}, {Key: model.OverrideKey(model.KeyC, ctx), Value: want.C}, {Key: model.OverrideKey(model.KeyS, ctx), Value: want.S}}
 				if !slices.Equal(live, wantLive) {
-					return Outcome{Violation: "I8-live-shape", Detail: fmt.Sprintf("live %v at f=%d publishes %s, want %s", reg, f, entriesString(live), entriesString(wantLive))}
+					return Outcome{Violation: "I8-live-shape", Detail: fmt.Sprintf("live %v at f=%d publishes %s, want %s", reg, f, model.EntriesString(live), model.EntriesString(wantLive))}
 				}
 				d.Advance(ctx, f+100)
 				dead := overrideEntries(d.Candidate(), ctx)
 				wantDead := []model.Entry{{Key: model.OverrideKey(model.KeyC, ctx), Value: want.S}}
 				if !slices.Equal(dead, wantDead) {
-					return Outcome{Violation: "I8-floor-shape", Detail: fmt.Sprintf("dead %v at f=%d publishes %s, want %s", reg, f+100, entriesString(dead), entriesString(wantDead))}
+					return Outcome{Violation: "I8-floor-shape", Detail: fmt.Sprintf("dead %v at f=%d publishes %s, want %s", reg, f+100, model.EntriesString(dead), model.EntriesString(wantDead))}
 				}
 				return Outcome{}
 			}

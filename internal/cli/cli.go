@@ -1,13 +1,14 @@
-// Helpers shared by the commands over this package (cmd/explore, cmd/mutate).
-
-package exhaustive
+// Package cli holds what the commands (cmd/explore, cmd/mutate) share:
+// the build version of the first output line and the -tie flag.
+package cli
 
 import (
 	"fmt"
 
-	"github.com/nip-rs/harness/model"
 	"runtime"
 	"runtime/debug"
+
+	"github.com/nip-rs/harness/model"
 )
 
 // Version identifies the running build for the first line of a run's

@@ -1,4 +1,4 @@
-package exhaustive
+package directed
 
 import (
 	"fmt"
@@ -64,13 +64,13 @@ func legacyRewrite() *Directed {
 				b := src.Publish()
 				rw, err := legacyRewritten(rules, path, b)
 				if err != nil {
-					return Outcome{Violation: "I7-legacy-rewrite-rejected", Detail: fmt.Sprintf("legacy %s of %s: %v", path, entriesString(b.Contexts), err)}
+					return Outcome{Violation: "I7-legacy-rewrite-rejected", Detail: fmt.Sprintf("legacy %s of %s: %v", path, model.EntriesString(b.Contexts), err)}
 				}
 				want := receiveAll(rules, tie, "r", b)
 				got := receiveAll(rules, tie, "r", rw)
 				if snap(want, ctx) != snap(got, ctx) {
 					return Outcome{Violation: "I7-legacy-rewrite-changed-override", Detail: fmt.Sprintf("original %s gives %v; legacy %s %s gives %v",
-						entriesString(b.Contexts), snap(want, ctx), path, entriesString(rw.Contexts), snap(got, ctx))}
+						model.EntriesString(b.Contexts), snap(want, ctx), path, model.EntriesString(rw.Contexts), snap(got, ctx))}
 				}
 				return Outcome{}
 			}
@@ -132,7 +132,7 @@ func legacyPrune() *Directed {
 				}
 				for _, e := range overrideEntries(b, ctx0) {
 					if v, ok := (model.Blob{Contexts: pruned}).Value(e.Key); !ok || v != e.Value {
-						o.Violation, o.Detail = "legacy-prune-lost-override", fmt.Sprintf("pruning %s at %d leaves %s", entriesString(b.Contexts), pruneHorizon, entriesString(pruned))
+						o.Violation, o.Detail = "legacy-prune-lost-override", fmt.Sprintf("pruning %s at %d leaves %s", model.EntriesString(b.Contexts), pruneHorizon, model.EntriesString(pruned))
 						return o
 					}
 				}

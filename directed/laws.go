@@ -1,4 +1,4 @@
-package exhaustive
+package directed
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package exhaustive
+package directed
 
 import (
 	"slices"
@@ -14,7 +14,7 @@ import (
 // unescape-before-group). Dealing is the formal note's model: groups sorted
 // by key go round-robin to the n slots, each slot copying v and client_id.
 //
-// This is the only slot split in exhaustive/. Round-robin dealing places
+// This is the only slot split of the directed checks. Round-robin dealing places
 // override groups in any slot, a superset of the arrangements the
 // production assignment (model.DealGroups, override groups pinned to the
 // primary) permits, so a grouping fault shows here even where

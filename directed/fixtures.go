@@ -1,8 +1,7 @@
-package exhaustive
+package directed
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/nip-rs/harness/model"
 )
@@ -64,15 +63,6 @@ func (s snapshot) String() string {
 	return fmt.Sprintf("f=%d reg=%v %s", s.F, s.Reg, verdict(s.Live))
 }
 
-// entriesString renders wire entries for a detail message.
-func entriesString(es []model.Entry) string {
-	var s []string
-	for _, e := range es {
-		s = append(s, fmt.Sprintf("%s:%d", e.Key, e.Value))
-	}
-	return "{" + strings.Join(s, ", ") + "}"
-}
-
 // receiveAll delivers blobs to a fresh replica in order.
 func receiveAll(rules *model.Rules, tie model.TiePolicy, id string, blobs ...model.Blob) *model.Replica {
 	r := fresh(rules, tie, id)
@@ -109,3 +99,10 @@ func product(dims ...[]int32) []Point {
 }
 
 func vals(v ...int32) []int32 { return v }
+
+func verdict(live bool) string {
+	if live {
+		return "live"
+	}
+	return "dead"
+}
