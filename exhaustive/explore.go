@@ -26,9 +26,8 @@ type Config struct {
 	Universe Universe
 	// Depth bounds the trace length; 0 takes the universe's default.
 	Depth int
-	Tie   model.TiePolicy
-	// Rules decide every transition and are what the invariants check
-	// against; nil means model.Spec().
+	// Rules decide every transition, under their own tie policy, and are
+	// what the invariants check against; nil means model.Spec().
 	Rules *model.Rules
 	// Workers expand each level in parallel; 0 means GOMAXPROCS.
 	Workers int
@@ -185,7 +184,7 @@ func Explore(cfg Config) (*Result, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
-	x := &explorer{cfg: cfg, u: &u, e: newEngine(&u, cfg.Rules, cfg.Tie), start: time.Now()}
+	x := &explorer{cfg: cfg, u: &u, e: newEngine(&u, cfg.Rules), start: time.Now()}
 	x.w = newWorld(x)
 	if x.w.transitions() > 1<<16 {
 		return nil, fmt.Errorf("universe %q has too many transitions", u.Name)
@@ -221,7 +220,7 @@ func (x *explorer) run() *Result {
 	stop := x.startProgress()
 	defer stop()
 
-	res := &Result{Universe: x.u.Name, Depth: x.cfg.Depth, Tie: x.cfg.Tie, Rules: x.cfg.Rules.Name, Workers: x.cfg.Workers}
+	res := &Result{Universe: x.u.Name, Depth: x.cfg.Depth, Tie: x.cfg.Rules.Tie, Rules: x.cfg.Rules.Name, Workers: x.cfg.Workers}
 	lo, hi := 0, 1
 	for d := 0; ; d++ {
 		res.PerDepth = append(res.PerDepth, hi-lo)

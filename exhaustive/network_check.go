@@ -225,7 +225,7 @@ func (w *netWorld) convergence(nodes []node) *finding {
 		if !w.u.Devices[d].Legacy {
 			continue
 		}
-		reader := newReplica(DeviceSpec{ClientID: "reader"}, w.e.rules, w.e.tie)
+		reader := newReplica(DeviceSpec{ClientID: "reader"}, w.e.rules)
 		reader.Receive(w.replica(d, nd.rep).Candidate())
 		for _, ctx := range w.u.Contexts {
 			if reader.Live(ctx) != r.Live(ctx) || reader.Effective(ctx) != r.Effective(ctx) {
@@ -256,7 +256,7 @@ contexts:
 			}
 		}
 		ac := w.t.acs.get(m)
-		exp, why := judgeIntent(ac, f, w.e.tie)
+		exp, why := judgeIntent(ac, f, w.e.rules.Tie)
 		q.expect = append(q.expect, exp)
 		switch exp {
 		case unjudged:

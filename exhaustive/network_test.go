@@ -53,7 +53,7 @@ func TestNetworkStateSpace(t *testing.T) {
 		if (tc.depth > 6 || tc.depth == 6 && !tc.symmetry) && !*deep {
 			continue
 		}
-		r := exploreNet(t, tc.universe, Config{Depth: tc.depth, Tie: tc.tie, NoSymmetry: !tc.symmetry})
+		r := exploreNet(t, tc.universe, Config{Depth: tc.depth, Rules: model.Spec().WithTie(tc.tie), NoSymmetry: !tc.symmetry})
 		name := tc.universe + "/" + tc.tie.String()
 		if r.Distinct != tc.distinct || !slices.Equal(r.PerDepth, tc.perDepth) {
 			t.Errorf("%s depth %d symmetry %v: distinct %d per depth %v, want %d %v", name, tc.depth, tc.symmetry, r.Distinct, r.PerDepth, tc.distinct, tc.perDepth)
@@ -139,7 +139,7 @@ func TestNetworkIsTheSameForAnyWorkerCount(t *testing.T) {
 func TestReinstallIsNotANewState(t *testing.T) {
 	for _, name := range []string{"network", "reference"} {
 		u, _ := LookupUniverse(name)
-		e := newEngine(&u, model.Spec(), model.ClearWins)
+		e := newEngine(&u, model.Spec())
 		x := &explorer{u: &u, e: e, cfg: Config{Universe: u}}
 		w := newWorld(x)
 		c := e.newCache()

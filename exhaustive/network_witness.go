@@ -50,7 +50,7 @@ func (w *netWorld) witness(x *explorer, h hit) *Witness {
 			break
 		}
 	}
-	wit := &Witness{Kind: KindExplore, Universe: w.u.Name, Depth: x.cfg.Depth, Tie: x.cfg.Tie.String(),
+	wit := &Witness{Kind: KindExplore, Universe: w.u.Name, Depth: x.cfg.Depth, Tie: x.cfg.Rules.Tie.String(),
 		Rules: x.cfg.Rules.Name, Invariant: h.f.Invariant, Detail: detail}
 	for _, a := range actions {
 		wit.Actions = append(wit.Actions, a.toJSON())
@@ -134,14 +134,14 @@ func (w *netWorld) resolve(cur []int32, a Action) (int, error) {
 }
 
 func replayNetwork(wit *Witness, u Universe) (*ReplayResult, error) {
-	rules, tie, err := witnessSetup(wit)
+	rules, err := witnessSetup(wit)
 	if err != nil {
 		return nil, err
 	}
 	if err := u.validate(); err != nil {
 		return nil, badWitness("%v", err)
 	}
-	e := newEngine(&u, rules, tie)
+	e := newEngine(&u, rules)
 	w := newNetWorld(&u, e, false)
 	c := e.newCache()
 	cur := w.initialRaw(c)

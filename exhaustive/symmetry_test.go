@@ -17,8 +17,8 @@ func netStates(t *testing.T, name string, rules *model.Rules, depth int) (*explo
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := &explorer{cfg: Config{Universe: u, Depth: depth, Tie: model.ClearWins, Workers: 2, Rules: rules, NoSymmetry: true}, u: &u}
-	x.e = newEngine(&u, rules, model.ClearWins)
+	x := &explorer{cfg: Config{Universe: u, Depth: depth, Workers: 2, Rules: rules, NoSymmetry: true}, u: &u}
+	x.e = newEngine(&u, rules)
 	x.run()
 	return x, x.w.(*netWorld)
 }

@@ -87,16 +87,17 @@ func Replay(w *Witness) (*ReplayResult, error) {
 	return nil, badWitness("unknown kind %q (want %s or %s)", w.Kind, KindExplore, KindDirected)
 }
 
-func witnessSetup(w *Witness) (*model.Rules, model.TiePolicy, error) {
+// witnessSetup is the witness's rule set under the witness's tie policy.
+func witnessSetup(w *Witness) (*model.Rules, error) {
 	tie, err := model.ParseTiePolicy(w.Tie)
 	if err != nil {
-		return nil, 0, badWitness("%v", err)
+		return nil, badWitness("%v", err)
 	}
 	rules, err := LookupRules(w.Rules)
 	if err != nil {
-		return nil, 0, badWitness("%v", err)
+		return nil, badWitness("%v", err)
 	}
-	return rules, tie, nil
+	return rules.WithTie(tie), nil
 }
 
 // witness builds the explorer witness of a hit.
@@ -108,11 +109,11 @@ func (x *explorer) witness(h hit) *Witness {
 	if h.trans >= 0 {
 		path = append(path, h.trans)
 	}
-	tr, err := runTrace(x.u, x.cfg.Rules, x.cfg.Tie, path)
+	tr, err := runTrace(x.u, x.cfg.Rules, path)
 	if err != nil {
 		panic("exhaustive: a stored path does not replay: " + err.Error()) // an internal inconsistency
 	}
-	w := &Witness{Kind: KindExplore, Universe: x.u.Name, Depth: x.cfg.Depth, Tie: x.cfg.Tie.String(),
+	w := &Witness{Kind: KindExplore, Universe: x.u.Name, Depth: x.cfg.Depth, Tie: x.cfg.Rules.Tie.String(),
 		Rules: x.cfg.Rules.Name, Invariant: h.f.Invariant, Detail: h.f.Detail}
 	if h.f.Invariant == InvRegression && len(tr.actions) > 0 {
 		w.Detail = fmt.Sprintf("%s lowered a frontier of d%d", tr.actions[len(tr.actions)-1], tr.actions[len(tr.actions)-1].Device)
@@ -136,12 +137,12 @@ type trace struct {
 }
 
 // runTrace executes transition indices from the initial state.
-func runTrace(u *Universe, rules *model.Rules, tie model.TiePolicy, path []int) (*trace, error) {
+func runTrace(u *Universe, rules *model.Rules, path []int) (*trace, error) {
 	reps := make([]*model.Replica, len(u.Devices))
 	for i, spec := range u.Devices {
-		reps[i] = newReplica(spec, rules, tie)
+		reps[i] = newReplica(spec, rules)
 	}
-	tr := &trace{views: [][]deviceView{views(u, rules, tie, reps)}}
+	tr := &trace{views: [][]deviceView{views(u, rules, reps)}}
 	for k, t := range path {
 		if t < 0 || t >= u.numTransitions() {
 			return nil, fmt.Errorf("step %d: no transition %d", k+1, t)
@@ -152,7 +153,7 @@ func runTrace(u *Universe, rules *model.Rules, tie model.TiePolicy, path []int) 
 		}
 		tr.actions = append(tr.actions, a)
 		tr.regress = append(tr.regress, a.Kind != KindReinstall && frontierRegressed(before, reps[a.Device]))
-		tr.views = append(tr.views, views(u, rules, tie, reps))
+		tr.views = append(tr.views, views(u, rules, reps))
 	}
 	tr.final = reps
 	return tr, nil
@@ -209,7 +210,7 @@ func replayExplore(w *Witness) (*ReplayResult, error) {
 	if u.Network != nil {
 		return replayNetwork(w, u)
 	}
-	rules, tie, err := witnessSetup(w)
+	rules, err := witnessSetup(w)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +219,7 @@ func replayExplore(w *Witness) (*ReplayResult, error) {
 	}
 	reps := make([]*model.Replica, len(u.Devices))
 	for i, spec := range u.Devices {
-		reps[i] = newReplica(spec, rules, tie)
+		reps[i] = newReplica(spec, rules)
 	}
 	var path []int
 	for k, j := range w.Actions {
@@ -233,7 +234,7 @@ func replayExplore(w *Witness) (*ReplayResult, error) {
 		u.apply(reps, t)
 		path = append(path, t)
 	}
-	tr, err := runTrace(&u, rules, tie, path)
+	tr, err := runTrace(&u, rules, path)
 	if err != nil {
 		return nil, badWitness("%v", err)
 	}
@@ -243,7 +244,7 @@ func replayExplore(w *Witness) (*ReplayResult, error) {
 			found = append(found, finding{InvRegression, fmt.Sprintf("step %d (%s) lowered a frontier", k+1, tr.actions[k])})
 		}
 	}
-	e := newEngine(&u, rules, tie)
+	e := newEngine(&u, rules)
 	ids := make([]int32, len(u.Devices))
 	for i, r := range tr.final {
 		ids[i] = e.internLocked(i, r.Clone())
@@ -315,14 +316,14 @@ type ctxView struct {
 	live bool
 }
 
-func views(u *Universe, rules *model.Rules, tie model.TiePolicy, reps []*model.Replica) []deviceView {
+func views(u *Universe, rules *model.Rules, reps []*model.Replica) []deviceView {
 	out := make([]deviceView, len(reps))
 	for i, r := range reps {
 		v := deviceView{client: r.ClientID, legacy: r.Legacy}
 		for _, ctx := range u.Contexts {
 			c := ctxView{f: r.Frontier(ctx), hasF: r.HasFrontier(ctx), reg: r.Reg(ctx)}
 			if !r.Legacy {
-				c.live = rules.Live(c.reg, r.Effective(ctx), tie)
+				c.live = rules.IsLive(c.reg, r.Effective(ctx))
 			}
 			v.ctx = append(v.ctx, c)
 		}

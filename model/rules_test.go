@@ -187,3 +187,21 @@ func TestRulesWrapperIsTransparent(t *testing.T) {
 		t.Fatal("the replica did not decide liveness through its Rules")
 	}
 }
+
+func TestWithTie(t *testing.T) {
+	spec := Spec()
+	set := spec.WithTie(SetWins)
+	if spec.Tie != ClearWins || set.Tie != SetWins || set.Name != spec.Name || set == spec {
+		t.Fatalf("spec tie %v, WithTie %v (name %q)", spec.Tie, set.Tie, set.Name)
+	}
+	tie := Reg{S: 2, C: 2, B: 10}
+	if spec.IsLive(tie, 10) || !set.IsLive(tie, 10) {
+		t.Fatalf("S == C: clear-wins live %v, set-wins live %v", spec.IsLive(tie, 10), set.IsLive(tie, 10))
+	}
+	r := NewReplica("a")
+	r.Rules = set
+	mustDo(t, r.Restore("chan", 10, true, tie))
+	if !r.Live("chan") {
+		t.Fatal("the replica did not decide the tie by its Rules' Tie")
+	}
+}

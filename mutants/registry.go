@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/model"
 )
 
 // Every mutant's rules are registered with the explorer under the mutant's
@@ -32,7 +33,8 @@ func init() {
 	}
 }
 
-// oneDevice is universe base with device 0 deciding through m's rules.
+// oneDevice is universe base with device 0 deciding through m's rules, under
+// the run's tie unless m sets its own (Mutant.RulesUnder).
 func oneDevice(base, name string, m Mutant) exhaustive.Universe {
 	u, err := exhaustive.LookupUniverse(base)
 	if err != nil {
@@ -41,7 +43,7 @@ func oneDevice(base, name string, m Mutant) exhaustive.Universe {
 	u.Name = name
 	u.Doc = u.Doc + "; device 0 runs " + m.ID
 	u.Devices = slices.Clone(u.Devices)
-	u.Devices[0].Rules = m.Rules()
+	u.Devices[0].Rules = func(run *model.Rules) *model.Rules { return m.RulesUnder(run.Tie) }
 	if u.Network != nil {
 		// Device 0 is no longer interchangeable with its peers.
 		n := *u.Network
