@@ -277,9 +277,12 @@ func (r *Replica) Publish() Blob {
 func (r *Replica) LastPublished() []Entry { return r.last }
 
 // NeedsRepublish is the convergence re-publish decision: the canonical
-// candidate against the canonical last-published blob.
+// candidate against the canonical last-published blob, through
+// Rules.Slots.Republish with nothing evicted (what would be published is
+// the candidate itself).
 func (r *Replica) NeedsRepublish() bool {
-	return NeedsRepublish(r.Candidate().Contexts, r.last)
+	cand := r.Candidate().Contexts
+	return r.Rules.Slots.Republish(cand, cand, r.last)
 }
 
 // Receive merges a blob from any installation (merge is always safe). It
@@ -307,7 +310,7 @@ func (r *Replica) receiveLegacy(b Blob) []Drop {
 	if r.LegacyMode == LegacyDropOverrides {
 		in = make([]Entry, 0, len(b.Contexts))
 		for _, e := range b.Contexts {
-			if k, _ := ClassifyKey(e.Key, UnescapeKey); k != KeyFrontier {
+			if k, _ := r.Rules.GroupKey(e.Key); k != KeyFrontier {
 				drops = append(drops, Drop{e.Key, "legacy replica discards override keys"})
 				continue
 			}

@@ -17,7 +17,7 @@ func (s Shape) String() string { return [...]string{"omit", "live", "floor"}[s] 
 // returns the production rules; a mutant is a Rules with a field replaced.
 // Drivers must call through a Rules value, never the production function
 // directly, or a mutant silently stops applying (rules_test.go proves each
-// field is reached).
+// field is reached, and reached on every entry point that decides by it).
 type Rules struct {
 	// Name identifies the rule set in output ("spec" or a mutant id).
 	Name string
