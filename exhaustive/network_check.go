@@ -194,7 +194,7 @@ func (w *netWorld) view(d int, nd node) string {
 	}
 	var ov []string
 	for _, en := range r.Candidate().Contexts {
-		if _, ok := w.keys[en.Key]; ok && en.Key != model.EscapeKey(w.ov[w.keys[en.Key]]) {
+		if _, ok := w.keys[en.Key]; ok && en.Key != w.e.rules.Escape(w.ov[w.keys[en.Key]]) {
 			ov = append(ov, fmt.Sprintf("%s=%d", en.Key, en.Value))
 		}
 	}

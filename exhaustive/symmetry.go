@@ -48,7 +48,7 @@ func newSymmetry(w *netWorld) *symmetry {
 			for i, c := range w.ov {
 				to := w.ov[cp[i]]
 				el.wire[c] = to
-				el.wire[model.EscapeKey(c)] = model.EscapeKey(to)
+				el.wire[w.e.rules.Escape(c)] = w.e.rules.Escape(to)
 				for _, k := range []model.KeyKind{model.KeyS, model.KeyC, model.KeyB} {
 					el.wire[model.OverrideKey(k, c)] = model.OverrideKey(k, to)
 				}
