@@ -183,8 +183,8 @@ func codecConformance() *Directed {
 	return &Directed{
 		Key: "codec-conformance", Label: "C1", Name: "blob parsing and decoding as Content Validation states",
 		Params: []Param{{Name: "case", Enum: caseNames(cases)}}, TieIndependent: true,
-		Cube: func(*model.Rules, model.TiePolicy) []Point { return product(seq(len(cases))) },
-		Prepare: func(rules *model.Rules, _ model.TiePolicy) func(Point) Outcome {
+		Cube: func(*model.Rules) []Point { return product(seq(len(cases))) },
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				c := cases[p[0]]
 				blob, _, err := model.ParseBlobWith(rules, []byte(c.plaintext))

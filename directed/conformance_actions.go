@@ -37,14 +37,14 @@ func actionConformance() *Directed {
 	return &Directed{
 		Key: "action-conformance", Label: "C6", Name: "actions achieve what Actions states, ceiling included",
 		Params: []Param{{Name: "s", Enum: actionCounterNames}, {Name: "c", Enum: actionCounterNames}, {Name: "b"}, {Name: "f"}, {Name: "action", Enum: actionNames}},
-		Cube: func(*model.Rules, model.TiePolicy) []Point {
+		Cube: func(*model.Rules) []Point {
 			return product(seq(len(actionCounters)), seq(len(actionCounters)), vals(10, 20), vals(10, 20), seq(len(actionNames)))
 		},
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				reg := model.Reg{S: actionCounters[p[0]], C: actionCounters[p[1]], B: uint32(p[2])}
 				f := uint32(p[3])
-				r := holding(rules, tie, "x", ctx0, f, reg)
+				r := holding(rules, "x", ctx0, f, reg)
 				bad := func(format string, a ...any) Outcome {
 					return Outcome{Violation: "C6-action", Detail: fmt.Sprintf("%v at f=%d, %s: ", reg, f, actionNames[p[4]]) + fmt.Sprintf(format, a...)}
 				}
@@ -133,13 +133,13 @@ func dominatedRepublish() *Directed {
 		Key: "dominated-republish", Label: "C7", Name: "a dominated incoming child entry never forces a write",
 		Params:         []Param{{Name: "child", Enum: republishChildren}, {Name: "incoming", Enum: republishValues}, {Name: "held", Enum: republishHeld}},
 		TieIndependent: true,
-		Cube: func(*model.Rules, model.TiePolicy) []Point {
+		Cube: func(*model.Rules) []Point {
 			return product(seq(len(republishChildren)), seq(len(republishValues)), seq(len(republishHeld)))
 		},
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				child := republishIDs[p[0]]
-				d := fresh(rules, tie, "d0")
+				d := fresh(rules, "d0")
 				d.Parent = splitParent
 				d.Advance("chan", 100)
 				held := uint32(0)

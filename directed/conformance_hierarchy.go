@@ -97,11 +97,11 @@ func hierarchyConformance() *Directed {
 		Key: "hierarchy-conformance", Label: "C8", Name: "read actions advance only their context; replies past the channel stay unread",
 		Params:         []Param{{Name: "messages", Enum: hierSets}, {Name: "channel", Enum: hierPriorChannel}, {Name: "thread", Enum: hierPriorThread}, {Name: "action", Enum: hierActions}},
 		TieIndependent: true,
-		Cube: func(*model.Rules, model.TiePolicy) []Point {
+		Cube: func(*model.Rules) []Point {
 			return product(seq(len(hierSets)), seq(len(hierPriorChannel)), seq(len(hierPriorThread)), seq(len(hierActions)))
 		},
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
-			return func(p Point) Outcome { return hierarchyPoint(rules, tie, p) }
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
+			return func(p Point) Outcome { return hierarchyPoint(rules, p) }
 		},
 	}
 }
@@ -114,13 +114,13 @@ type hierFrontier struct {
 
 func (f *hierFrontier) advance(ts uint32) { f.v, f.has = max(f.v, ts), true }
 
-func hierarchyPoint(rules *model.Rules, tie model.TiePolicy, p Point) Outcome {
+func hierarchyPoint(rules *model.Rules, p Point) Outcome {
 	roles := hierRolesOf(p[0])
 	bad := func(format string, a ...any) Outcome {
 		return Outcome{Violation: "C8-hierarchy", Detail: fmt.Sprintf("%s, channel %s, thread %s, %s: ",
 			hierSets[p[0]], hierPriorChannel[p[1]], hierPriorThread[p[2]], hierActions[p[3]]) + fmt.Sprintf(format, a...)}
 	}
-	r := fresh(rules, tie, "d0")
+	r := fresh(rules, "d0")
 	r.Parent = hierParent
 	want := map[string]*hierFrontier{hierChannel: {}, hierThread: {}}
 	for i := range hierTimes {

@@ -58,8 +58,8 @@ func clockSkewConformance() *Directed {
 	return &Directed{
 		Key: "clock-skew-conformance", Label: "C3", Name: "created_at past every fetched version at the d tag",
 		Params: []Param{{Name: "case", Enum: skewNames()}}, TieIndependent: true,
-		Cube: func(*model.Rules, model.TiePolicy) []Point { return product(seq(len(skewCases))) },
-		Prepare: func(rules *model.Rules, _ model.TiePolicy) func(Point) Outcome {
+		Cube: func(*model.Rules) []Point { return product(seq(len(skewCases))) },
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				c := skewCases[p[0]]
 				var fetched []model.FetchedBlob
@@ -123,11 +123,11 @@ func identityConformance() *Directed {
 	return &Directed{
 		Key: "identity-conformance", Label: "C4", Name: "read-before-write writes only own, unconflicted coordinates",
 		Params: []Param{{Name: "case", Enum: identityNames()}}, TieIndependent: true,
-		Cube: func(*model.Rules, model.TiePolicy) []Point { return product(seq(len(identityCases))) },
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Cube: func(*model.Rules) []Point { return product(seq(len(identityCases))) },
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				c := identityCases[p[0]]
-				rep := fresh(rules, tie, "client-A")
+				rep := fresh(rules, "client-A")
 				for i := range 12 {
 					rep.Advance(fmt.Sprintf("own-%02d", i), uint32(100+i)) // two coordinates' worth
 				}
@@ -209,10 +209,10 @@ func deletionConformance() *Directed {
 		Key: "deletion-conformance", Label: "C5", Name: "coordinates deleted only as Orphaned Blob Deletion allows",
 		Params:         []Param{{Name: "kind", Enum: coordKindNames()}, {Name: "overrides", Enum: yesNo}, {Name: "carried", Enum: yesNo}, {Name: "complete", Enum: yesNo}},
 		TieIndependent: true,
-		Cube: func(*model.Rules, model.TiePolicy) []Point {
+		Cube: func(*model.Rules) []Point {
 			return product(seq(len(coordKinds)), seq(2), seq(2), seq(2))
 		},
-		Prepare: func(rules *model.Rules, _ model.TiePolicy) func(Point) Outcome {
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				f := model.DeleteFacts{Kind: coordKinds[p[0]], Overrides: p[1] == 1, Carried: p[2] == 1, Complete: p[3] == 1}
 				err := rules.Slots.MayDelete(f)

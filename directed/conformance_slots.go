@@ -140,10 +140,10 @@ func slotConformance() *Directed {
 		Key: "slot-split-conformance", Label: "C2", Name: "slot split as the Co-Location, Budget and Eviction rules state",
 		Params:         []Param{{Name: "candidate", Enum: candidateNames()}, {Name: "budget", Enum: budgetNames()}},
 		TieIndependent: true,
-		Cube: func(*model.Rules, model.TiePolicy) []Point {
+		Cube: func(*model.Rules) []Point {
 			return product(seq(len(splitCandidates)), seq(len(splitBudgets)))
 		},
-		Prepare: func(rules *model.Rules, _ model.TiePolicy) func(Point) Outcome {
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				c, b := splitCandidates[p[0]], splitBudgets[p[1]]
 				cand := model.Blob{V: 1, ClientID: "client-aabbccdd", Contexts: model.SortEntries(c.entries())}

@@ -64,7 +64,7 @@ func TestConformanceWitnessReplays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := RunDirected(d, rules, model.ClearWins, 1)
+	r := RunDirected(d, rules.WithTie(model.ClearWins), 1)
 	if r.Witness == nil || r.Violations != 4 {
 		t.Fatalf("clock skew ignored: %d violations, witness %v", r.Violations, r.Witness)
 	}

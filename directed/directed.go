@@ -29,10 +29,10 @@ type Directed struct {
 	// TieIndependent checks run once; the others once per tie policy.
 	TieIndependent bool
 	// Cube enumerates the points in a fixed order.
-	Cube func(rules *model.Rules, tie model.TiePolicy) []Point
+	Cube func(rules *model.Rules) []Point
 	// Prepare returns the evaluator of one point; it may precompute, and the
 	// evaluator must be safe for concurrent use.
-	Prepare func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome
+	Prepare func(rules *model.Rules) func(Point) Outcome
 }
 
 // Param is one dimension of a cube. With Enum set, values are indexes into
@@ -69,13 +69,13 @@ type DirectedResult struct {
 
 // RunDirected evaluates every point of d's cube, in parallel on workers
 // (0: GOMAXPROCS); results are combined in cube order.
-func RunDirected(d *Directed, rules *model.Rules, tie model.TiePolicy, workers int) DirectedResult {
+func RunDirected(d *Directed, rules *model.Rules, workers int) DirectedResult {
 	start := time.Now()
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	pts := d.Cube(rules, tie)
-	eval := d.Prepare(rules, tie)
+	pts := d.Cube(rules)
+	eval := d.Prepare(rules)
 	outs := make([]Outcome, len(pts))
 	const piece = 512
 	var next atomic.Int64
@@ -96,7 +96,7 @@ func RunDirected(d *Directed, rules *model.Rules, tie model.TiePolicy, workers i
 		}()
 	}
 	wg.Wait()
-	res := DirectedResult{Check: d, Tie: tie, Points: len(pts), Tallies: map[string]int{}}
+	res := DirectedResult{Check: d, Tie: rules.Tie, Points: len(pts), Tallies: map[string]int{}}
 	for i, o := range outs {
 		for _, t := range o.Tally {
 			res.Tallies[t]++
@@ -106,7 +106,7 @@ func RunDirected(d *Directed, rules *model.Rules, tie model.TiePolicy, workers i
 		}
 		res.Violations++
 		if res.Witness == nil {
-			res.Witness = &witnessfile.Witness{Kind: witnessfile.KindDirected, Check: d.Key, Tie: tie.String(), Rules: rules.Name,
+			res.Witness = &witnessfile.Witness{Kind: witnessfile.KindDirected, Check: d.Key, Tie: rules.Tie.String(), Rules: rules.Name,
 				Invariant: o.Violation, Detail: o.Detail, Point: d.params(pts[i])}
 			res.Witness.Text = res.Witness.DirectedText()
 		}
@@ -124,11 +124,11 @@ func RunSuite(rules *model.Rules, ties []model.TiePolicy, workers int, only map[
 			continue
 		}
 		if d.TieIndependent {
-			out = append(out, RunDirected(d, rules, model.ClearWins, workers))
+			out = append(out, RunDirected(d, rules.WithTie(model.ClearWins), workers))
 			continue
 		}
 		for _, t := range ties {
-			out = append(out, RunDirected(d, rules, t, workers))
+			out = append(out, RunDirected(d, rules.WithTie(t), workers))
 		}
 	}
 	return out
@@ -222,12 +222,13 @@ func Replay(w *witnessfile.Witness, rules func(name string) (*model.Rules, error
 	if err != nil {
 		return nil, witnessfile.Bad("%v", err)
 	}
+	rs = rs.WithTie(tie)
 	p, err := d.point(w.Point)
 	if err != nil {
 		return nil, witnessfile.Bad("%v", err)
 	}
 	in := false
-	for _, q := range d.Cube(rs, tie) {
+	for _, q := range d.Cube(rs) {
 		if slices.Equal(p, q) {
 			in = true
 			break
@@ -236,7 +237,7 @@ func Replay(w *witnessfile.Witness, rules func(name string) (*model.Rules, error
 	if !in {
 		return nil, witnessfile.Bad("point %s is not in the cube of %s", w.Point, d.Key)
 	}
-	o := d.Prepare(rs, tie)(p)
+	o := d.Prepare(rs)(p)
 	res := &witnessfile.Replayed{Reproduced: o.Violation == w.Invariant}
 	if o.Violation != "" {
 		res.Found = []string{o.Violation + ": " + o.Detail}

@@ -150,7 +150,7 @@ func TestDirectedChecksCatchBrokenRules(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := RunDirected(d, rules, model.ClearWins, 2)
+			r := RunDirected(d, rules.WithTie(model.ClearWins), 2)
 			if r.Witness == nil {
 				t.Fatalf("not caught (%d points)", r.Points)
 			}
@@ -175,8 +175,8 @@ func TestDeleteOnDominanceFailsDeepHistoryAsInTheReference(t *testing.T) {
 		return spec.Canonical(g, f, l)
 	}
 	d, _ := LookupDirected("deep-history")
-	c := RunDirected(d, rules, model.ClearWins, 2)
-	s := RunDirected(d, rules, model.SetWins, 2)
+	c := RunDirected(d, rules.WithTie(model.ClearWins), 2)
+	s := RunDirected(d, rules.WithTie(model.SetWins), 2)
 	if c.Violations != 78 || s.Violations != 54 {
 		t.Errorf("violations clear %d set %d, want 78 and 54", c.Violations, s.Violations)
 	}
@@ -189,8 +189,8 @@ func TestDeleteOnDominanceFailsDeepHistoryAsInTheReference(t *testing.T) {
 func TestDirectedWitnessReplays(t *testing.T) {
 	rules := lwwJoin()
 	d, _ := LookupDirected("join-commutative")
-	one := RunDirected(d, rules, model.ClearWins, 1)
-	two := RunDirected(d, rules, model.ClearWins, 2)
+	one := RunDirected(d, rules.WithTie(model.ClearWins), 1)
+	two := RunDirected(d, rules.WithTie(model.ClearWins), 2)
 	if one.Witness == nil || string(one.Witness.JSON()) != string(two.Witness.JSON()) || one.Violations != two.Violations {
 		t.Fatalf("witness differs between 1 and 2 workers or missing: %+v / %+v", one.Witness, two.Witness)
 	}
@@ -226,7 +226,7 @@ func TestDirectedKeysAreUnique(t *testing.T) {
 			t.Errorf("duplicate key %s", d.Key)
 		}
 		seen[d.Key] = true
-		for _, p := range d.Cube(model.Spec(), model.ClearWins) {
+		for _, p := range d.Cube(model.Spec()) {
 			if len(p) != len(d.Params) {
 				t.Fatalf("%s: point %v has %d coordinates, %d params", d.Key, p, len(p), len(d.Params))
 			}

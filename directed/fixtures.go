@@ -9,25 +9,25 @@ import (
 // Fixtures of the directed checks: replicas built in an exact state, and
 // blobs as stale peers or published tombstones carry them.
 
-// fresh is a new upgraded replica deciding through rules under tie.
-func fresh(rules *model.Rules, tie model.TiePolicy, id string) *model.Replica {
+// fresh is a new upgraded replica deciding through rules (under their tie).
+func fresh(rules *model.Rules, id string) *model.Replica {
 	r := model.NewReplica(id)
-	r.Rules, r.Tie = rules, tie
+	r.Rules = rules
 	return r
 }
 
 // markedUnread is a fresh replica that read ctx to 10 and then marked it
 // unread (the live register (1, 0, 10)), through the rules under test.
-func markedUnread(rules *model.Rules, tie model.TiePolicy, id, ctx string) *model.Replica {
-	r := fresh(rules, tie, id)
+func markedUnread(rules *model.Rules, id, ctx string) *model.Replica {
+	r := fresh(rules, id)
 	r.Advance(ctx, 10)
 	_ = r.MarkUnread(ctx)
 	return r
 }
 
 // holding is a replica whose context ctx has frontier f and register reg.
-func holding(rules *model.Rules, tie model.TiePolicy, id, ctx string, f uint32, reg model.Reg) *model.Replica {
-	r := fresh(rules, tie, id)
+func holding(rules *model.Rules, id, ctx string, f uint32, reg model.Reg) *model.Replica {
+	r := fresh(rules, id)
 	_ = r.Restore(ctx, f, true, reg) // an upgraded replica accepts any register
 	return r
 }
@@ -64,8 +64,8 @@ func (s snapshot) String() string {
 }
 
 // receiveAll delivers blobs to a fresh replica in order.
-func receiveAll(rules *model.Rules, tie model.TiePolicy, id string, blobs ...model.Blob) *model.Replica {
-	r := fresh(rules, tie, id)
+func receiveAll(rules *model.Rules, id string, blobs ...model.Blob) *model.Replica {
+	r := fresh(rules, id)
 	for _, b := range blobs {
 		r.Receive(b)
 	}

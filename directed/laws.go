@@ -52,8 +52,8 @@ func lawChecks() []*Directed {
 	return []*Directed{
 		{
 			Key: "join-idempotent", Label: "I1", Name: "join idempotent", Params: lawParamList(1), TieIndependent: true,
-			Cube: func(*model.Rules, model.TiePolicy) []Point { return registerCube(1) },
-			Prepare: func(r *model.Rules, _ model.TiePolicy) func(Point) Outcome {
+			Cube: func(*model.Rules) []Point { return registerCube(1) },
+			Prepare: func(r *model.Rules) func(Point) Outcome {
 				return func(p Point) Outcome {
 					a := lawReg(p, 0)
 					if j := r.Join(a, a); j != a {
@@ -65,8 +65,8 @@ func lawChecks() []*Directed {
 		},
 		{
 			Key: "join-commutative", Label: "I1", Name: "join commutative", Params: lawParamList(2), TieIndependent: true,
-			Cube: func(*model.Rules, model.TiePolicy) []Point { return registerCube(2) },
-			Prepare: func(r *model.Rules, _ model.TiePolicy) func(Point) Outcome {
+			Cube: func(*model.Rules) []Point { return registerCube(2) },
+			Prepare: func(r *model.Rules) func(Point) Outcome {
 				return func(p Point) Outcome {
 					a, b := lawReg(p, 0), lawReg(p, 1)
 					if x, y := r.Join(a, b), r.Join(b, a); x != y {
@@ -78,8 +78,8 @@ func lawChecks() []*Directed {
 		},
 		{
 			Key: "join-associative", Label: "I1", Name: "join associative", Params: lawParamList(3), TieIndependent: true,
-			Cube: func(*model.Rules, model.TiePolicy) []Point { return registerCube(3) },
-			Prepare: func(r *model.Rules, _ model.TiePolicy) func(Point) Outcome {
+			Cube: func(*model.Rules) []Point { return registerCube(3) },
+			Prepare: func(r *model.Rules) func(Point) Outcome {
 				return func(p Point) Outcome {
 					a, b, c := lawReg(p, 0), lawReg(p, 1), lawReg(p, 2)
 					if x, y := r.Join(r.Join(a, b), c), r.Join(a, r.Join(b, c)); x != y {

@@ -51,13 +51,13 @@ func legacyRewrite() *Directed {
 	return &Directed{
 		Key: "legacy-rewrite", Label: "I7", Name: "override survives a legacy rewrite",
 		Params: []Param{{Name: "ctx", Enum: ctxNames}, {Name: "shape", Enum: overrideShapes}, {Name: "path", Enum: rewritePaths}},
-		Cube: func(*model.Rules, model.TiePolicy) []Point {
+		Cube: func(*model.Rules) []Point {
 			return product(seq(len(ctxNames)), seq(len(overrideShapes)), seq(len(rewritePaths)))
 		},
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				ctx, path := ctxNames[p[0]], rewritePaths[p[2]]
-				src := markedUnread(rules, tie, "d0", ctx)
+				src := markedUnread(rules, "d0", ctx)
 				if p[1] == 1 {
 					_ = src.MarkRead(ctx, 20)
 				}
@@ -66,8 +66,8 @@ func legacyRewrite() *Directed {
 				if err != nil {
 					return Outcome{Violation: "I7-legacy-rewrite-rejected", Detail: fmt.Sprintf("legacy %s of %s: %v", path, model.EntriesString(b.Contexts), err)}
 				}
-				want := receiveAll(rules, tie, "r", b)
-				got := receiveAll(rules, tie, "r", rw)
+				want := receiveAll(rules, "r", b)
+				got := receiveAll(rules, "r", rw)
 				if snap(want, ctx) != snap(got, ctx) {
 					return Outcome{Violation: "I7-legacy-rewrite-changed-override", Detail: fmt.Sprintf("original %s gives %v; legacy %s %s gives %v",
 						model.EntriesString(b.Contexts), snap(want, ctx), path, model.EntriesString(rw.Contexts), snap(got, ctx))}
@@ -100,10 +100,10 @@ func legacyPrune() *Directed {
 	return &Directed{
 		Key: "legacy-prune", Label: "—", Name: "legacy pruning keeps ov_* keys",
 		Params: []Param{{Name: "layout", Enum: pruneLayouts}},
-		Cube:   func(*model.Rules, model.TiePolicy) []Point { return product(seq(len(pruneLayouts))) },
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Cube:   func(*model.Rules) []Point { return product(seq(len(pruneLayouts))) },
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
-				src := holding(rules, tie, "d0", ctx0, 50, model.Reg{S: 1, B: 50})
+				src := holding(rules, "d0", ctx0, 50, model.Reg{S: 1, B: 50})
 				src.Advance("msg:m1", 30)
 				src.Advance("thread:t1", 40)
 				b := src.Publish()
@@ -136,8 +136,8 @@ func legacyPrune() *Directed {
 						return o
 					}
 				}
-				want := receiveAll(rules, tie, "r", b)
-				got := receiveAll(rules, tie, "r", model.Blob{V: 1, ClientID: "legacy", Contexts: pruned})
+				want := receiveAll(rules, "r", b)
+				got := receiveAll(rules, "r", model.Blob{V: 1, ClientID: "legacy", Contexts: pruned})
 				if snap(want, ctx0) != snap(got, ctx0) {
 					o.Violation, o.Detail = "legacy-prune-lost-override", fmt.Sprintf("original gives %v, pruned %v", snap(want, ctx0), snap(got, ctx0))
 				}
@@ -157,14 +157,14 @@ func legacyTrim() *Directed {
 	return &Directed{
 		Key: "legacy-trim", Label: "—", Name: "legacy trimming never evicts ov_* keys",
 		Params: []Param{{Name: "layout", Enum: trimLayouts}},
-		Cube:   func(*model.Rules, model.TiePolicy) []Point { return product(seq(len(trimLayouts))) },
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Cube:   func(*model.Rules) []Point { return product(seq(len(trimLayouts))) },
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				overrides, children := 1000, 0
 				if p[0] == 1 {
 					overrides, children = 100, 1000
 				}
-				src := fresh(rules, tie, "d0")
+				src := fresh(rules, "d0")
 				src.Advance(ctx0, 10)
 				for i := range overrides {
 					_ = src.Restore(fmt.Sprintf("chan-%04d", i), 0, false, model.Reg{S: 1, B: 10})

@@ -35,19 +35,19 @@ func concurrentStability() *Directed {
 	return &Directed{
 		Key: "concurrent-stability", Label: "I4", Name: "concurrent set/clear winner independent of order",
 		Params: []Param{{Name: "ancestor", Enum: ancestorNames}, {Name: "f"}, {Name: "ctx", Enum: ctxNames}},
-		Cube: func(*model.Rules, model.TiePolicy) []Point {
+		Cube: func(*model.Rules) []Point {
 			return product(seq(len(ancestorSC)), vals(0, 10), seq(len(ctxNames)))
 		},
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				sc, f, ctx := ancestorSC[p[0]], uint32(p[1]), ctxNames[p[2]]
 				anc := model.Reg{S: sc[0], C: sc[1], B: f}
-				setter := holding(rules, tie, "d0", ctx, f, anc)
-				clearer := holding(rules, tie, "d1", ctx, f, anc)
+				setter := holding(rules, "d0", ctx, f, anc)
+				clearer := holding(rules, "d1", ctx, f, anc)
 				_ = setter.MarkUnread(ctx)
 				_ = clearer.MarkRead(ctx, f+10)
 				a, b := setter.Publish(), clearer.Publish()
-				one := holding(rules, tie, "r", ctx, f, anc)
+				one := holding(rules, "r", ctx, f, anc)
 				two := one.Clone()
 				one.Receive(a)
 				one.Receive(b)
@@ -66,13 +66,13 @@ func concurrentStability() *Directed {
 // deadPoints are the independently dead published states of the closure
 // cube: S, C in 0..3 not both 0, B in {0,10,50}, F in {0,20,60,100}, kept
 // when dead under the rules (156 under clear-wins, 144 under set-wins).
-func deadPoints(rules *model.Rules, tie model.TiePolicy) [][4]int32 {
+func deadPoints(rules *model.Rules) [][4]int32 {
 	var out [][4]int32
 	for _, p := range product(seq(4), seq(4), vals(0, 10, 50), vals(0, 20, 60, 100)) {
 		if p[0] == 0 && p[1] == 0 {
 			continue
 		}
-		if !rules.Live(regAt(p, 0), uint32(p[3]), tie) {
+		if !rules.IsLive(regAt(p, 0), uint32(p[3])) {
 			out = append(out, [4]int32(p))
 		}
 	}
@@ -99,8 +99,8 @@ func mergeClosure() *Directed {
 	return &Directed{
 		Key: "merge-closure", Label: "I5e", Name: "published dead+dead stays dead (with relay)",
 		Params: params,
-		Cube: func(rules *model.Rules, tie model.TiePolicy) []Point {
-			pts := deadPoints(rules, tie)
+		Cube: func(rules *model.Rules) []Point {
+			pts := deadPoints(rules)
 			out := make([]Point, 0, 1+len(pts)*len(pts))
 			out = append(out, slices.Clone(thufirPair))
 			for _, a := range pts {
@@ -110,17 +110,17 @@ func mergeClosure() *Directed {
 			}
 			return out
 		},
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			type pub struct{ blob, relayed model.Blob }
 			pubs := map[[4]int32]pub{}
 			add := func(p [4]int32) {
-				src := holding(rules, tie, "src", ctx0, uint32(p[3]), regAt(p[:], 0))
-				relay := fresh(rules, tie, "relay")
+				src := holding(rules, "src", ctx0, uint32(p[3]), regAt(p[:], 0))
+				relay := fresh(rules, "relay")
 				b := src.Publish()
 				relay.Receive(b)
 				pubs[p] = pub{b, relay.Publish()}
 			}
-			for _, p := range deadPoints(rules, tie) {
+			for _, p := range deadPoints(rules) {
 				add(p)
 			}
 			add([4]int32(thufirPair[:4]))
@@ -136,7 +136,7 @@ func mergeClosure() *Directed {
 					{"relayed a then b", []model.Blob{a.relayed, b.blob}},
 					{"b then relayed a", []model.Blob{b.blob, a.relayed}},
 				} {
-					r := receiveAll(rules, tie, "r", order.blobs...)
+					r := receiveAll(rules, "r", order.blobs...)
 					if r.Live(ctx0) {
 						return Outcome{Violation: "I5e-dead-join-live", Detail: fmt.Sprintf("a=%v@%d publishes %s, b=%v@%d publishes %s; %s: %v",
 							regAt(p, 0), p[3], model.EntriesString(a.blob.Contexts), regAt(p, 4), p[7], model.EntriesString(b.blob.Contexts), order.name, snap(r, ctx0))}
@@ -154,11 +154,11 @@ func replayHarmless() *Directed {
 	return &Directed{
 		Key: "replay-harmless", Label: "I6", Name: "own publication replayed changes nothing",
 		Params: []Param{{Name: "ctx", Enum: ctxNames}},
-		Cube:   func(*model.Rules, model.TiePolicy) []Point { return product(seq(len(ctxNames))) },
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Cube:   func(*model.Rules) []Point { return product(seq(len(ctxNames))) },
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				ctx := ctxNames[p[0]]
-				d := markedUnread(rules, tie, "d0", ctx)
+				d := markedUnread(rules, "d0", ctx)
 				b := d.Publish()
 				before := d.Clone()
 				for range 3 {
@@ -209,11 +209,11 @@ func boundedGrowth() *Directed {
 	return &Directed{
 		Key: "bounded-growth", Label: "I8", Name: "3 keys live, 1 key dead, whatever the history",
 		Params: []Param{{Name: "ctx", Enum: ctxNames}},
-		Cube:   func(*model.Rules, model.TiePolicy) []Point { return product(seq(len(ctxNames))) },
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Cube:   func(*model.Rules) []Point { return product(seq(len(ctxNames))) },
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				ctx := ctxNames[p[0]]
-				d := fresh(rules, tie, "d0")
+				d := fresh(rules, "d0")
 				for range growthRounds {
 					_ = d.MarkUnread(ctx)
 					_ = d.MarkRead(ctx, d.Frontier(ctx)+1)
@@ -290,15 +290,15 @@ func exactWireShapes() *Directed {
 	return &Directed{
 		Key: "exact-wire-shapes", Label: "I8", Name: "exact canonical wire shapes",
 		Params: []Param{{Name: "shape", Enum: wireShapeNames()}},
-		Cube:   func(*model.Rules, model.TiePolicy) []Point { return product(seq(len(wireShapes))) },
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Cube:   func(*model.Rules) []Point { return product(seq(len(wireShapes))) },
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				s := wireShapes[p[0]]
 				want := s.clear
-				if tie == model.SetWins {
+				if rules.Tie == model.SetWins {
 					want = s.set
 				}
-				got := string(model.EncodeBlob(holding(rules, tie, "d0", ctx0, s.f, s.reg).Candidate()))
+				got := string(model.EncodeBlob(holding(rules, "d0", ctx0, s.f, s.reg).Candidate()))
 				if got != want {
 					return Outcome{Violation: "I8-wire-shape", Detail: fmt.Sprintf("%v at f=%d publishes %s, want %s", s.reg, s.f, got, want)}
 				}
@@ -316,18 +316,18 @@ func identityFreeReinstall() *Directed {
 	return &Directed{
 		Key: "identity-free-reinstall", Label: "—", Name: "reinstall under a new client id converges",
 		Params: []Param{{Name: "ctx", Enum: ctxNames}},
-		Cube:   func(*model.Rules, model.TiePolicy) []Point { return product(seq(len(ctxNames))) },
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Cube:   func(*model.Rules) []Point { return product(seq(len(ctxNames))) },
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				ctx := ctxNames[p[0]]
-				d := markedUnread(rules, tie, "d0", ctx)
+				d := markedUnread(rules, "d0", ctx)
 				first := d.Publish()
 				d.Reinstall("d0_reinstalled")
 				d.Receive(first)
 				_ = d.MarkRead(ctx, 20)
 				second := d.Publish()
-				one := receiveAll(rules, tie, "r", first, second)
-				two := receiveAll(rules, tie, "r", second, first)
+				one := receiveAll(rules, "r", first, second)
+				two := receiveAll(rules, "r", second, first)
 				if a, b, own := snap(one, ctx), snap(two, ctx), snap(d, ctx); a != b || a != own {
 					return Outcome{Violation: "identity-free-reinstall-diverged",
 						Detail: fmt.Sprintf("first then second: %v; second then first: %v; reinstalled device: %v", a, b, own)}

@@ -54,13 +54,13 @@ func compactionExhaustive() *Directed {
 	return &Directed{
 		Key: "compaction-exhaustive", Label: "I5", Name: "compaction keeps liveness, merge-back stays dead",
 		Params: []Param{{Name: "s"}, {Name: "c"}, {Name: "b"}, {Name: "f"}},
-		Cube: func(*model.Rules, model.TiePolicy) []Point {
+		Cube: func(*model.Rules) []Point {
 			return product(seq(4), seq(4), tens, tens)
 		},
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				reg, f := regAt(p, 0), uint32(p[3])
-				orig := holding(rules, tie, "x", ctx0, f, reg)
+				orig := holding(rules, "x", ctx0, f, reg)
 				comp := orig.Clone()
 				comp.Compact(ctx0)
 				before, after := orig.Live(ctx0), comp.Live(ctx0)
@@ -134,17 +134,17 @@ func deepHistory() *Directed {
 	return &Directed{
 		Key: "deep-history", Label: "I5c", Name: "compact, act again, stale ancestor arrives",
 		Params: []Param{{Name: "s0"}, {Name: "c0"}, {Name: "stale", Enum: stalePairNames}, {Name: "seq", Enum: historySeqs}},
-		Cube: func(*model.Rules, model.TiePolicy) []Point {
+		Cube: func(*model.Rules) []Point {
 			return product(seq(4), seq(4), seq(len(stalePairs)), seq(len(historySeqs)))
 		},
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				pair := stalePairs[p[2]]
 				b0, f1 := pair[0], pair[1]
 				anc := model.Reg{S: uint32(p[0]), C: uint32(p[1]), B: b0}
 				hist := historySeqs[p[3]]
 				run := func(compact bool) (*model.Replica, model.Reg) {
-					r := holding(rules, tie, "x", ctx0, b0, anc)
+					r := holding(rules, "x", ctx0, b0, anc)
 					r.Advance(ctx0, f1)
 					if compact {
 						r.Compact(ctx0)
@@ -184,7 +184,7 @@ func tombstoneStale() *Directed {
 	return &Directed{
 		Key: "tombstone-stale-ancestor", Label: "I5c", Name: "tombstone joined with its stale ancestor stays dead",
 		Params: []Param{{Name: "s"}, {Name: "c"}, {Name: "stale", Enum: stalePairNames}},
-		Cube: func(*model.Rules, model.TiePolicy) []Point {
+		Cube: func(*model.Rules) []Point {
 			var out []Point
 			for _, p := range product(seq(4), seq(4), seq(len(stalePairs))) {
 				if p[0] != 0 || p[1] != 0 { // a virgin register has no tombstone
@@ -193,11 +193,11 @@ func tombstoneStale() *Directed {
 			}
 			return out
 		},
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				pair := stalePairs[p[2]]
 				anc := model.Reg{S: uint32(p[0]), C: uint32(p[1]), B: pair[0]}
-				r := holding(rules, tie, "x", ctx0, pair[1], anc)
+				r := holding(rules, "x", ctx0, pair[1], anc)
 				if r.Live(ctx0) {
 					return Outcome{}
 				}
@@ -222,13 +222,13 @@ func tombstoneMonotonic() *Directed {
 	return &Directed{
 		Key: "tombstone-monotonic", Label: "I5d", Name: "a higher floor never revives a register",
 		Params: []Param{{Name: "s"}, {Name: "c"}, {Name: "b"}, {Name: "f"}, {Name: "k"}},
-		Cube: func(*model.Rules, model.TiePolicy) []Point {
+		Cube: func(*model.Rules) []Point {
 			return product(seq(4), seq(4), tens, tens, seq(6))
 		},
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				reg, f, k := regAt(p, 0), uint32(p[3]), uint32(p[4])
-				x := holding(rules, tie, "x", ctx0, f, reg)
+				x := holding(rules, "x", ctx0, f, reg)
 				prev := x.Live(ctx0)
 				if k > 0 {
 					lower := x.Clone()
@@ -261,7 +261,7 @@ func crossDeviceSuppression() *Directed {
 	return &Directed{
 		Key: "cross-device-suppression", Label: "I5d", Name: "tombstone at another device: suppress only, recoverable",
 		Params: []Param{{Name: "s"}, {Name: "c"}, {Name: "stale", Enum: stalePairNames}, {Name: "fx"}},
-		Cube: func(*model.Rules, model.TiePolicy) []Point {
+		Cube: func(*model.Rules) []Point {
 			var out []Point
 			for _, p := range product(seq(4), seq(4), seq(len(stalePairs)), crossFrontiers) {
 				virgin := p[0] == 0 && p[1] == 0
@@ -272,15 +272,15 @@ func crossDeviceSuppression() *Directed {
 			}
 			return out
 		},
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				pair := stalePairs[p[2]]
 				anc := model.Reg{S: uint32(p[0]), C: uint32(p[1]), B: pair[0]}
 				fx := uint32(p[3])
-				y := holding(rules, tie, "y", ctx0, pair[1], anc)
+				y := holding(rules, "y", ctx0, pair[1], anc)
 				y.Compact(ctx0)
 				tomb := y.Reg(ctx0)
-				x := holding(rules, tie, "x", ctx0, fx, model.Reg{S: 1, B: fx})
+				x := holding(rules, "x", ctx0, fx, model.Reg{S: 1, B: fx})
 				withTomb, withAnc := x.Clone(), x.Clone()
 				withTomb.Receive(tripleBlob(ctx0, tomb))
 				withAnc.Receive(tripleBlob(ctx0, anc))

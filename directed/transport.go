@@ -38,18 +38,18 @@ func multiSlotUnion() *Directed {
 	return &Directed{
 		Key: "multi-slot-union", Label: "—", Name: "2 grouped slots merge to the whole publication",
 		Params: []Param{{Name: "order", Enum: slotOrders}},
-		Cube:   func(*model.Rules, model.TiePolicy) []Point { return product(seq(len(slotOrders))) },
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Cube:   func(*model.Rules) []Point { return product(seq(len(slotOrders))) },
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
-				src := holding(rules, tie, "src", "c0", 10, model.Reg{S: 1, B: 10})
+				src := holding(rules, "src", "c0", 10, model.Reg{S: 1, B: 10})
 				src.Advance("c1", 10)
 				_ = src.MarkUnread("c1")
 				_ = src.MarkRead("c1", 30)
 				whole := src.Publish()
 				slots := splitGrouped(rules, whole, slotCount)
 				a, b := slotOrder(p[0])
-				want := receiveAll(rules, tie, "r", whole)
-				got := receiveAll(rules, tie, "r", slots[a], slots[b])
+				want := receiveAll(rules, "r", whole)
+				got := receiveAll(rules, "r", slots[a], slots[b])
 				for _, ctx := range ctxNames {
 					if w, g := snap(want, ctx), snap(got, ctx); w != g {
 						return Outcome{Violation: "multi-slot-union-differs", Detail: fmt.Sprintf("%s: whole publication gives %v, slots %s then %s give %v (slots %s | %s)",
@@ -73,15 +73,15 @@ func interleavedGrouping() *Directed {
 	return &Directed{
 		Key: "interleaved-grouping", Label: "—", Name: "partial observer republishing between slots",
 		Params: []Param{{Name: "slots", Enum: slotOrders}, {Name: "delivery", Enum: interleavedOrders}},
-		Cube: func(*model.Rules, model.TiePolicy) []Point {
+		Cube: func(*model.Rules) []Point {
 			return product(seq(len(slotOrders)), seq(len(interleavedOrders)))
 		},
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
-				src := holding(rules, tie, "src", ctx0, 10, model.Reg{S: 1, B: 10})
+				src := holding(rules, "src", ctx0, 10, model.Reg{S: 1, B: 10})
 				slots := splitGrouped(rules, src.Publish(), slotCount)
 				first, second := slotOrder(p[0])
-				obs := fresh(rules, tie, "observer")
+				obs := fresh(rules, "observer")
 				obs.Receive(slots[first])
 				t1 := obs.Publish()
 				obs.Receive(slots[second])
@@ -95,7 +95,7 @@ func interleavedGrouping() *Directed {
 				default:
 					order = []model.Blob{slots[first], t1, slots[second], t2}
 				}
-				final := receiveAll(rules, tie, "final", order...)
+				final := receiveAll(rules, "final", order...)
 				if final.Live(ctx0) != src.Live(ctx0) {
 					return Outcome{Violation: "interleaved-delivery-wrong-verdict", Detail: fmt.Sprintf("source %v; slots %s | %s; t1 %s; t2 %s; final after %s: %v",
 						snap(src, ctx0), model.EntriesString(slots[0].Contexts), model.EntriesString(slots[1].Contexts), model.EntriesString(t1.Contexts), model.EntriesString(t2.Contexts), interleavedOrders[p[1]], snap(final, ctx0))}
@@ -122,17 +122,17 @@ func escapedSlotGrouping() *Directed {
 	return &Directed{
 		Key: "escaped-slot-grouping", Label: "—", Name: "escaped context keeps its group across slot cycles",
 		Params: []Param{{Name: "final", Enum: finalOrders}},
-		Cube:   func(*model.Rules, model.TiePolicy) []Point { return product(seq(len(finalOrders))) },
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Cube:   func(*model.Rules) []Point { return product(seq(len(finalOrders))) },
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				cycle := func(f uint32) []model.Blob {
-					src := fresh(rules, tie, "src")
+					src := fresh(rules, "src")
 					src.Advance(evilCtx, f)
 					_ = src.MarkUnread(evilCtx)
 					return splitGrouped(rules, src.Publish(), slotCount)
 				}
 				old, cur := cycle(0), cycle(10)
-				whole := receiveAll(rules, tie, "r", cur...)
+				whole := receiveAll(rules, "r", cur...)
 				if !whole.Live(evilCtx) {
 					return Outcome{Violation: "escaped-slots-lost-override", Detail: fmt.Sprintf("new slots %s | %s give %v", model.EntriesString(cur[0].Contexts), model.EntriesString(cur[1].Contexts), snap(whole, evilCtx))}
 				}
@@ -140,13 +140,13 @@ func escapedSlotGrouping() *Directed {
 				if _, ok := cur[1].Value(rules.Escape(evilCtx)); ok {
 					withKey = 1
 				}
-				obs := receiveAll(rules, tie, "observer", cur[withKey], old[1-withKey])
+				obs := receiveAll(rules, "observer", cur[withKey], old[1-withKey])
 				transient := obs.Publish()
 				a, b := 0, 1
 				if p[0] == 1 {
 					a, b = 1, 0
 				}
-				final := receiveAll(rules, tie, "final", cur[a], cur[b], transient)
+				final := receiveAll(rules, "final", cur[a], cur[b], transient)
 				if !final.Live(evilCtx) {
 					return Outcome{Violation: "escaped-slot-mixture-false-clear", Detail: fmt.Sprintf("observer got new %s + old %s, republished %s; final %v",
 						model.EntriesString(cur[withKey].Contexts), model.EntriesString(old[1-withKey].Contexts), model.EntriesString(transient.Contexts), snap(final, evilCtx))}
@@ -171,8 +171,8 @@ var realisticIDs = []string{
 func reservedNamespace() *Directed {
 	return &Directed{
 		Key: "reserved-namespace", Label: "—", Name: "reserved-namespace context is a frontier, not an override",
-		Cube: func(*model.Rules, model.TiePolicy) []Point { return []Point{{}} },
-		Prepare: func(rules *model.Rules, tie model.TiePolicy) func(Point) Outcome {
+		Cube: func(*model.Rules) []Point { return []Point{{}} },
+		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(Point) Outcome {
 				bad := func(format string, a ...any) Outcome {
 					return Outcome{Violation: "reserved-namespace-collision", Detail: fmt.Sprintf(format, a...)}
@@ -188,7 +188,7 @@ func reservedNamespace() *Directed {
 						return bad("reserved id %q escapes to %q and back to %q", id, w, rules.Unescape(w))
 					}
 				}
-				src := fresh(rules, tie, "src")
+				src := fresh(rules, "src")
 				src.Advance(evilCtx, 42)
 				src.Advance(ctx0, 5)
 				_ = src.MarkUnread(ctx0)
@@ -196,7 +196,7 @@ func reservedNamespace() *Directed {
 				if v, ok := b.Value(model.EscMarker + evilCtx); !ok || v != 42 {
 					return bad("publication %s lacks %s%s=42", model.EntriesString(b.Contexts), model.EscMarker, evilCtx)
 				}
-				r := receiveAll(rules, tie, "r", b)
+				r := receiveAll(rules, "r", b)
 				if r.Frontier(evilCtx) != 42 || r.HasReg(evilCtx) || r.HasReg("evil") {
 					return bad("receiver of %s: %s frontier %d, registers %v / evil %v", model.EntriesString(b.Contexts), evilCtx, r.Frontier(evilCtx), r.Reg(evilCtx), r.Reg("evil"))
 				}

@@ -21,7 +21,6 @@ import (
 type engine struct {
 	u     *Universe
 	rules *model.Rules // the run's rules: what the invariants check against
-	tie   model.TiePolicy
 	devs  []*devTable
 	// key is the interning key of a replica, chosen by the world: the
 	// exact state (appendReplicaState), or without the client id where
@@ -50,8 +49,8 @@ type step struct {
 	regress bool // some frontier decreased
 }
 
-func newEngine(u *Universe, rules *model.Rules, tie model.TiePolicy, key func([]byte, *model.Replica) []byte) *engine {
-	e := &engine{u: u, rules: rules, tie: tie, key: key, blobK: map[string]int32{}}
+func newEngine(u *Universe, rules *model.Rules, key func([]byte, *model.Replica) []byte) *engine {
+	e := &engine{u: u, rules: rules, key: key, blobK: map[string]int32{}}
 	for range u.Devices {
 		e.devs = append(e.devs, &devTable{ids: map[string]int32{}, recv: map[uint64]step{}, facts: map[int32]*devFact{}})
 	}
@@ -62,7 +61,7 @@ func newEngine(u *Universe, rules *model.Rules, tie model.TiePolicy, key func([]
 func (e *engine) initial() []int32 {
 	ids := make([]int32, len(e.u.Devices))
 	for i, spec := range e.u.Devices {
-		ids[i] = e.internLocked(i, newReplica(spec, e.rules, e.tie))
+		ids[i] = e.internLocked(i, newReplica(spec, e.rules))
 	}
 	return ids
 }

@@ -26,9 +26,8 @@ type Config struct {
 	Universe Universe
 	// Depth bounds the trace length; 0 takes the universe's default.
 	Depth int
-	Tie   model.TiePolicy
-	// Rules decide every transition and are what the invariants check
-	// against; nil means model.Spec().
+	// Rules decide every transition, under their own tie policy, and are
+	// what the invariants check against; nil means model.Spec().
 	Rules *model.Rules
 	// Workers expand each level in parallel; 0 means GOMAXPROCS.
 	Workers int
@@ -115,7 +114,7 @@ func Explore(cfg Config) (*Result, error) {
 	if cfg.Rules == nil {
 		cfg.Rules = model.Spec()
 	}
-	w, e, err := newWorld(&u, cfg.Rules, cfg.Tie, cfg.Depth, !cfg.NoSymmetry)
+	w, e, err := newWorld(&u, cfg.Rules, cfg.Depth, !cfg.NoSymmetry)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +123,7 @@ func Explore(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("universe %q: %w", u.Name, err)
 	}
-	res := &Result{Universe: u.Name, Depth: cfg.Depth, Tie: cfg.Tie, Rules: cfg.Rules.Name, Workers: run.Workers, Status: run.Status,
+	res := &Result{Universe: u.Name, Depth: cfg.Depth, Tie: cfg.Rules.Tie, Rules: cfg.Rules.Name, Workers: run.Workers, Status: run.Status,
 		Distinct: run.Distinct, PerDepth: run.PerDepth, Checked: run.Checked, BoundHit: run.BoundHit,
 		Transitions: run.Tally.Units(unitSteps), Registers: run.Tally.Units(unitRegisters), DeviceStates: e.deviceStates()}
 	if h := run.Tally.Best(); h != nil {

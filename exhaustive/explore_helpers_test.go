@@ -19,7 +19,7 @@ type explored struct {
 // exploreAll runs the search on a universe and keeps everything.
 func exploreAll(t *testing.T, u Universe, rules *model.Rules, tie model.TiePolicy, depth int, symmetric bool) *explored {
 	t.Helper()
-	w, e, err := newWorld(&u, rules, tie, depth, symmetric)
+	w, e, err := newWorld(&u, rules.WithTie(tie), depth, symmetric)
 	if err != nil {
 		t.Fatal(err)
 	}

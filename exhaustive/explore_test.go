@@ -60,7 +60,7 @@ func TestReferenceStateCounts(t *testing.T) {
 		if tc.depth > 5 && testing.Short() || tc.depth > 6 && !*deep {
 			continue
 		}
-		r, err := Explore(Config{Universe: Reference(), Depth: tc.depth, Tie: tc.tie})
+		r, err := Explore(Config{Universe: Reference(), Depth: tc.depth, Rules: model.Spec().WithTie(tc.tie)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +80,7 @@ func TestReferenceStateCounts(t *testing.T) {
 
 func TestInitialStateHas22EnabledTransitions(t *testing.T) {
 	u := Reference()
-	_, e, err := newWorld(&u, model.Spec(), model.ClearWins, u.Depth, true)
+	_, e, err := newWorld(&u, model.Spec(), u.Depth, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func exploreLWW(t *testing.T, workers int) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Explore(Config{Universe: Reference(), Depth: 3, Tie: model.ClearWins, Rules: rules, Workers: workers})
+	r, err := Explore(Config{Universe: Reference(), Depth: 3, Rules: rules, Workers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,10 +271,9 @@ func golden(t *testing.T, name string, got []byte) {
 
 func TestPerDeviceRulesAndTie(t *testing.T) {
 	calls := map[string]int{}
-	set := model.SetWins
 	u := Reference()
-	u.Devices[1].Rules = recordingRules(calls)
-	u.Devices[0].Tie = &set
+	u.Devices[1].Rules = func(*model.Rules) *model.Rules { return recordingRules(calls) }
+	u.Devices[0].Rules = func(run *model.Rules) *model.Rules { return run.WithTie(model.SetWins) }
 	r, err := Explore(Config{Universe: u, Depth: 2, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -282,10 +281,14 @@ func TestPerDeviceRulesAndTie(t *testing.T) {
 	if r.Status != StatusOK || calls["MarkUnread"] == 0 || calls["MarkRead"] == 0 {
 		t.Errorf("device 1's own rules not used: %v %v", r.Status, calls)
 	}
-	if d0 := newReplica(u.Devices[0], model.Spec(), model.ClearWins); d0.Tie != model.SetWins {
-		t.Errorf("device 0 tie %v, want set", d0.Tie)
+	if d0 := newReplica(u.Devices[0], model.Spec()); d0.Rules.Tie != model.SetWins {
+		t.Errorf("device 0 tie %v, want set", d0.Rules.Tie)
 	}
-	if d2 := newReplica(u.Devices[2], model.Spec(), model.ClearWins); !d2.Legacy || d2.LegacyMode != model.LegacyDropOverrides {
+	own := DeviceSpec{ClientID: "x", Rules: func(run *model.Rules) *model.Rules { return run.Clone() }}
+	if d := newReplica(own, model.Spec().WithTie(model.SetWins)); d.Rules.Tie != model.SetWins {
+		t.Errorf("a device's own rules left the run's tie: %v, want set", d.Rules.Tie)
+	}
+	if d2 := newReplica(u.Devices[2], model.Spec()); !d2.Legacy || d2.LegacyMode != model.LegacyDropOverrides {
 		t.Errorf("reference legacy device: legacy %v mode %v", d2.Legacy, d2.LegacyMode)
 	}
 }

@@ -22,7 +22,7 @@ func (e *engine) fact(dev int, rep *model.Replica) *devFact {
 	if !e.u.Devices[dev].Legacy {
 		f.live = make([]bool, len(e.u.Contexts))
 		for i, ctx := range e.u.Contexts {
-			f.live[i] = e.rules.Live(rep.Reg(ctx), rep.Effective(ctx), e.tie)
+			f.live[i] = e.rules.IsLive(rep.Reg(ctx), rep.Effective(ctx))
 			if rep.HasReg(ctx) {
 				f.registers++
 				f.compaction = append(f.compaction, e.compactionSafety(dev, ctx, rep)...)
@@ -40,9 +40,9 @@ func (e *engine) fact(dev int, rep *model.Replica) *devFact {
 func (e *engine) compactionSafety(dev int, ctx string, rep *model.Replica) []finding {
 	r := e.rules
 	reg, f := rep.Reg(ctx), rep.Effective(ctx)
-	before := r.Live(reg, f, e.tie)
+	before := r.IsLive(reg, f)
 	canon, shape := r.Canonical(reg, f, before)
-	after := shape != model.ShapeOmit && r.Live(canon, f, e.tie)
+	after := shape != model.ShapeOmit && r.IsLive(canon, f)
 	where := fmt.Sprintf("d%d %s reg=%v f=%d compacted=%s", dev, ctx, reg, f, shapeReg(canon, shape))
 	var out []finding
 	switch {
@@ -58,7 +58,7 @@ func (e *engine) compactionSafety(dev int, ctx string, rep *model.Replica) []fin
 		name string
 		reg  model.Reg
 	}{{"join(compacted, reg)", r.Join(canon, reg)}, {"join(reg, compacted)", r.Join(reg, canon)}} {
-		if r.Live(m.reg, f, e.tie) {
+		if r.IsLive(m.reg, f) {
 			out = append(out, finding{InvMergeResurrection, fmt.Sprintf("%s: dead register, %s = %v is live", where, m.name, m.reg)})
 		}
 	}

@@ -165,7 +165,7 @@ func (u *Universe) validateNetwork() error {
 	}
 	for _, d := range n.SymDevices {
 		if d < 0 || d >= len(u.Devices) || u.Devices[d].Legacy != u.Devices[n.SymDevices[0]].Legacy ||
-			u.Devices[d].Rules != nil || u.Devices[d].Tie != nil {
+			u.Devices[d].Rules != nil {
 			return fmt.Errorf("universe %q: device %d is not interchangeable", u.Name, d)
 		}
 	}

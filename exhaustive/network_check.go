@@ -190,7 +190,7 @@ func (w *netWorld) view(d int, nd node) string {
 	}
 	var ov []string
 	for _, en := range r.Candidate().Contexts {
-		if _, ok := w.keys[en.Key]; ok && en.Key != model.EscapeKey(w.ov[w.keys[en.Key]]) {
+		if _, ok := w.keys[en.Key]; ok && en.Key != w.e.rules.Escape(w.ov[w.keys[en.Key]]) {
 			ov = append(ov, fmt.Sprintf("%s=%d", en.Key, en.Value))
 		}
 	}
@@ -221,7 +221,7 @@ func (w *netWorld) convergence(nodes []node) *finding {
 		if !w.u.Devices[d].Legacy {
 			continue
 		}
-		reader := newReplica(DeviceSpec{ClientID: "reader"}, w.e.rules, w.e.tie)
+		reader := newReplica(DeviceSpec{ClientID: "reader"}, w.e.rules)
 		reader.Receive(w.replica(d, nd.rep).Candidate())
 		for _, ctx := range w.u.Contexts {
 			if reader.Live(ctx) != r.Live(ctx) || reader.Effective(ctx) != r.Effective(ctx) {
@@ -252,7 +252,7 @@ contexts:
 			}
 		}
 		ac := w.t.acs.get(m)
-		exp, why := judgeIntent(ac, f, w.e.tie)
+		exp, why := judgeIntent(ac, f, w.e.rules.Tie)
 		q.expect = append(q.expect, exp)
 		switch exp {
 		case unjudged:

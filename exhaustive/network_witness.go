@@ -53,7 +53,7 @@ func (w *netWorld) witness(run *search.Run, h search.Hit) *witnessfile.Witness {
 			break
 		}
 	}
-	wit := &witnessfile.Witness{Kind: witnessfile.KindExplore, Universe: w.u.Name, Depth: w.depth, Tie: w.e.tie.String(),
+	wit := &witnessfile.Witness{Kind: witnessfile.KindExplore, Universe: w.u.Name, Depth: w.depth, Tie: w.e.rules.Tie.String(),
 		Rules: w.e.rules.Name, Invariant: inv, Detail: detail}
 	for _, a := range actions {
 		wit.Actions = append(wit.Actions, a.toFile())

@@ -47,7 +47,7 @@ func newNetWorld(u *Universe, e *engine, depth int, symmetric bool) *netWorld {
 		w.ov = append(w.ov, c)
 	}
 	for i, c := range w.ov {
-		w.keys[model.EscapeKey(c)] = i
+		w.keys[e.rules.Escape(c)] = i
 		for _, k := range []model.KeyKind{model.KeyS, model.KeyC, model.KeyB} {
 			w.keys[model.OverrideKey(k, c)] = i
 		}

@@ -49,7 +49,7 @@ func TestOracleCatchesWhatTheReferenceCannot(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := exploreNet(t, "network", Config{Depth: 4, Tie: tie, Rules: rules})
+			r := exploreNet(t, "network", Config{Depth: 4, Rules: rules.WithTie(tie)})
 			if r.Status != StatusViolation || r.Witness == nil || r.Witness.Invariant != InvNetOracle {
 				t.Fatalf("%s %v: status %v witness %+v", name, tie, r.Status, r.Witness)
 			}
@@ -63,7 +63,7 @@ func TestOracleCatchesWhatTheReferenceCannot(t *testing.T) {
 				t.Errorf("%s %v: replay %v %v", name, tie, err, res)
 			}
 			for _, depth := range []int{4, 5} {
-				ref, err := Explore(Config{Universe: Reference(), Depth: depth, Tie: tie, Rules: rules})
+				ref, err := Explore(Config{Universe: Reference(), Depth: depth, Rules: rules.WithTie(tie)})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -48,7 +48,7 @@ func newSymmetry(w *netWorld) *symmetry {
 			for i, c := range w.ov {
 				to := w.ov[cp[i]]
 				el.wire[c] = to
-				el.wire[model.EscapeKey(c)] = model.EscapeKey(to)
+				el.wire[w.e.rules.Escape(c)] = w.e.rules.Escape(to)
 				for _, k := range []model.KeyKind{model.KeyS, model.KeyC, model.KeyB} {
 					el.wire[model.OverrideKey(k, c)] = model.OverrideKey(k, to)
 				}
@@ -187,7 +187,7 @@ func (s *symmetry) mapRep(c *cache, k, d int, id int32) int32 {
 		src := w.replica(d, id)
 		to := el.dev[d]
 		spec := w.u.Devices[to]
-		dst := newReplica(spec, w.e.rules, w.e.tie)
+		dst := newReplica(spec, w.e.rules)
 		dst.ClientID = src.ClientID[:1] + spec.ClientID[1:] // a reinstalled id keeps its letter
 		src.Each(func(ctx string, f uint32, hasF bool, reg model.Reg) {
 			_ = dst.Restore(el.rename(ctx), f, hasF, reg) // a legacy source holds no register

@@ -109,19 +109,16 @@ func frontierRegressed(before, after *model.Replica) bool {
 }
 
 // newReplica builds device i of u in its initial state.
-func newReplica(spec DeviceSpec, rules *model.Rules, tie model.TiePolicy) *model.Replica {
+func newReplica(spec DeviceSpec, rules *model.Rules) *model.Replica {
 	var r *model.Replica
 	if spec.Legacy {
 		r = model.NewLegacyReplica(spec.ClientID, spec.LegacyMode)
 	} else {
 		r = model.NewReplica(spec.ClientID)
 	}
-	r.Rules, r.Tie = rules, tie
+	r.Rules = rules
 	if spec.Rules != nil {
-		r.Rules = spec.Rules
-	}
-	if spec.Tie != nil {
-		r.Tie = *spec.Tie
+		r.Rules = spec.Rules(rules)
 	}
 	return r
 }

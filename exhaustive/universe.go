@@ -10,8 +10,8 @@ import (
 )
 
 // Universe is a bounded world to explore: its devices, contexts, frontier
-// values and default depth bound. A Universe is data; the rules and the tie
-// policy are chosen per run (Config), and a device may override them.
+// values and default depth bound. A Universe is data; the rules, tie policy
+// included, are chosen per run (Config), and a device may override them.
 type Universe struct {
 	Name string
 	// Doc says in one line what the universe models.
@@ -40,11 +40,11 @@ type DeviceSpec struct {
 	Legacy   bool
 	// LegacyMode is how a legacy device treats override keys it receives.
 	LegacyMode model.LegacyMode
-	// Rules, when set, replaces the run's rules for this device only (for
-	// rules whose breakage shows as disagreement between peers).
-	Rules *model.Rules
-	// Tie, when set, replaces the run's tie policy for this device only.
-	Tie *model.TiePolicy
+	// Rules, when set, gives this device's rules from the run's, in place
+	// of the run's rules for this device only (for rules whose breakage
+	// shows as disagreement between peers). The device decides ties by the
+	// Tie of what it returns: the run's Tie unless it sets its own.
+	Rules func(run *model.Rules) *model.Rules
 }
 
 // Reference is the universe of the formal note's bounded model: two

@@ -31,7 +31,7 @@ func Replay(cat *Catalog, w *witnessfile.Witness) (*witnessfile.Replayed, error)
 		return nil, witnessfile.Bad("%v", err)
 	}
 	// Replay runs the concrete trace: symmetry off.
-	wo, _, err := newWorld(&u, rules, tie, w.Depth, false)
+	wo, _, err := newWorld(&u, rules.WithTie(tie), w.Depth, false)
 	if err != nil {
 		return nil, witnessfile.Bad("%v", err)
 	}
@@ -60,11 +60,11 @@ func (rw *refWorld) witness(run *search.Run, h search.Hit) *witnessfile.Witness 
 	if h.Trans >= 0 {
 		path = append(path, h.Trans)
 	}
-	tr, err := runTrace(rw.u, rw.e.rules, rw.e.tie, path)
+	tr, err := runTrace(rw.u, rw.e.rules, path)
 	if err != nil {
 		panic("exhaustive: a stored path does not replay: " + err.Error()) // an internal inconsistency
 	}
-	w := &witnessfile.Witness{Kind: witnessfile.KindExplore, Universe: rw.u.Name, Depth: rw.depth, Tie: rw.e.tie.String(),
+	w := &witnessfile.Witness{Kind: witnessfile.KindExplore, Universe: rw.u.Name, Depth: rw.depth, Tie: rw.e.rules.Tie.String(),
 		Rules: rw.e.rules.Name, Invariant: referenceTable[h.Finding.Inv].ID, Detail: h.Finding.Detail}
 	if w.Invariant == InvRegression && len(tr.actions) > 0 {
 		w.Detail = fmt.Sprintf("%s lowered a frontier of d%d", tr.actions[len(tr.actions)-1], tr.actions[len(tr.actions)-1].Device)
@@ -88,12 +88,12 @@ type trace struct {
 }
 
 // runTrace executes transition indices from the initial state.
-func runTrace(u *Universe, rules *model.Rules, tie model.TiePolicy, path []int) (*trace, error) {
+func runTrace(u *Universe, rules *model.Rules, path []int) (*trace, error) {
 	reps := make([]*model.Replica, len(u.Devices))
 	for i, spec := range u.Devices {
-		reps[i] = newReplica(spec, rules, tie)
+		reps[i] = newReplica(spec, rules)
 	}
-	tr := &trace{views: [][]deviceView{views(u, rules, tie, reps)}}
+	tr := &trace{views: [][]deviceView{views(u, rules, reps)}}
 	for k, t := range path {
 		if t < 0 || t >= u.numTransitions() {
 			return nil, fmt.Errorf("step %d: no transition %d", k+1, t)
@@ -104,7 +104,7 @@ func runTrace(u *Universe, rules *model.Rules, tie model.TiePolicy, path []int) 
 		}
 		tr.actions = append(tr.actions, a)
 		tr.regress = append(tr.regress, a.Kind != KindReinstall && frontierRegressed(before, reps[a.Device]))
-		tr.views = append(tr.views, views(u, rules, tie, reps))
+		tr.views = append(tr.views, views(u, rules, reps))
 	}
 	tr.final = reps
 	return tr, nil
@@ -156,13 +156,13 @@ func (u *Universe) resolve(reps []*model.Replica, a Action) (int, error) {
 // replay resolves the witness's actions against the reference universe,
 // runs them, and runs the transition and state checks on the trace.
 func (rw *refWorld) replay(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
-	u, rules, tie := rw.u, rw.e.rules, rw.e.tie
+	u, rules := rw.u, rw.e.rules
 	if len(w.Actions) == 0 && w.Invariant == InvRegression {
 		return nil, witnessfile.Bad("a frontier regression needs at least one action")
 	}
 	reps := make([]*model.Replica, len(u.Devices))
 	for i, spec := range u.Devices {
-		reps[i] = newReplica(spec, rules, tie)
+		reps[i] = newReplica(spec, rules)
 	}
 	var path []int
 	for k, j := range w.Actions {
@@ -177,7 +177,7 @@ func (rw *refWorld) replay(w *witnessfile.Witness) (*witnessfile.Replayed, error
 		u.apply(reps, t)
 		path = append(path, t)
 	}
-	tr, err := runTrace(u, rules, tie, path)
+	tr, err := runTrace(u, rules, path)
 	if err != nil {
 		return nil, witnessfile.Bad("%v", err)
 	}
@@ -240,14 +240,14 @@ type ctxView struct {
 	live bool
 }
 
-func views(u *Universe, rules *model.Rules, tie model.TiePolicy, reps []*model.Replica) []deviceView {
+func views(u *Universe, rules *model.Rules, reps []*model.Replica) []deviceView {
 	out := make([]deviceView, len(reps))
 	for i, r := range reps {
 		v := deviceView{client: r.ClientID, legacy: r.Legacy}
 		for _, ctx := range u.Contexts {
 			c := ctxView{f: r.Frontier(ctx), hasF: r.HasFrontier(ctx), reg: r.Reg(ctx)}
 			if !r.Legacy {
-				c.live = rules.Live(c.reg, r.Effective(ctx), tie)
+				c.live = rules.IsLive(c.reg, r.Effective(ctx))
 			}
 			v.ctx = append(v.ctx, c)
 		}

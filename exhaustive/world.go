@@ -25,7 +25,7 @@ type world interface {
 // newWorld validates a universe and builds its world and device engine
 // under rules and tie; symmetric turns on the reduction by the universe's
 // symmetries where it has any.
-func newWorld(u *Universe, rules *model.Rules, tie model.TiePolicy, depth int, symmetric bool) (world, *engine, error) {
+func newWorld(u *Universe, rules *model.Rules, depth int, symmetric bool) (world, *engine, error) {
 	if err := u.validate(); err != nil {
 		return nil, nil, err
 	}
@@ -35,10 +35,10 @@ func newWorld(u *Universe, rules *model.Rules, tie model.TiePolicy, depth int, s
 		}
 		// Client ids are not part of a network state (they all have one
 		// length, so they change no behaviour): identity without noise.
-		e := newEngine(u, rules, tie, appendReplicaBody)
+		e := newEngine(u, rules, appendReplicaBody)
 		return newNetWorld(u, e, depth, symmetric), e, nil
 	}
-	e := newEngine(u, rules, tie, appendReplicaState)
+	e := newEngine(u, rules, appendReplicaState)
 	return &refWorld{u: u, e: e, depth: depth, perms: permutations(len(u.Devices))}, e, nil
 }
 

@@ -275,8 +275,8 @@ func CreatedAtFor(rules *Rules, now int64, fetched []FetchedBlob, slot string) i
 // of old (Client-ID Rotation, carry-forward rule): for each register old
 // holds, joining it into carried's register changes nothing carried would
 // publish, so old can go without any component being lost. Liveness is
-// evaluated at carried's frontier for the context.
-func Covers(rules *Rules, old, carried Blob, tie TiePolicy) bool {
+// evaluated at carried's frontier for the context, under rules.Tie.
+func Covers(rules *Rules, old, carried Blob) bool {
 	od := Decode(rules, Raw(old.Contexts))
 	if len(od.Overrides) == 0 {
 		return true
@@ -293,8 +293,8 @@ func Covers(rules *Rules, old, carried Blob, tie TiePolicy) bool {
 	for _, o := range od.Overrides {
 		n, f := regs[o.Ctx], front[o.Ctx]
 		j := rules.Join(o.Reg, n)
-		cj, sj := rules.Canonical(j, f, rules.Live(j, f, tie))
-		cn, sn := rules.Canonical(n, f, rules.Live(n, f, tie))
+		cj, sj := rules.Canonical(j, f, rules.IsLive(j, f))
+		cn, sn := rules.Canonical(n, f, rules.IsLive(n, f))
 		if sj != sn || cj != cn {
 			return false
 		}
@@ -408,7 +408,6 @@ type DeletionInput struct {
 	Accepted map[string]bool
 	// Complete: the load behind Fetched was complete on every relay.
 	Complete bool
-	Tie      TiePolicy
 }
 
 // PlanDeletion decides, for the newest version of every fetched coordinate
@@ -437,7 +436,7 @@ func PlanDeletion(rules *Rules, in DeletionInput) []DeleteDecision {
 			facts.Overrides = true
 		} else {
 			facts.Overrides = CarriesOverrides(rules, f.Blob)
-			facts.Carried = in.Accepted[f.Relay] && Covers(rules, f.Blob, in.Carried, in.Tie)
+			facts.Carried = in.Accepted[f.Relay] && Covers(rules, f.Blob, in.Carried)
 		}
 		out = append(out, DeleteDecision{Relay: f.Relay, Slot: f.Slot, Kind: facts.Kind, Err: rules.Slots.MayDelete(facts)})
 	}

@@ -239,7 +239,7 @@ func TestCoversTable(t *testing.T) {
 		{"live with a higher baseline elsewhere", b(live(2, 1, 20)...), b(live(2, 1, 10)...), false},
 	}
 	for _, tc := range tests {
-		if got := Covers(Spec(), tc.old, tc.carry, ClearWins); got != tc.want {
+		if got := Covers(Spec(), tc.old, tc.carry); got != tc.want {
 			t.Errorf("%s: Covers = %v, want %v", tc.name, got, tc.want)
 		}
 	}

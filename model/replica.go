@@ -44,7 +44,6 @@ type Replica struct {
 	ClientID   string
 	Legacy     bool
 	LegacyMode LegacyMode
-	Tie        TiePolicy
 	Rules      *Rules
 	// Parent resolves thread:/msg: parents; nil resolves nothing.
 	Parent ParentResolver
@@ -120,7 +119,7 @@ func (r *Replica) Live(ctx string) bool {
 	if r.Legacy {
 		return false
 	}
-	return r.Rules.Live(r.Reg(ctx), r.Effective(ctx), r.Tie)
+	return r.Rules.IsLive(r.Reg(ctx), r.Effective(ctx))
 }
 
 // Unread is the unread verdict for ctx given its newest message.
@@ -190,7 +189,7 @@ func (r *Replica) MarkRead(ctx string, ts uint32) error {
 	r.Advance(ctx, ts)
 	f := r.Effective(ctx)
 	e := r.at(ctx)
-	nr, err := r.Rules.MarkRead(e.R, f, r.Rules.Live(e.R, f, r.Tie))
+	nr, err := r.Rules.MarkRead(e.R, f, r.Rules.IsLive(e.R, f))
 	e.R = nr
 	if err != nil {
 		return fmt.Errorf("mark-read %q: %w", ctx, err)
@@ -208,7 +207,7 @@ func (r *Replica) Compact(ctx string) bool {
 	}
 	f := r.Effective(ctx)
 	reg := r.ents[i].R
-	canon, shape := r.Rules.Canonical(reg, f, r.Rules.Live(reg, f, r.Tie))
+	canon, shape := r.Rules.Canonical(reg, f, r.Rules.IsLive(reg, f))
 	if shape == ShapeOmit {
 		canon = Reg{}
 	}
@@ -255,7 +254,7 @@ func (r *Replica) appendOverride(es []Entry, e ctxState) []Entry {
 	if r.Parent != nil {
 		f = r.Effective(e.ID)
 	}
-	canon, shape := r.Rules.Canonical(e.R, f, r.Rules.Live(e.R, f, r.Tie))
+	canon, shape := r.Rules.Canonical(e.R, f, r.Rules.IsLive(e.R, f))
 	switch shape {
 	case ShapeLive:
 		es = append(es, Entry{PrefixS + e.ID, canon.S}, Entry{PrefixC + e.ID, canon.C}, Entry{PrefixB + e.ID, canon.B})
@@ -278,9 +277,12 @@ func (r *Replica) Publish() Blob {
 func (r *Replica) LastPublished() []Entry { return r.last }
 
 // NeedsRepublish is the convergence re-publish decision: the canonical
-// candidate against the canonical last-published blob.
+// candidate against the canonical last-published blob, through
+// Rules.Slots.Republish with nothing evicted (what would be published is
+// the candidate itself).
 func (r *Replica) NeedsRepublish() bool {
-	return NeedsRepublish(r.Candidate().Contexts, r.last)
+	cand := r.Candidate().Contexts
+	return r.Rules.Slots.Republish(cand, cand, r.last)
 }
 
 // Receive merges a blob from any installation (merge is always safe). It
@@ -308,7 +310,7 @@ func (r *Replica) receiveLegacy(b Blob) []Drop {
 	if r.LegacyMode == LegacyDropOverrides {
 		in = make([]Entry, 0, len(b.Contexts))
 		for _, e := range b.Contexts {
-			if k, _ := ClassifyKey(e.Key, UnescapeKey); k != KeyFrontier {
+			if k, _ := r.Rules.GroupKey(e.Key); k != KeyFrontier {
 				drops = append(drops, Drop{e.Key, "legacy replica discards override keys"})
 				continue
 			}

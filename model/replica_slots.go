@@ -293,7 +293,7 @@ func (r *Replica) PlanRotation(in RotationInput) (RotationPlan, error) {
 		}
 	}
 	for _, old := range olds {
-		if !Covers(r.Rules, old, sp.Blobs[0], r.Tie) {
+		if !Covers(r.Rules, old, sp.Blobs[0]) {
 			return RotationPlan{}, fmt.Errorf("rotation: new primary does not carry the old primary's registers: %w", ErrNotCarried)
 		}
 	}

@@ -208,7 +208,7 @@ func TestRotationCarryForwardAndDeletion(t *testing.T) {
 		t.Fatalf("rotated to %+v (replica %q)", plan.New, r.ClientID)
 	}
 	carried := plan.Events[0].Blob
-	if carried.ClientID != "new" || !Covers(Spec(), oldPrimary, carried, ClearWins) {
+	if carried.ClientID != "new" || !Covers(Spec(), oldPrimary, carried) {
 		t.Fatalf("carry-forward %s does not cover the old primary", EncodeBlob(carried))
 	}
 	if v, ok := carried.Value(PrefixC + "a"); !ok || v != 7 {
@@ -217,7 +217,7 @@ func TestRotationCarryForwardAndDeletion(t *testing.T) {
 
 	decisions := PlanDeletion(Spec(), DeletionInput{
 		Self: plan.New, Predecessor: plan.Old, Fetched: fetched, Carried: carried,
-		Accepted: map[string]bool{"relay-a": true}, Complete: true, Tie: ClearWins,
+		Accepted: map[string]bool{"relay-a": true}, Complete: true,
 	})
 	got := map[string]error{}
 	for _, d := range decisions {

@@ -17,17 +17,23 @@ func (s Shape) String() string { return [...]string{"omit", "live", "floor"}[s] 
 // returns the production rules; a mutant is a Rules with a field replaced.
 // Drivers must call through a Rules value, never the production function
 // directly, or a mutant silently stops applying (rules_test.go proves each
-// field is reached).
+// field is reached, and reached on every entry point that decides by it).
 type Rules struct {
 	// Name identifies the rule set in output ("spec" or a mutant id).
 	Name string
+	// Tie is the tie policy the rule set decides S == C > 0 by (Tie
+	// Policy). Spec() is clear-wins, the only conforming policy; WithTie
+	// gives the same rules under the other one, for comparison.
+	Tie TiePolicy
 
 	// Join merges two registers (Merge Rule, Override Registers).
 	Join func(a, b Reg) Reg
-	// Live is the liveness predicate (Liveness Predicate, Tie Policy).
+	// Live is the liveness predicate (Liveness Predicate, Tie Policy) under
+	// tie. Drivers call it through IsLive, which passes the rule set's own
+	// Tie.
 	Live func(r Reg, f uint32, tie TiePolicy) bool
 	// Canonical gives the publication form of r at the publisher's own
-	// effective frontier f, where live = Live(r, f, tie) (Tombstone Floor,
+	// effective frontier f, where live = IsLive(r, f) (Tombstone Floor,
 	// Mandatory Canonical Publication). The replica's local compaction uses
 	// the same decision.
 	Canonical func(r Reg, f uint32, live bool) (Reg, Shape)
@@ -61,6 +67,7 @@ type Rules struct {
 func Spec() *Rules {
 	return &Rules{
 		Name:          "spec",
+		Tie:           ClearWins,
 		Join:          JoinReg,
 		Live:          LiveReg,
 		Canonical:     CanonicalForm,
@@ -81,6 +88,17 @@ func (r *Rules) Clone() *Rules {
 	c := *r
 	return &c
 }
+
+// WithTie returns a copy of r that decides ties by t; r is unchanged.
+func (r *Rules) WithTie(t TiePolicy) *Rules {
+	c := r.Clone()
+	c.Tie = t
+	return c
+}
+
+// IsLive is the liveness decision under the rule set's own tie policy: the
+// only way a driver asks Live.
+func (r *Rules) IsLive(reg Reg, f uint32) bool { return r.Live(reg, f, r.Tie) }
 
 // CanonicalForm is the production canonicalisation given liveness.
 func CanonicalForm(r Reg, _ uint32, live bool) (Reg, Shape) {

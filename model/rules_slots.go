@@ -23,7 +23,7 @@ type SlotRules struct {
 	// Republish is the re-publish trigger given the canonical candidate
 	// before eviction, what the split would publish after eviction, and the
 	// last publication (Live Subscription and Convergence rules 2-3,
-	// Eviction).
+	// Eviction). Replica.NeedsRepublish asks it with nothing evicted.
 	Republish func(candidate, published, last []Entry) bool
 	// CreatedAt is the created_at of a publish at a d tag given the local
 	// clock and the newest fetched version there, if any.

@@ -21,7 +21,8 @@ import (
 //
 // Workloads must use the Rules they are given (never Spec()) and should
 // check their results, so that a wrapper which stopped calling the original
-// would be noticed.
+// would be noticed. A new field must also be listed on every rulePath that
+// decides through it (below).
 type ruleWorkload struct {
 	name string
 	run  func(t *testing.T, rules *Rules)
@@ -185,5 +186,155 @@ func TestRulesWrapperIsTransparent(t *testing.T) {
 	mustDo(t, r.MarkUnread("chan"))
 	if r.Live("chan") {
 		t.Fatal("the replica did not decide liveness through its Rules")
+	}
+}
+
+// A rulePath is one driver entry point and the Rules fields it must decide
+// through. The field-reached test above passes as long as some workload
+// calls a field, so a driver that bypasses its Rules on one path (calling
+// the production function directly) goes unnoticed while another path
+// still reaches the field. TestRulesEachPathReachesItsFields runs every
+// path alone on a freshly wrapped Spec() and fails unless the path itself
+// reached each field it lists.
+type rulePath struct {
+	name    string
+	run     func(t *testing.T, rules *Rules)
+	reaches []string
+}
+
+// restored is a replica deciding through rules holding ctx "chan" at
+// frontier f with register reg, installed without any rule decision.
+func restored(t *testing.T, rules *Rules, f uint32, reg Reg) *Replica {
+	r := NewReplica("a")
+	r.Rules = rules
+	mustDo(t, r.Restore("chan", f, true, reg))
+	return r
+}
+
+var rulePaths = []rulePath{
+	{"Replica.Live", func(t *testing.T, rules *Rules) {
+		if !restored(t, rules, 10, Reg{S: 1, B: 10}).Live("chan") {
+			t.Fatal("override not live")
+		}
+	}, []string{"Rules.Live"}},
+	{"Replica.MarkUnread", func(t *testing.T, rules *Rules) {
+		mustDo(t, restored(t, rules, 10, Reg{}).MarkUnread("chan"))
+	}, []string{"Rules.MarkUnread"}},
+	{"Replica.MarkRead", func(t *testing.T, rules *Rules) {
+		mustDo(t, restored(t, rules, 10, Reg{S: 1, B: 10}).MarkRead("chan", 20))
+	}, []string{"Rules.Live", "Rules.MarkRead"}},
+	{"Replica.Compact", func(t *testing.T, rules *Rules) {
+		if !restored(t, rules, 20, Reg{S: 1, C: 2, B: 10}).Compact("chan") {
+			t.Fatal("nothing compacted")
+		}
+	}, []string{"Rules.Live", "Rules.Canonical"}},
+	{"Replica.Candidate", func(t *testing.T, rules *Rules) {
+		r := restored(t, rules, 10, Reg{S: 1, B: 10})
+		r.Advance("ov_s:evil", 5)
+		if _, ok := r.Candidate().Value("esc:ov_s:evil"); !ok {
+			t.Fatal("reserved id not escaped")
+		}
+	}, []string{"Rules.Live", "Rules.Canonical", "Rules.Escape"}},
+	{"Replica.Receive", func(t *testing.T, rules *Rules) {
+		r := restored(t, rules, 10, Reg{S: 1, B: 10})
+		r.Receive(Blob{V: 1, ClientID: "b", Contexts: []Entry{{"chan", 10}, {"esc:ov_s:evil", 5}, {"ov_c:chan", 2}}})
+		if r.Reg("chan") != (Reg{S: 1, C: 2, B: 10}) || r.Frontier("ov_s:evil") != 5 {
+			t.Fatalf("received %v, frontier %d", r.Reg("chan"), r.Frontier("ov_s:evil"))
+		}
+	}, []string{"Rules.GroupKey", "Rules.Unescape", "Rules.ValidateGroup", "Rules.Join"}},
+	{"Replica.Receive (legacy, overrides dropped)", func(t *testing.T, rules *Rules) {
+		r := NewLegacyReplica("l", LegacyDropOverrides)
+		r.Rules = rules
+		if drops := r.Receive(Blob{V: 1, ClientID: "b", Contexts: []Entry{{"chan", 10}, {"ov_s:chan", 1}}}); len(drops) != 1 {
+			t.Fatalf("dropped %v", drops)
+		}
+	}, []string{"Rules.GroupKey"}},
+	{"Replica.NeedsRepublish", func(t *testing.T, rules *Rules) {
+		if !restored(t, rules, 10, Reg{}).NeedsRepublish() {
+			t.Fatal("a never-published frontier needs no publication")
+		}
+	}, []string{"Rules.Slots.Republish"}},
+	{"Covers", func(t *testing.T, rules *Rules) {
+		old := Blob{V: 1, ClientID: "o", Contexts: []Entry{{"c", 5}, {"ov_b:c", 5}, {"ov_c:c", 0}, {"ov_s:c", 1}}}
+		if Covers(rules, old, Blob{V: 1, ClientID: "n"}) {
+			t.Fatal("an empty blob covers a live register")
+		}
+	}, []string{"Rules.GroupKey", "Rules.ValidateGroup", "Rules.Join", "Rules.Live", "Rules.Canonical"}},
+	{"parse blob", workloadParse, []string{"Rules.SanitizeValue", "Rules.GroupKey", "Rules.ValidateGroup"}},
+	{"legacy parse", workloadLegacyParse, []string{"Rules.SanitizeValue"}},
+	{"merge blobs", workloadMerge, []string{"Rules.GroupKey", "Rules.Unescape", "Rules.ValidateGroup", "Rules.Join"}},
+	{"slot split", workloadSlotSplit, []string{"Rules.GroupKey", "Rules.Slots.GroupOf", "Rules.Slots.Assign", "Rules.Slots.Dominated", "Rules.Slots.EvictOrder"}},
+	{"re-publish after eviction", workloadRepublishEvicted, []string{"Rules.Slots.Republish", "Rules.Slots.GroupOf", "Rules.Slots.Assign", "Rules.Escape"}},
+	{"identify and write", workloadIdentifyWrite, []string{"Rules.Slots.Role", "Rules.Slots.CreatedAt", "Rules.Slots.Assign", "Rules.Escape"}},
+	{"deletion plan", workloadDeletion, []string{"Rules.Slots.MayDelete", "Rules.Live", "Rules.Canonical", "Rules.Join"}},
+	{"channel read", workloadChannelRead, []string{"Rules.Slots.ChannelRead"}},
+	{"full-state load", workloadLoad, []string{"Rules.Load.Floor", "Rules.Load.EnumerationFilter", "Rules.Load.Retain",
+		"Rules.Load.CursorFrom", "Rules.Load.PinWindow", "Rules.Load.Exhausted", "Rules.Load.Finished",
+		"Rules.Load.FenceEstablished", "Rules.Load.FenceCountsForC", "Rules.Load.FenceMovesCursor"}},
+}
+
+func TestRulesEachPathReachesItsFields(t *testing.T) {
+	listed := map[string]bool{}
+	var fields []string
+	for _, p := range rulePaths {
+		rules := Spec()
+		hits := map[string]int{}
+		fields = wrapRuleFuncs(t, reflect.ValueOf(rules).Elem(), "Rules", hits)
+		t.Run(p.name, func(t *testing.T) {
+			p.run(t, rules)
+			for _, f := range p.reaches {
+				listed[f] = true
+				if !slices.Contains(fields, f) {
+					t.Errorf("%s is not a Rules field", f)
+				} else if hits[f] == 0 {
+					t.Errorf("%s does not decide through %s: the driver bypasses its Rules on this path", p.name, f)
+				}
+			}
+		})
+	}
+	for _, f := range fields {
+		if !listed[f] {
+			t.Errorf("%s is on no path of rulePaths: add the entry points that must decide through it", f)
+		}
+	}
+}
+
+// TestRulesTieReachesLive: every path that decides liveness does so under
+// the rule set's own Tie. Each path runs on a set-wins rule set whose Live
+// records the policy it was asked under.
+func TestRulesTieReachesLive(t *testing.T) {
+	for _, p := range rulePaths {
+		if !slices.Contains(p.reaches, "Rules.Live") {
+			continue
+		}
+		rules := Spec().WithTie(SetWins)
+		asked := map[TiePolicy]int{}
+		live := rules.Live
+		rules.Live = func(g Reg, f uint32, tie TiePolicy) bool {
+			asked[tie]++
+			return live(g, f, tie)
+		}
+		t.Run(p.name, func(t *testing.T) {
+			p.run(t, rules)
+			if asked[SetWins] == 0 || asked[ClearWins] != 0 {
+				t.Errorf("Live asked under %v, want set-wins only", asked)
+			}
+		})
+	}
+}
+
+func TestWithTie(t *testing.T) {
+	spec := Spec()
+	set := spec.WithTie(SetWins)
+	if spec.Tie != ClearWins || set.Tie != SetWins || set.Name != spec.Name || set == spec {
+		t.Fatalf("spec tie %v, WithTie %v (name %q)", spec.Tie, set.Tie, set.Name)
+	}
+	tie := Reg{S: 2, C: 2, B: 10}
+	if spec.IsLive(tie, 10) || !set.IsLive(tie, 10) {
+		t.Fatalf("S == C: clear-wins live %v, set-wins live %v", spec.IsLive(tie, 10), set.IsLive(tie, 10))
+	}
+	r := restored(t, set, 10, tie)
+	if !r.Live("chan") {
+		t.Fatal("the replica did not decide the tie by its Rules' Tie")
 	}
 }

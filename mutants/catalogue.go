@@ -47,10 +47,10 @@ func Core() []Mutant {
 			ID: "M3", Rule: "clear-wins on every installation",
 			Section: "Tie Policy",
 			// One replica decides ties by set-wins whatever the policy its
-			// peers use: its Live ignores the tie argument.
-			Apply: func(r *model.Rules) {
-				r.Live = func(g model.Reg, f uint32, _ model.TiePolicy) bool { return spec.Live(g, f, model.SetWins) }
-			},
+			// peers use. Its rule set names the policy: Apply runs after
+			// the run's tie is given (Mutant.RulesUnder), so device 0 stays
+			// set-wins under clear-wins and set-wins runs alike.
+			Apply:      func(r *model.Rules) { r.Tie = model.SetWins },
 			OneDevice:  true,
 			ExpectedBy: []string{"explore:network-whole", "explore:network"},
 		},

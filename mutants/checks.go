@@ -93,7 +93,7 @@ func (r *runner) control() ([]Check, map[model.TiePolicy][]*Finding) {
 	spec := model.Spec()
 	for i := range checks {
 		for _, tie := range r.opts.Ties {
-			f := r.runCheck(checks[i], spec, "spec", nil, tie)
+			f := r.runCheck(checks[i], spec.WithTie(tie), "spec", nil)
 			if tie == r.opts.Ties[0] {
 				checks[i].Work = f.Work
 			}
@@ -115,9 +115,9 @@ func (r *runner) control() ([]Check, map[model.TiePolicy][]*Finding) {
 	return checks, found
 }
 
-// runCheck runs one check under rules (named name); m is nil for the
-// control.
-func (r *runner) runCheck(c Check, rules *model.Rules, name string, m *Mutant, tie model.TiePolicy) *Finding {
+// runCheck runs one check under rules (named name), under their tie
+// policy; m is nil for the control.
+func (r *runner) runCheck(c Check, rules *model.Rules, name string, m *Mutant) *Finding {
 	key := name + "|" + c.Name
 	if c.TieIndependent {
 		if f, ok := r.cache[key]; ok {
@@ -128,9 +128,9 @@ func (r *runner) runCheck(c Check, rules *model.Rules, name string, m *Mutant, t
 	var f *Finding
 	switch c.Kind {
 	case KindExplore:
-		f = r.explore(c, rules, m, tie)
+		f = r.explore(c, rules, m)
 	case KindDirected:
-		f = r.directed(c, rules, tie)
+		f = r.directed(c, rules)
 	default:
 		f = r.load(c, rules)
 	}
@@ -140,7 +140,7 @@ func (r *runner) runCheck(c Check, rules *model.Rules, name string, m *Mutant, t
 		if f.Caught() {
 			what = f.Invariant
 		}
-		r.opts.Progress(fmt.Sprintf("%s tie=%s %s: %s (%s)", name, tie, c.Name, what, f.Elapsed.Round(time.Millisecond)))
+		r.opts.Progress(fmt.Sprintf("%s tie=%s %s: %s (%s)", name, rules.Tie, c.Name, what, f.Elapsed.Round(time.Millisecond)))
 	}
 	if c.TieIndependent {
 		r.cache[key] = f
@@ -152,16 +152,16 @@ func setupFailure(err error) *Finding {
 	return &Finding{Invariant: "setup", Detail: err.Error(), Depth: -1}
 }
 
-func (r *runner) explore(c Check, rules *model.Rules, m *Mutant, tie model.TiePolicy) *Finding {
+func (r *runner) explore(c Check, rules *model.Rules, m *Mutant) *Finding {
 	name := c.Universe
 	if m != nil && m.OneDevice {
-		name, rules = VariantName(c.Universe, m.ID), model.Spec()
+		name = VariantName(c.Universe, m.ID) // rules are the production rules (Mutant.RunRules)
 	}
 	u, err := r.opts.Catalog.Universe(name)
 	if err != nil {
 		return setupFailure(err)
 	}
-	res, err := exhaustive.Explore(exhaustive.Config{Universe: u, Tie: tie, Rules: rules, Workers: r.opts.Workers, StopAtFirst: m != nil})
+	res, err := exhaustive.Explore(exhaustive.Config{Universe: u, Rules: rules, Workers: r.opts.Workers, StopAtFirst: m != nil})
 	if err != nil {
 		return setupFailure(err)
 	}
@@ -180,8 +180,8 @@ func (r *runner) explore(c Check, rules *model.Rules, m *Mutant, tie model.TiePo
 	return f
 }
 
-func (r *runner) directed(c Check, rules *model.Rules, tie model.TiePolicy) *Finding {
-	res := directed.RunDirected(c.Directed, rules, tie, r.opts.Workers)
+func (r *runner) directed(c Check, rules *model.Rules) *Finding {
+	res := directed.RunDirected(c.Directed, rules, r.opts.Workers)
 	f := &Finding{Work: int64(res.Points), Depth: -1}
 	if w := res.Witness; w != nil {
 		f.Invariant, f.Detail = w.Invariant, w.Detail

@@ -29,10 +29,28 @@ type Mutant struct {
 	Equivalent string
 }
 
-// Rules returns the mutated rule set, named after the mutant.
-func (m Mutant) Rules() *model.Rules {
-	r := model.Spec().Clone()
+// Rules returns the mutated rule set, named after the mutant, under the
+// production tie policy unless the mutant sets its own.
+func (m Mutant) Rules() *model.Rules { return m.RulesUnder(model.ClearWins) }
+
+// RulesUnder returns the mutated rule set for a run under tie. The
+// production rules take the run's tie first and the mutant's change is
+// applied after it, so a mutant that sets Tie itself (M3) keeps its own
+// policy under every run, and every other mutant follows the run's.
+func (m Mutant) RulesUnder(tie model.TiePolicy) *model.Rules {
+	r := model.Spec().WithTie(tie)
 	m.Apply(r)
 	r.Name = m.ID
 	return r
+}
+
+// RunRules is the rule set a run under tie checks the mutant with. A
+// one-device mutant is not the run's rule set: the run keeps the
+// production rules under its tie, and device 0 of the variant universe
+// decides through RulesUnder of that tie (registry.go).
+func (m Mutant) RunRules(tie model.TiePolicy) *model.Rules {
+	if m.OneDevice {
+		return model.Spec().WithTie(tie)
+	}
+	return m.RulesUnder(tie)
 }

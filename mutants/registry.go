@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/model"
 )
 
 // Register adds every mutant to a catalogue, so that a witness naming one
@@ -34,7 +35,8 @@ func VariantName(base, id string) string { return base + "+" + id }
 // isVariant reports whether a universe name is a one-device variant.
 func isVariant(name string) bool { return strings.Contains(name, "+") }
 
-// oneDevice is universe base with device 0 deciding through m's rules.
+// oneDevice is universe base with device 0 deciding through m's rules, under
+// the run's tie unless m sets its own (Mutant.RulesUnder).
 func oneDevice(cat *exhaustive.Catalog, base, name string, m Mutant) exhaustive.Universe {
 	u, err := cat.Universe(base)
 	if err != nil {
@@ -43,7 +45,7 @@ func oneDevice(cat *exhaustive.Catalog, base, name string, m Mutant) exhaustive.
 	u.Name = name
 	u.Doc = u.Doc + "; device 0 runs " + m.ID
 	u.Devices = slices.Clone(u.Devices)
-	u.Devices[0].Rules = m.Rules()
+	u.Devices[0].Rules = func(run *model.Rules) *model.Rules { return m.RulesUnder(run.Tie) }
 	if u.Network != nil {
 		// Device 0 is no longer interchangeable with its peers.
 		n := *u.Network

@@ -219,7 +219,7 @@ func selected(only []string) ([]Mutant, error) {
 func (r *runner) mutant(suite []Check, m Mutant, tie model.TiePolicy) *Result {
 	res := &Result{Mutant: m, Tie: tie, Status: StatusSurvived}
 	start := time.Now()
-	rules := m.Rules()
+	rules := m.RunRules(tie)
 	expected := map[string]bool{}
 	if tie == model.ClearWins && !r.opts.All {
 		for _, c := range m.ExpectedBy {
@@ -233,7 +233,7 @@ func (r *runner) mutant(suite []Check, m Mutant, tie model.TiePolicy) *Result {
 		if res.First != nil && !r.opts.All && !expected[c.Name] {
 			continue
 		}
-		f := r.runCheck(c, rules, m.ID, &m, tie)
+		f := r.runCheck(c, rules, m.ID, &m)
 		res.Ran++
 		if f.Caught() {
 			res.Findings = append(res.Findings, f)

@@ -192,7 +192,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, out.Run)
 	}
 	for _, t := range tl {
-		cfg := exhaustive.Config{Universe: u, Depth: depth, Tie: t, Rules: rules, Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry}
+		cfg := exhaustive.Config{Universe: u, Depth: depth, Rules: rules.WithTie(t), Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry}
 		if o.progress > 0 {
 			cfg.ProgressEvery = o.progress
 			cfg.Progress = func(p exhaustive.Progress) {
