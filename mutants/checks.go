@@ -191,7 +191,8 @@ func (r *runner) directed(c Check, rules *model.Rules) *Finding {
 }
 
 func (r *runner) load(c Check, rules *model.Rules) *Finding {
-	w, err := props.Search(c.Prop, rules, "conformant", r.opts.LoadCases)
+	w, err := props.Search(props.SearchConfig{Check: c.Prop, Rules: rules, Profile: "conformant",
+		Cases: r.opts.LoadCases, Seed: r.opts.Seed})
 	if err != nil {
 		return setupFailure(err)
 	}

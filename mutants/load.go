@@ -8,9 +8,10 @@ import (
 // Generic checks of the full-state load: a false complete under a
 // conforming relay (props.CheckSoundness), and a verdict other than the
 // one the procedure predicts over a relay nothing writes to during the
-// load (props.CheckQuiescent). A runner executes one with
-// props.Search(check, m.Rules(), "conformant", n), the part after "load:"
-// being the props check name.
+// load (props.CheckQuiescent). A runner executes one with props.Search
+// over m.Rules() and the conformant profile, the part after "load:" being
+// the props check name, for Options.LoadCases cases drawn from the
+// project's seeded generator (props.Seeded) of Options.Seed.
 const (
 	CheckLoadSoundness = "load:soundness"
 	CheckLoadQuiescent = "load:quiescent"

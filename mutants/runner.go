@@ -1,11 +1,9 @@
 package mutants
 
 import (
-	"flag"
 	"fmt"
 	"runtime"
 	"slices"
-	"testing"
 	"time"
 
 	"github.com/nip-rs/harness/exhaustive"
@@ -22,9 +20,9 @@ type Options struct {
 	// check its catalogue entry expects to catch it is run as well.
 	All     bool
 	Workers int
-	// Seed and LoadCases drive the load searches (rapid seed, cases per
-	// search).
-	Seed      string
+	// Seed and LoadCases drive the load searches: the seed of their
+	// generator (0: DefaultSeed) and the cases per search.
+	Seed      uint64
 	LoadCases int
 	// Progress, if set, receives a line per check run.
 	Progress func(string)
@@ -34,10 +32,10 @@ type Options struct {
 }
 
 // DefaultSeed and DefaultLoadCases are the load searches' defaults, those
-// of the props tests.
+// of the props tests' searches.
 const (
-	DefaultSeed      = "20240601"
-	DefaultLoadCases = 1000
+	DefaultSeed      uint64 = 20240601
+	DefaultLoadCases        = 1000
 )
 
 func (o *Options) fill() {
@@ -47,7 +45,7 @@ func (o *Options) fill() {
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}
-	if o.Seed == "" {
+	if o.Seed == 0 {
 		o.Seed = DefaultSeed
 	}
 	if o.LoadCases <= 0 {
@@ -176,17 +174,6 @@ func Run(opts Options) (*Report, error) {
 	ms, err := selected(opts.Only)
 	if err != nil {
 		return nil, err
-	}
-	if !flag.Parsed() {
-		// Outside a test binary: rapid reads testing's flags (props.Search
-		// registers them), which must count as parsed.
-		testing.Init()
-		if err := flag.CommandLine.Parse(nil); err != nil {
-			return nil, err
-		}
-	}
-	if err := flag.Set("rapid.seed", opts.Seed); err != nil {
-		return nil, fmt.Errorf("rapid seed: %w", err)
 	}
 	r := &runner{opts: opts, cache: map[string]*Finding{}}
 	rep := &Report{Options: opts}

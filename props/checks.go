@@ -1,13 +1,11 @@
 package props
 
 import (
-	"flag"
+	"errors"
 	"fmt"
-	"strings"
-	"testing"
 
 	"github.com/nip-rs/harness/model"
-	"pgregory.net/rapid"
+	"github.com/nip-rs/harness/relaysim"
 )
 
 // Check names.
@@ -55,25 +53,9 @@ func runScenario(cfg Config, rules *model.Rules, steps []Step) (*Violation, []st
 	return w.Finish(), w.Log()
 }
 
-// Recorder keeps the last witness a property reported. Rapid replays the
-// shrunk failing case last, so after a failed search it holds the
-// minimal witness.
-type Recorder struct {
-	Last *Witness
-	Log  []string
-}
-
-func (r *Recorder) fail(t *rapid.T, wit Witness, v *Violation, log []string) {
-	if r != nil {
-		wit.Violation = v.Error()
-		r.Last, r.Log = &wit, log
-	}
-	t.Fatalf("%s\nscenario %s\n%s", v, wit.Config, strings.Join(log, "\n"))
-}
-
 // DrawConfig draws a cap in [2,5] and a limit n in [2,6] for a profile.
-func DrawConfig(t *rapid.T, profile string) Config {
-	return Config{Profile: profile, Cap: rapid.IntRange(2, 5).Draw(t, "cap"), N: rapid.IntRange(2, 6).Draw(t, "n")}
+func DrawConfig(src Source, profile string) Config {
+	return Config{Profile: profile, Cap: src.IntRange(2, 5, "cap"), N: src.IntRange(2, 6, "n")}
 }
 
 // DrawSetup draws a starting history: one to four read-state coordinates,
@@ -82,24 +64,27 @@ func DrawConfig(t *rapid.T, profile string) Config {
 // newest stored events. Seconds come from the 30 seconds before the clock,
 // half the time from a few shared ones, so that ties, plateaus, and
 // read-state coordinates inside a plateau of foreign data are common.
-func DrawSetup(t *rapid.T) []Step {
-	hot := rapid.SliceOfN(rapid.IntRange(StartClock-30, StartClock), 1, 3).Draw(t, "shared seconds")
+func DrawSetup(src Source) []Step {
+	hot := make([]int64, src.IntRange(1, 3, "shared seconds"))
+	for i := range hot {
+		hot[i] = int64(src.IntRange(StartClock-30, StartClock, "shared second"))
+	}
 	second := func(label string) int64 {
-		if i := rapid.IntRange(0, 2*len(hot)-1).Draw(t, label+" shared"); i < len(hot) {
-			return int64(hot[i])
+		if i := src.IntRange(0, 2*len(hot)-1, label+" shared"); i < len(hot) {
+			return hot[i]
 		}
-		return int64(rapid.IntRange(StartClock-30, StartClock).Draw(t, label))
+		return int64(src.IntRange(StartClock-30, StartClock, label))
 	}
 	var steps []Step
-	for i := range rapid.IntRange(1, 4).Draw(t, "coordinates") {
+	for i := range src.IntRange(1, 4, "coordinates") {
 		steps = append(steps, Step{Op: OpPublish, I: i, When: WhenAt, At: second("at")})
 	}
-	for range rapid.IntRange(0, 3).Draw(t, "foreign groups") {
-		steps = append(steps, Step{Op: OpForeign, Count: rapid.IntRange(1, 5).Draw(t, "count"),
-			At: second("foreign at"), Spread: rapid.IntRange(0, 2).Draw(t, "spread") > 0})
+	for range src.IntRange(0, 3, "foreign groups") {
+		steps = append(steps, Step{Op: OpForeign, Count: src.IntRange(1, 5, "count"),
+			At: second("foreign at"), Spread: src.IntRange(0, 2, "spread") > 0})
 	}
-	for range rapid.IntRange(0, 2).Draw(t, "deletions") {
-		steps = append(steps, Step{Op: OpDelete, I: rapid.IntRange(0, 3).Draw(t, "victim")})
+	for range src.IntRange(0, 2, "deletions") {
+		steps = append(steps, Step{Op: OpDelete, I: src.IntRange(0, 3, "victim")})
 	}
 	return steps
 }
@@ -120,146 +105,170 @@ func weighted(w map[string]int) []string {
 	return out
 }
 
+// publishTimings weights the timings of an interleaved publication.
+var publishTimings = []string{WhenNow, WhenNow, WhenSame, WhenSame, WhenSame, WhenAbove, WhenAbove, WhenBelow, WhenAt, WhenAt}
+
 // DrawStep draws one interleaving step.
-func DrawStep(t *rapid.T) Step {
-	s := Step{Op: rapid.SampledFrom(interleavingOps).Draw(t, "op")}
+func DrawStep(src Source) Step {
+	s := Step{Op: Pick(src, "op", interleavingOps)}
 	switch s.Op {
 	case OpDeliver, OpFlush:
-		s.I = rapid.IntRange(0, 3).Draw(t, "k")
+		s.I = src.IntRange(0, 3, "k")
 	case OpProcess:
-		s.I = rapid.IntRange(0, 2).Draw(t, "pending")
+		s.I = src.IntRange(0, 2, "pending")
 	case OpDelete:
-		s.I = rapid.IntRange(0, 20).Draw(t, "victim")
+		s.I = src.IntRange(0, 20, "victim")
 	case OpTick:
-		s.I = rapid.IntRange(1, 3).Draw(t, "seconds")
+		s.I = src.IntRange(1, 3, "seconds")
 	case OpForeign:
-		s.Count = rapid.IntRange(1, 4).Draw(t, "count")
-		s.At = int64(rapid.IntRange(StartClock-30, StartClock+5).Draw(t, "foreign at"))
-		s.Spread = rapid.Bool().Draw(t, "spread")
+		s.Count = src.IntRange(1, 4, "count")
+		s.At = int64(src.IntRange(StartClock-30, StartClock+5, "foreign at"))
+		s.Spread = src.Bool("spread")
 	case OpPublish:
-		s.I = rapid.IntRange(0, 4).Draw(t, "slot")
-		s.When = rapid.SampledFrom([]string{WhenNow, WhenNow, WhenSame, WhenSame, WhenSame, WhenAbove, WhenAbove, WhenBelow, WhenAt, WhenAt}).Draw(t, "when")
+		s.I = src.IntRange(0, 4, "slot")
+		s.When = Pick(src, "when", publishTimings)
 		switch s.When {
 		case WhenAt:
-			s.At = int64(rapid.IntRange(StartClock-30, StartClock+5).Draw(t, "publish at"))
+			s.At = int64(src.IntRange(StartClock-30, StartClock+5, "publish at"))
 		case WhenSame:
-			s.Lower = rapid.Bool().Draw(t, "lower")
+			s.Lower = src.Bool("lower")
 		}
 	}
 	return s
 }
+
+// maxInterleaved bounds the interleaving phase of a soundness scenario.
+const maxInterleaved = 40
+
+// DrawInterleaving draws the interleaving phase: up to 40 steps.
+func DrawInterleaving(src Source) []Step {
+	steps := make([]Step, src.IntRange(0, maxInterleaved, "steps"))
+	for i := range steps {
+		steps[i] = DrawStep(src)
+	}
+	return steps
+}
+
+// Property is a generic check as a generator: it draws one scenario from
+// src and runs it. It returns the witness of the violation the scenario
+// exposes, with the run's log, or nil when it exposes none. An error means
+// the scenario could not be built (an unknown relay profile).
+type Property func(src Source) (*Witness, []string, error)
 
 // SoundnessProperty is the soundness state machine: a starting history,
 // a load, up to 40 interleaved steps (the load's messages, other
 // installations' writes, foreign writes, deletions, lapses, further
 // loads), then the load runs to its verdict. Every complete verdict must
 // be sound; a load must never be left running with nothing to exchange.
-func SoundnessProperty(rules *model.Rules, profile string, rec *Recorder) func(*rapid.T) {
-	return func(t *rapid.T) {
-		cfg := DrawConfig(t, profile)
+func SoundnessProperty(rules *model.Rules, profile string) Property {
+	return func(src Source) (*Witness, []string, error) {
+		cfg := DrawConfig(src, profile)
 		w, err := NewWorld(cfg, rules)
 		if err != nil {
-			t.Fatal(err)
+			return nil, nil, err
 		}
-		var steps []Step
-		fail := func(v *Violation) {
-			rec.fail(t, Witness{Check: CheckSoundness, Rules: rules.Name, Config: cfg, Steps: steps}, v, w.Log())
+		wit := Witness{Check: CheckSoundness, Rules: rules.Name, Config: cfg}
+		apply := func(s Step) *Violation {
+			wit.Steps = append(wit.Steps, s)
+			return w.Apply(s)
 		}
-		apply := func(s Step) {
-			steps = append(steps, s)
-			if v := w.Apply(s); v != nil {
-				fail(v) // does not return
+		for _, s := range DrawSetup(src) {
+			if v := apply(s); v != nil {
+				return found(wit, v, w)
 			}
 		}
-		for _, s := range DrawSetup(t) {
-			apply(s)
+		if v := apply(Step{Op: OpStart}); v != nil {
+			return found(wit, v, w)
 		}
-		apply(Step{Op: OpStart})
-		for range rapid.IntRange(0, 40).Draw(t, "steps") {
-			apply(DrawStep(t))
+		for range src.IntRange(0, maxInterleaved, "steps") {
+			if v := apply(DrawStep(src)); v != nil {
+				return found(wit, v, w)
+			}
 		}
 		if v := w.Finish(); v != nil {
-			fail(v)
+			return found(wit, v, w)
 		}
+		return nil, nil, nil
 	}
 }
 
 // QuiescentProperty is the quiescent check: a drawn history, one load
 // with nothing written during it, its verdict compared with Predict.
-func QuiescentProperty(rules *model.Rules, profile string, rec *Recorder) func(*rapid.T) {
-	return func(t *rapid.T) {
-		cfg := DrawConfig(t, profile)
-		setup := DrawSetup(t)
+func QuiescentProperty(rules *model.Rules, profile string) Property {
+	return func(src Source) (*Witness, []string, error) {
+		cfg := DrawConfig(src, profile)
+		setup := DrawSetup(src)
 		w, v := Quiescent(cfg, rules, setup)
-		if v != nil {
-			var log []string
-			if w != nil {
-				log = w.Log()
-			}
-			rec.fail(t, Witness{Check: CheckQuiescent, Rules: rules.Name, Config: cfg, Steps: setup}, v, log)
+		switch {
+		case v == nil:
+			return nil, nil, nil
+		case v.Check == "config":
+			return nil, nil, errors.New("props: " + v.Detail)
 		}
+		return found(Witness{Check: CheckQuiescent, Rules: rules.Name, Config: cfg, Steps: setup}, v, w)
 	}
 }
 
-// Property returns the named generic check.
-func Property(check string, rules *model.Rules, profile string, rec *Recorder) func(*rapid.T) {
-	if check == CheckQuiescent {
-		return QuiescentProperty(rules, profile, rec)
+func found(wit Witness, v *Violation, w *World) (*Witness, []string, error) {
+	wit.Violation = v.Error()
+	var log []string
+	if w != nil {
+		log = w.Log()
 	}
-	return SoundnessProperty(rules, profile, rec)
+	return &wit, log, nil
 }
 
-// Search runs rapid on a generic check for up to checks cases (0 keeps
-// rapid's -rapid.checks) and returns the minimised witness of the first
-// violation found, or nil when the search found none. It stops at the
-// first violation, so a large count costs time only when nothing is
-// found. It never writes rapid fail files (witnesses are the caller's to
-// record) and may run outside a test binary.
-func Search(check string, rules *model.Rules, profile string, checks int) (*Witness, error) {
-	testing.Init()
-	if err := flag.Set("rapid.nofailfile", "true"); err != nil {
+// PropertyFor returns the named generic check under rules and a relay
+// profile, or an error naming what does not exist.
+func PropertyFor(check string, rules *model.Rules, profile string) (Property, error) {
+	if rules == nil {
+		return nil, errors.New("props: no rules")
+	}
+	if _, err := relaysim.ByName(profile, 2); err != nil {
 		return nil, err
 	}
-	if checks > 0 {
-		restore := flag.Lookup("rapid.checks").Value.String()
-		if err := flag.Set("rapid.checks", fmt.Sprint(checks)); err != nil {
+	switch check {
+	case CheckSoundness:
+		return SoundnessProperty(rules, profile), nil
+	case CheckQuiescent:
+		return QuiescentProperty(rules, profile), nil
+	}
+	return nil, fmt.Errorf("props: unknown check %q (want %q or %q)", check, CheckSoundness, CheckQuiescent)
+}
+
+// SearchConfig is what a search runs: a generic check under rules and a
+// relay profile, for up to Cases cases drawn from the Seeded source of
+// Seed.
+type SearchConfig struct {
+	Check   string
+	Rules   *model.Rules
+	Profile string
+	Cases   int
+	Seed    uint64
+}
+
+// Search runs the check's scenarios, case 0 first, each drawn from
+// NewSeeded(Seed, case), and returns the minimised witness (Minimize) of
+// the first violation, or nil when none of the cases exposes one. It stops
+// at the first violation, so a large count costs time only when nothing
+// is found. The same configuration always gives the same witness.
+func Search(cfg SearchConfig) (*Witness, error) {
+	if cfg.Cases < 1 {
+		return nil, fmt.Errorf("props: %d cases: need at least 1", cfg.Cases)
+	}
+	prop, err := PropertyFor(cfg.Check, cfg.Rules, cfg.Profile)
+	if err != nil {
+		return nil, err
+	}
+	for c := range cfg.Cases {
+		wit, _, err := prop(NewSeeded(cfg.Seed, c))
+		if err != nil {
 			return nil, err
 		}
-		defer flag.Set("rapid.checks", restore)
+		if wit != nil {
+			min := Minimize(*wit, cfg.Rules)
+			return &min, nil
+		}
 	}
-	rec := &Recorder{}
-	tb := &captureTB{name: fmt.Sprintf("%s-%s-%s", check, rules.Name, profile)}
-	rapid.Check(tb, Property(check, rules, profile, rec))
-	if !tb.failed {
-		return nil, nil
-	}
-	if rec.Last == nil {
-		return nil, fmt.Errorf("props: search failed without a witness:\n%s", strings.Join(tb.msgs, "\n"))
-	}
-	min := Minimize(*rec.Last, rules)
-	return &min, nil
+	return nil, nil
 }
-
-// captureTB is a rapid.TB that records failure instead of failing a test.
-type captureTB struct {
-	name   string
-	failed bool
-	msgs   []string
-}
-
-func (c *captureTB) Helper()                 {}
-func (c *captureTB) Name() string            { return c.name }
-func (c *captureTB) Logf(f string, a ...any) { c.msgs = append(c.msgs, fmt.Sprintf(f, a...)) }
-func (c *captureTB) Log(a ...any)            { c.msgs = append(c.msgs, fmt.Sprint(a...)) }
-func (c *captureTB) Skipf(f string, a ...any) {
-	c.Logf(f, a...)
-}
-func (c *captureTB) Skip(a ...any)             { c.Log(a...) }
-func (c *captureTB) SkipNow()                  {}
-func (c *captureTB) Errorf(f string, a ...any) { c.failed = true; c.Logf(f, a...) }
-func (c *captureTB) Error(a ...any)            { c.failed = true; c.Log(a...) }
-func (c *captureTB) Fatalf(f string, a ...any) { c.failed = true; c.Logf(f, a...) }
-func (c *captureTB) Fatal(a ...any)            { c.failed = true; c.Log(a...) }
-func (c *captureTB) FailNow()                  { c.failed = true }
-func (c *captureTB) Fail()                     { c.failed = true }
-func (c *captureTB) Failed() bool              { return c.failed }

@@ -1,5 +1,5 @@
-// Package props holds the property checks of the full-state load: rapid
-// state machines that interleave a load's steps with other installations
+// Package props holds the property checks of the full-state load: state
+// machines that interleave a load's steps with other installations
 // publishing and replacing read-state coordinates, foreign kind 30078
 // application data, deletions, connection lapses and relays at their cap,
 // over the simulated relays of relaysim.
@@ -15,7 +15,12 @@
 //     cannot deliver at once), and the complete verdicts are sound.
 //
 // A scenario is data (Config and a list of Steps), so every violation the
-// search finds is a replayable witness. The checks are library code so the
-// mutant runner can execute them; the tests that assert what they find
-// live in the _test.go files.
+// search finds is a replayable witness. The generators (DrawConfig,
+// DrawSetup, DrawStep, the Property of each check) take their choices
+// from a Source. Search, which the mutant runner and the witness tables
+// use, draws them from Seeded, a deterministic generator of this package
+// seeded by value, and shrinks what it finds with Minimize; the property
+// tests adapt rapid to Source and run the same generators under it. The
+// library depends on neither testing nor rapid; the tests that assert
+// what the checks find live in the _test.go files.
 package props

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -18,9 +19,13 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the witness files under testdata/witness")
 
-// searchChecks bounds each search; a search stops at its first violation,
-// so the bound costs time only where nothing is found.
-const searchChecks = 1000
+// Each search runs the cases and seed of the mutant gate's load searches;
+// a search stops at its first violation, so the bound costs time only
+// where nothing is found.
+const (
+	searchCases = mutants.DefaultLoadCases
+	searchSeed  = mutants.DefaultSeed
+)
 
 // searchCap is the cap the profiles are looked up with; each scenario
 // draws its own cap in [2,5].
@@ -45,7 +50,7 @@ func outcome(w *props.Witness) string {
 
 func search(t *testing.T, check string, rules *model.Rules, profile string) *props.Witness {
 	t.Helper()
-	w, err := props.Search(check, rules, profile, searchChecks)
+	w, err := props.Search(props.SearchConfig{Check: check, Rules: rules, Profile: profile, Cases: searchCases, Seed: searchSeed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,4 +224,94 @@ func readNote(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+func loadRules(t *testing.T, id string) *model.Rules {
+	t.Helper()
+	m, ok := mutants.Lookup(id)
+	if !ok {
+		t.Fatalf("no mutant %s", id)
+	}
+	return m.Rules()
+}
+
+// TestSearchDeterministic: the same configuration gives the same witness;
+// it replays to exactly its recorded violation and is a fixed point of
+// Minimize.
+func TestSearchDeterministic(t *testing.T) {
+	rules := loadRules(t, "L10")
+	cfg := props.SearchConfig{Check: props.CheckSoundness, Rules: rules, Profile: "conformant", Cases: searchCases, Seed: searchSeed}
+	a, b := search2(t, cfg), search2(t, cfg)
+	if a == nil || b == nil {
+		t.Fatalf("L10 not found: %v %v", a, b)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("two searches with one seed differ:\n%+v\n%+v", a, b)
+	}
+	if v, _ := props.Replay(*a, rules); v == nil || v.Error() != a.Violation {
+		t.Fatalf("replay: %v, recorded %s", v, a.Violation)
+	}
+	if again := props.Minimize(*a, rules); !reflect.DeepEqual(again, *a) {
+		t.Fatalf("Minimize moved its own result:\n%+v\n%+v", again, *a)
+	}
+	if a.Rules != "L10" || a.Check != props.CheckSoundness || a.Config.Profile != "conformant" {
+		t.Fatalf("witness header %s/%s/%s", a.Check, a.Rules, a.Config.Profile)
+	}
+}
+
+func search2(t *testing.T, cfg props.SearchConfig) *props.Witness {
+	t.Helper()
+	w, err := props.Search(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// TestSearchBadInput: what cannot run is an error, never a panic.
+func TestSearchBadInput(t *testing.T) {
+	ok := props.SearchConfig{Check: props.CheckQuiescent, Rules: model.Spec(), Profile: "conformant", Cases: 10, Seed: 1}
+	for name, mod := range map[string]func(*props.SearchConfig){
+		"unknown check":   func(c *props.SearchConfig) { c.Check = "liveness" },
+		"no rules":        func(c *props.SearchConfig) { c.Rules = nil },
+		"unknown profile": func(c *props.SearchConfig) { c.Profile = "nosuch" },
+		"zero cases":      func(c *props.SearchConfig) { c.Cases = 0 },
+		"negative cases":  func(c *props.SearchConfig) { c.Cases = -3 },
+	} {
+		cfg := ok
+		mod(&cfg)
+		if w, err := props.Search(cfg); err == nil || w != nil {
+			t.Errorf("%s: witness %v, error %v", name, w, err)
+		}
+	}
+	if w, err := props.Search(ok); err != nil || w != nil {
+		t.Errorf("the production rules: witness %v, error %v", w, err)
+	}
+}
+
+// TestMinimizeShrinksValues: under L8 (floor 1) one event at any second
+// can never be proved complete. From a padded witness — large cap and n,
+// late seconds, a tick, a replacement — Minimize keeps a divergence and
+// reaches the single event at the oldest second under cap 2 and n 2.
+func TestMinimizeShrinksValues(t *testing.T) {
+	rules := loadRules(t, "L8")
+	padded := props.Witness{Check: props.CheckQuiescent, Rules: "L8", Config: props.Config{Profile: "conformant", Cap: 5, N: 6},
+		Steps: []props.Step{
+			{Op: props.OpPublish, When: props.WhenAt, At: 97},
+			{Op: props.OpTick, I: 3},
+			{Op: props.OpPublish, When: props.WhenAt, At: 99}, // replaces the first
+		}}
+	v, _ := props.Replay(padded, rules)
+	if v == nil || v.Check != "quiescent" {
+		t.Fatalf("the padded witness does not diverge: %v", v)
+	}
+	padded.Violation = v.Error()
+	got := props.Minimize(padded, rules)
+	want := []props.Step{{Op: props.OpPublish, When: props.WhenAt, At: props.StartClock - 30}}
+	if got.Config != (props.Config{Profile: "conformant", Cap: 2, N: 2}) || !reflect.DeepEqual(got.Steps, want) {
+		t.Fatalf("minimised to %v %+v, want cap 2 n 2 %+v", got.Config, got.Steps, want)
+	}
+	if v, _ := props.Replay(got, rules); v == nil || v.Error() != got.Violation || !strings.HasPrefix(got.Violation, "quiescent:") {
+		t.Fatalf("replay %v, recorded %s", v, got.Violation)
+	}
 }

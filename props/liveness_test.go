@@ -43,12 +43,13 @@ func TestSingleCoordinateCompletes(t *testing.T) {
 func TestPlateauNeverComplete(t *testing.T) {
 	withChecks(500, func() {
 		rapid.Check(t, func(rt *rapid.T) {
-			cfg := DrawConfig(rt, "conformant")
+			src := rapidSource{rt}
+			cfg := DrawConfig(src, "conformant")
 			e := min(cfg.Cap, cfg.N)
 			plateau := int64(rapid.IntRange(StartClock-30, StartClock).Draw(rt, "plateau second"))
 			k := rapid.IntRange(e+1, e+4).Draw(rt, "plateau size")
 			rsIn := rapid.IntRange(0, k).Draw(rt, "read-state in the plateau")
-			setup := append(DrawSetup(rt), Step{Op: OpForeign, Count: k - rsIn, At: plateau})
+			setup := append(DrawSetup(src), Step{Op: OpForeign, Count: k - rsIn, At: plateau})
 			for i := range rsIn {
 				setup = append(setup, Step{Op: OpPublish, I: 10 + i, When: WhenAt, At: plateau})
 			}
@@ -69,8 +70,9 @@ func TestPlateauNeverComplete(t *testing.T) {
 func TestRunMatchesWorld(t *testing.T) {
 	withChecks(200, func() {
 		rapid.Check(t, func(rt *rapid.T) {
-			cfg := DrawConfig(rt, "conformant")
-			w, _ := Quiescent(cfg, model.Spec(), DrawSetup(rt))
+			src := rapidSource{rt}
+			cfg := DrawConfig(src, "conformant")
+			w, _ := Quiescent(cfg, model.Spec(), DrawSetup(src))
 			prof, _ := relaysim.ByName(cfg.Profile, cfg.Cap)
 			r := relaysim.New(prof)
 			r.Preload(w.Relay().Events()...)

@@ -14,14 +14,14 @@ import (
 // foreign data, deletions, lapses and further loads; and no load is left
 // running with nothing to exchange.
 func TestSoundnessConformant(t *testing.T) {
-	withChecks(1000, func() { rapid.Check(t, SoundnessProperty(model.Spec(), "conformant", nil)) })
+	withChecks(1000, func() { checkProperty(t, SoundnessProperty(model.Spec(), "conformant")) })
 }
 
 // TestQuiescentConformant: with nothing written during the load, the
 // verdict is exactly the one the spec's reasoning predicts (Predict), and
 // a complete one is sound.
 func TestQuiescentConformant(t *testing.T) {
-	withChecks(1000, func() { rapid.Check(t, QuiescentProperty(model.Spec(), "conformant", nil)) })
+	withChecks(1000, func() { checkProperty(t, QuiescentProperty(model.Spec(), "conformant")) })
 }
 
 // TestMachineReachesEveryVerdict guards the search itself: over the
@@ -32,11 +32,9 @@ func TestMachineReachesEveryVerdict(t *testing.T) {
 	seen := map[string]int{}
 	withChecks(300, func() {
 		rapid.Check(t, func(rt *rapid.T) {
-			cfg := DrawConfig(rt, "conformant")
-			steps := append(DrawSetup(rt), Step{Op: OpStart})
-			for range rapid.IntRange(0, 40).Draw(rt, "steps") {
-				steps = append(steps, DrawStep(rt))
-			}
+			src := rapidSource{rt}
+			cfg := DrawConfig(src, "conformant")
+			steps := append(append(DrawSetup(src), Step{Op: OpStart}), DrawInterleaving(src)...)
 			w, err := NewWorld(cfg, model.Spec())
 			if err != nil {
 				rt.Fatal(err)

@@ -41,7 +41,7 @@ type options struct {
 	all       bool
 	json      bool
 	workers   int
-	seed      string
+	seed      uint64
 	loadCases int
 	golden    string
 	update    bool
@@ -58,7 +58,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.all, "all", false, "run every check for every mutant instead of stopping at the first that catches it")
 	fs.BoolVar(&o.json, "json", false, "print the report as one JSON object")
 	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers of the explorer and the cubes")
-	fs.StringVar(&o.seed, "seed", mutants.DefaultSeed, "rapid seed of the load searches")
+	fs.Uint64Var(&o.seed, "seed", mutants.DefaultSeed, "seed of the load searches' generator (positive)")
 	fs.IntVar(&o.loadCases, "load-cases", mutants.DefaultLoadCases, "cases per load search")
 	fs.StringVar(&o.golden, "golden", defaultGoldn, "directory of the golden witness files")
 	fs.BoolVar(&o.update, "update", false, "rewrite the golden witness files")
@@ -74,6 +74,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("-workers %d: need at least 1", o.workers)
 	case o.loadCases < 1:
 		return nil, fmt.Errorf("-load-cases %d: need at least 1", o.loadCases)
+	case o.seed == 0:
+		return nil, fmt.Errorf("-seed 0: need a positive seed (the default is %d)", mutants.DefaultSeed)
 	}
 	return o, nil
 }
@@ -152,7 +154,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // header is the first line: everything needed to reproduce the run.
 func header(o *options) string {
-	return fmt.Sprintf("mutate -tie=%s -only=%q -all=%t -seed=%s -load-cases=%d -workers=%d -golden=%s (version %s)",
+	return fmt.Sprintf("mutate -tie=%s -only=%q -all=%t -seed=%d -load-cases=%d -workers=%d -golden=%s (version %s)",
 		o.tie, o.only, o.all, o.seed, o.loadCases, o.workers, o.golden, cli.Version())
 }
 

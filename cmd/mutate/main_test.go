@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -23,6 +25,9 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"-tie", "sometimes"},
 		{"-workers", "0"},
 		{"-load-cases", "0"},
+		{"-seed", "0"},
+		{"-seed", "x"},
+		{"-seed", "-1"},
 		{"extra"},
 	} {
 		if code, _, errOut := runCLI(t, args...); code != exitUsage || errOut == "" {
@@ -110,5 +115,30 @@ func TestChangedWitnessExits1(t *testing.T) {
 	want, _ := os.ReadFile(filepath.Join("..", "..", "mutants", "testdata", "M13.clear.txt"))
 	if !bytes.Equal(got, want) {
 		t.Errorf("-update wrote %q", got)
+	}
+}
+
+// TestBinariesLinkNoTestMachinery: neither command links the testing
+// package or rapid (which imports it); the load searches run on the props
+// package's own seeded generator.
+func TestBinariesLinkNoTestMachinery(t *testing.T) {
+	gotool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go tool is not on PATH, so the commands' dependencies cannot be listed")
+	}
+	cmd := exec.Command(gotool, "list", "-deps", "./cmd/mutate", "./cmd/explore")
+	cmd.Dir = filepath.Join("..", "..")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "github.com/nip-rs/harness/props") || !slices.Contains(deps, "github.com/nip-rs/harness/exhaustive") {
+		t.Fatalf("go list -deps lacks the harness packages the commands use:\n%s", out)
+	}
+	for _, bad := range []string{"testing", "pgregory.net/rapid"} {
+		if slices.Contains(deps, bad) {
+			t.Errorf("cmd/mutate or cmd/explore links %s", bad)
+		}
 	}
 }
