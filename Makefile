@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: test fmt-check vet unit fuzz bench explore explore-deep mutate props-long
+.PHONY: test fmt-check vet lint tools unit fuzz bench explore explore-deep mutate props-long
 
 test: fmt-check vet unit
 
@@ -12,6 +12,20 @@ fmt-check:
 
 vet:
 	$(GO) vet $(PKGS)
+
+# staticcheck and goimports (import grouping), pinned; `make tools` installs
+# them into $(GOBIN) (default $HOME/go/bin), which .ci/run does.
+STATICCHECK_VERSION ?= v0.8.2
+GOIMPORTS_VERSION ?= v0.52.0
+GOBIN ?= $(shell $(GO) env GOPATH)/bin
+tools:
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	$(GO) install golang.org/x/tools/cmd/goimports@$(GOIMPORTS_VERSION)
+
+lint:
+	$(GOBIN)/staticcheck $(PKGS)
+	@out=$$($(GOBIN)/goimports -l -local github.com/nip-rs/harness $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "goimports needed:"; echo "$$out"; exit 1; fi
 
 unit:
 	$(GO) test -count=1 -timeout 14m $(PKGS)

@@ -1,9 +1,10 @@
 package directed
 
 import (
-	"github.com/nip-rs/harness/internal/notefig"
 	"strings"
 	"testing"
+
+	"github.com/nip-rs/harness/internal/notefig"
 
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/witnessfile"

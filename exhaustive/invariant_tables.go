@@ -104,3 +104,14 @@ func indexed(table []search.Invariant, fs []finding) []search.Finding {
 	}
 	return out
 }
+
+// InvariantTable is the invariant table of the world a universe runs in.
+func InvariantTable(u Universe) []search.Invariant {
+	if u.Network != nil {
+		return networkTable
+	}
+	return referenceTable
+}
+
+// UnitName names a unit of the worlds' tables ("states", "registers", ...).
+func UnitName(u search.Unit) string { return unitNames[u] }

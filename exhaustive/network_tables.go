@@ -55,12 +55,6 @@ func (t *table[T]) at(id int32) *entry[T] { return &t.chunks[id/chunkSize].Load(
 func (t *table[T]) get(id int32) T        { return t.at(id).val }
 func (t *table[T]) key(id int32) string   { return t.at(id).key }
 
-func (t *table[T]) len() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return int(t.n)
-}
-
 // know is one device's intent knowledge: per override context, the number
 // of intent events it has made there (kept across a reinstall) and the
 // antichain of the maximal events it knows.

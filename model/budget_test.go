@@ -3,9 +3,10 @@ package model
 import (
 	"encoding/base64"
 	"fmt"
-	"github.com/nip-rs/harness/internal/notefig"
 	"strings"
 	"testing"
+
+	"github.com/nip-rs/harness/internal/notefig"
 )
 
 // TestNIP44PaddedLenMatchesEncryption compares the padding formula with what
@@ -16,9 +17,7 @@ func TestNIP44PaddedLenMatchesEncryption(t *testing.T) {
 	for n := 1; n <= 600; n++ {
 		sizes = append(sizes, n)
 	}
-	for _, n := range []int{1023, 1024, 1025, 4095, 4096, 4097, 8193, 16384, 16385, 32767, 32768, 32769, 65535} {
-		sizes = append(sizes, n)
-	}
+	sizes = append(sizes, 1023, 1024, 1025, 4095, 4096, 4097, 8193, 16384, 16385, 32767, 32768, 32769, 65535)
 	for _, n := range sizes {
 		ct, err := k.Encrypt([]byte(strings.Repeat("x", n)))
 		if err != nil {

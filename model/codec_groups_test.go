@@ -2,10 +2,11 @@ package model
 
 import (
 	"fmt"
-	"github.com/nip-rs/harness/internal/notefig"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/nip-rs/harness/internal/notefig"
 )
 
 // TestParseBlobGroupShapes: every accepted and rejected override group shape

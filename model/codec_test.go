@@ -4,10 +4,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/nip-rs/harness/internal/notefig"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/nip-rs/harness/internal/notefig"
 )
 
 // update rewrites golden files under testdata/ instead of comparing them.

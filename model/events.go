@@ -28,7 +28,7 @@ var (
 	ErrWrongAuthor  = errors.New("event is not authored by the user")
 	ErrNoDTag       = errors.New("event has no d tag")
 	ErrManyDTags    = errors.New("event has more than one d tag")
-	ErrDTagPrefix   = errors.New("d tag does not begin with read-state:")
+	ErrDTagPrefix   = errors.New("d tag lacks the read-state: prefix")
 	ErrBadSlotID    = errors.New("slot id is not 32 lowercase hex characters")
 	ErrNoTTag       = errors.New("event has no read-state t tag")
 	ErrManyTTags    = errors.New("event has more than one read-state t tag")

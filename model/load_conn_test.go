@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaysim"
 )

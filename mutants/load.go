@@ -2,6 +2,7 @@ package mutants
 
 import (
 	"github.com/nbd-wtf/go-nostr"
+
 	"github.com/nip-rs/harness/model"
 )
 

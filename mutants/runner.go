@@ -35,7 +35,7 @@ type Options struct {
 // of the props tests' searches.
 const (
 	DefaultSeed      uint64 = 20240601
-	DefaultLoadCases        = 1000
+	DefaultLoadCases int    = 1000
 )
 
 func (o *Options) fill() {

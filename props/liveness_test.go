@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"testing"
 
+	"pgregory.net/rapid"
+
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaysim"
-	"pgregory.net/rapid"
 )
 
 // TestSingleCoordinateCompletes: one installation, one coordinate, one

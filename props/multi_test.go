@@ -4,9 +4,10 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"pgregory.net/rapid"
+
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaysim"
-	"pgregory.net/rapid"
 )
 
 // TestMultiRelay: a load over two conformant relays with different

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/nbd-wtf/go-nostr"
+
 	"github.com/nip-rs/harness/model"
 )
 

@@ -3,8 +3,9 @@ package props
 import (
 	"testing"
 
-	"github.com/nip-rs/harness/model"
 	"pgregory.net/rapid"
+
+	"github.com/nip-rs/harness/model"
 )
 
 // TestSoundnessConformant: under a relay meeting the five requirements, a

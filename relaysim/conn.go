@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
+
 	"github.com/nip-rs/harness/model"
 )
 

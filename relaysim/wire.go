@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/nbd-wtf/go-nostr"
+
 	"github.com/nip-rs/harness/model"
 )
 

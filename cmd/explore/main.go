@@ -17,6 +17,7 @@ import (
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/mutants"
+	"github.com/nip-rs/harness/search"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -149,6 +150,15 @@ func list(w io.Writer) {
 	fmt.Fprintln(w, "rule sets:")
 	for _, n := range cat.RulesNames() {
 		fmt.Fprintf(w, "  %s\n", n)
+	}
+	for _, world := range []struct{ name, universe string }{{"reference world", "reference"}, {"network world", "network"}} {
+		u, _ := cat.Universe(world.universe)
+		fmt.Fprintf(w, "invariants of the %s (%s):\n", world.name, world.universe)
+		rows := slices.Clone(exhaustive.InvariantTable(u))
+		slices.SortStableFunc(rows, func(a, b search.Invariant) int { return naturalCompare(a.Label, b.Label) })
+		for _, inv := range rows {
+			fmt.Fprintf(w, "  %-4s %-34s %s (counted in %s; %s)\n", inv.Label, inv.ID, inv.Doc, exhaustive.UnitName(inv.Unit), inv.Section)
+		}
 	}
 	fmt.Fprintln(w, "directed checks:")
 	for _, d := range directed.DirectedChecks() {

@@ -175,7 +175,8 @@ func TestStateLimitExits3(t *testing.T) {
 
 func TestList(t *testing.T) {
 	code, out, _ := runCLI(t, "-list")
-	if code != exitOK || !strings.Contains(out, "reference") || !strings.Contains(out, "merge-closure") || !strings.Contains(out, "spec") {
+	if code != exitOK || !strings.Contains(out, "reference") || !strings.Contains(out, "merge-closure") || !strings.Contains(out, "spec") ||
+		!strings.Contains(out, "N3   N3-intent-oracle") || strings.Index(out, "  N6 ") > strings.Index(out, "directed checks:") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 }
