@@ -88,16 +88,6 @@ func golden(t *testing.T, name string, got []byte) {
 // The directed figures live in NOTE.md's explorer section.
 const noteHeading = "## Exhaustive explorer (reference universe)"
 
-func noteRow(t *testing.T, sec, row string) {
-	t.Helper()
-	if !notefig.HasLine(sec, row) {
-		t.Errorf("NOTE.md lacks the line the code computes:\n%s", row)
-	}
-}
+func noteRow(t *testing.T, sec, row string) { t.Helper(); notefig.RequireLine(t, sec, row) }
 
-func noteText(t *testing.T, sec, phrase string) {
-	t.Helper()
-	if !notefig.Mentions(sec, phrase) {
-		t.Errorf("NOTE.md lacks %q", phrase)
-	}
-}
+func noteText(t *testing.T, sec, phrase string) { t.Helper(); notefig.RequireMention(t, sec, phrase) }

@@ -15,19 +15,9 @@ import (
 // fail the test with what the code computed when the note lacks it.
 func noteSectionNamed(t *testing.T, heading string) string { return notefig.Section(t, heading) }
 
-func noteRow(t *testing.T, sec, row string) {
-	t.Helper()
-	if !notefig.HasLine(sec, row) {
-		t.Errorf("NOTE.md lacks the line the code computes:\n%s", row)
-	}
-}
+func noteRow(t *testing.T, sec, row string) { t.Helper(); notefig.RequireLine(t, sec, row) }
 
-func noteText(t *testing.T, sec, phrase string) {
-	t.Helper()
-	if !notefig.Mentions(sec, phrase) {
-		t.Errorf("NOTE.md lacks %q", phrase)
-	}
-}
+func noteText(t *testing.T, sec, phrase string) { t.Helper(); notefig.RequireMention(t, sec, phrase) }
 
 const (
 	networkNoteHeading    = "## Network universes"

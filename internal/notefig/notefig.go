@@ -13,6 +13,24 @@ type TB interface {
 	Helper()
 	Fatal(args ...any)
 	Fatalf(format string, args ...any)
+	Errorf(format string, args ...any)
+}
+
+// RequireLine reports an error unless text holds line (trimmed) as a line:
+// a figure row the code computed that the note must carry.
+func RequireLine(tb TB, text, line string) {
+	tb.Helper()
+	if !HasLine(text, line) {
+		tb.Errorf("NOTE.md lacks the line the code computes:\n%s", line)
+	}
+}
+
+// RequireMention reports an error unless text mentions phrase.
+func RequireMention(tb TB, text, phrase string) {
+	tb.Helper()
+	if !Mentions(text, phrase) {
+		tb.Errorf("NOTE.md lacks %q", phrase)
+	}
 }
 
 // read returns NOTE.md at the module root: the first directory upwards
