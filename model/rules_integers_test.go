@@ -30,8 +30,9 @@ func TestSanitizeValueReadings(t *testing.T) {
 		{"4294967295.0", false, true, MaxU32},
 		{"4.294967295e9", false, true, MaxU32},
 		{"4.294967296e9", false, false, 0},
-		{"1e-400", false, true, 0}, // a double underflows to 0, an integer
-		{"1e400", false, false, 0}, // beyond every double
+		{"1e-400", false, true, 0},                  // a double underflows to 0, an integer
+		{"4294967295.0000001", false, true, MaxU32}, // rounds to MaxU32 as a double
+		{"1e400", false, false, 0},                  // beyond every double
 		{"1.5", false, false, 0},
 		{"-1", false, false, 0},
 		{"-1.0", false, false, 0},
