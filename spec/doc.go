@@ -1,6 +1,6 @@
 // Package spec maps every normative sentence of NIP-RS (each MUST, MUST
-// NOT, and each SHOULD a harness can check) to the checks that enforce it,
-// or to the reason none can here.
+// NOT and SHOULD) to the checks that enforce it, or to the reason none can
+// here.
 //
 // The map is requirements.tsv, embedded. Each row names a sentence by its
 // section and a fingerprint of its normalised text (Fingerprint), never by

@@ -149,11 +149,20 @@ func Parse(text string) []Sentence {
 	return out
 }
 
+// keywordREs match each of keywords as whole words, in the same order.
+var keywordREs = func() []*regexp.Regexp {
+	out := make([]*regexp.Regexp, len(keywords))
+	for i, k := range keywords {
+		out[i] = regexp.MustCompile(`\b` + k + `\b`)
+	}
+	return out
+}()
+
 // keyword is the strongest requirement word of s, or "".
 func keyword(s string) string {
-	for _, k := range keywords {
-		if regexp.MustCompile(`\b` + k + `\b`).MatchString(s) {
-			return k
+	for i, re := range keywordREs {
+		if re.MatchString(s) {
+			return keywords[i]
 		}
 	}
 	return ""
