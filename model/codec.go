@@ -160,16 +160,19 @@ func (doc *document) member(s *scanner, key string) error {
 		doc.hasClientID, doc.clientIDKind, doc.clientID = true, kind, ""
 		return err
 	case "contexts":
-		doc.hasContexts, doc.contexts, doc.entries = true, nil, 0
+		doc.hasContexts, doc.entries = true, 0
 		if s.peek() != '{' {
 			kind, _, err := s.skip(1)
 			doc.ctxKind = kind
 			return err
 		}
 		doc.ctxKind = kindObject
-		// Members are separated by commas, so this bounds their number
-		// (commas inside keys only overestimate) and saves regrowing.
-		doc.contexts = make([]rawContext, 0, min(strings.Count(s.data[s.pos:], ",")+1, MaxEntries))
+		// A repeated contexts member replaces the earlier one and reuses
+		// its memory. Nothing is reserved ahead from an estimate over the
+		// rest of the input: a reservation per member, repeated thousands
+		// of times, would cost far more than the input (the slice grows by
+		// doubling instead, bounded by what the largest member holds).
+		doc.contexts = doc.contexts[:0]
 		return s.members(2, func(k string, ok bool) error {
 			kind, lit, err := s.skip(2)
 			if doc.entries++; doc.entries <= MaxEntries {
@@ -224,9 +227,10 @@ func isIntegerLiteral(lit string) bool {
 }
 
 // compareRaw orders raw entries by key, with every key that is not valid
-// UTF-8 (it will be dropped) after and apart from the valid ones, so that an
-// unpaired surrogate escape, decoded as U+FFFD, cannot shadow a real U+FFFD
-// key as its duplicate.
+// UTF-8 (it will be dropped) after and apart from the valid ones. Keys are
+// compared as decoded, an unpaired surrogate escape keeping its own code
+// point (appendSurrogate), so no invalid key can shadow a valid one as its
+// duplicate.
 func compareRaw(a, b rawContext) int {
 	if a.utf8OK != b.utf8OK {
 		if a.utf8OK {

@@ -89,7 +89,8 @@ func (s *scanner) expect(c byte) error {
 
 // str reads a string at the opening quote and returns its decoded value and
 // whether it is valid UTF-8 (raw invalid bytes or an unpaired \u surrogate
-// escape make it invalid; an unpaired surrogate decodes as U+FFFD).
+// escape make it invalid; an unpaired surrogate keeps its own code point,
+// see appendSurrogate).
 func (s *scanner) str() (string, bool, error) {
 	if s.peek() != '"' {
 		return "", false, s.errorf("want a string")
@@ -173,11 +174,23 @@ func (s *scanner) escape(buf []byte) ([]byte, bool, error) {
 			}
 			s.pos = save // the next escape stands on its own
 		}
-		return utf8.AppendRune(buf, utf8.RuneError), false, nil
+		return appendSurrogate(buf, r), false, nil
 	case r >= 0xDC00 && r < 0xE000:
-		return utf8.AppendRune(buf, utf8.RuneError), false, nil
+		return appendSurrogate(buf, r), false, nil
 	}
 	return utf8.AppendRune(buf, r), true, nil
+}
+
+// appendSurrogate appends a lone surrogate code point in the three-byte
+// form UTF-8 would give it if it allowed surrogates. The bytes are invalid
+// UTF-8, so the key is still dropped, but they keep the key apart from
+// every other: \ud800, \udbff and a real U+FFFD are three different JSON
+// strings, and an override key ending in one of them names a different
+// <ctx> from one ending in another (Content Validation groups siblings by
+// suffix). Decoding each to U+FFFD would merge them into one key and one
+// group.
+func appendSurrogate(buf []byte, r rune) []byte {
+	return append(buf, 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
 }
 
 func (s *scanner) hex4() (rune, error) {

@@ -44,7 +44,8 @@ type Rules struct {
 	MarkRead func(r Reg, fAfter uint32, live bool) (Reg, error)
 
 	// SanitizeValue reads a JSON number literal as a wire value (Content
-	// Validation: integers in 0..4294967295 only).
+	// Validation: integers in 0..4294967295 only). Spec() reads by the
+	// literal; ByValueIntegers() by the value.
 	SanitizeValue func(lit string) (uint32, bool)
 	// ValidateGroup accepts or rejects one collected override group before
 	// any decoding (Content Validation).

@@ -16,6 +16,7 @@ import (
 // every check, keeps the production rules. The commands call it once on
 // their catalogue before parsing flags.
 func Register(cat *exhaustive.Catalog) {
+	registerReadings(cat)
 	bases := cat.UniverseNames()
 	for _, m := range All() {
 		if !m.OneDevice {

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/spec"
+)
+
+const root = "../.."
+
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func specText(t *testing.T) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, spec.DefaultSpecPath))
+	if err != nil {
+		t.Fatalf("the spec text is needed: %v", err)
+	}
+	return data
+}
+
+// TestTraceSpecExits0: the table traces the spec; every status is printed
+// with its count and the counts add up.
+func TestTraceSpecExits0(t *testing.T) {
+	code, out, errOut := runCLI(t, "-root", root)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	for _, st := range spec.Statuses {
+		if !strings.Contains(out, st+" (") {
+			t.Errorf("no block %q", st)
+		}
+	}
+	if !strings.Contains(out, "every MUST sentence is listed") {
+		t.Errorf("no verdict line:\n%s", out)
+	}
+}
+
+// TestSummaryInReadmeAndNote: the README shows the -summary output of a
+// run from the repository root, line for line, and NOTE.md carries its
+// count lines.
+func TestSummaryInReadmeAndNote(t *testing.T) {
+	t.Chdir(root)
+	code, out, errOut := runCLI(t, "-summary")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "$ go run ./cmd/trace -summary\n")
+	if !ok {
+		t.Fatal("README.md shows no run of go run ./cmd/trace -summary")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	if block != out {
+		t.Errorf("README.md shows\n%s\nthe command prints\n%s", block, out)
+	}
+	note := notefig.Section(t, "## Hostile input, integer readings and spec traceability")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for _, line := range lines[1 : len(lines)-1] { // the counts, without the header and verdict lines
+		notefig.RequireLine(t, note, strings.TrimSpace(line))
+	}
+}
+
+// TestEditedSpecExits1: a spec whose MUST sentence was edited fails the
+// trace, naming the requirement that lost its sentence.
+func TestEditedSpecExits1(t *testing.T) {
+	const old = "Clients MUST NOT strip more than one esc: prefix per receive."
+	text := specText(t)
+	if !bytes.Contains(text, []byte(old)) {
+		t.Fatal("the spec no longer holds the sentence this test edits")
+	}
+	edited := bytes.Replace(text, []byte(old), []byte("Clients MUST NOT strip any esc: prefix on receive."), 1)
+	path := filepath.Join(t.TempDir(), "NIP-RS.md")
+	if err := os.WriteFile(path, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs, err := spec.Requirements()
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(reqs, func(r spec.Requirement) bool { return r.Fingerprint == spec.Fingerprint(old) })
+	if i < 0 {
+		t.Fatal("no requirement for the sentence")
+	}
+	code, out, _ := runCLI(t, "-root", root, "-spec", path, "-summary")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, out)
+	}
+	for _, want := range []string{"2 problems:", reqs[i].ID + " stale", "unlisted: ", "MUST NOT strip any esc: prefix", "stale rows of that section: " + reqs[i].ID} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestUsageErrorsExit2: unknown flags, arguments, an unreadable spec and
+// a root without the repository are usage or input errors.
+func TestUsageErrorsExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"-nope"},
+		{"-root", root, "extra"},
+		{"-root", root, "-spec", filepath.Join(t.TempDir(), "missing.md")},
+		{"-root", t.TempDir(), "-spec", filepath.Join(root, spec.DefaultSpecPath)},
+	} {
+		if code, _, errOut := runCLI(t, args...); code != 2 || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
+
+// TestLinksNoTestMachinery: the command does not link testing or rapid.
+func TestLinksNoTestMachinery(t *testing.T) {
+	gotool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go tool is not on PATH, so the command's dependencies cannot be listed")
+	}
+	cmd := exec.Command(gotool, "list", "-deps", "./cmd/trace")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "github.com/nip-rs/harness/spec") {
+		t.Fatalf("go list -deps lacks the spec package:\n%s", out)
+	}
+	for _, bad := range []string{"testing", "pgregory.net/rapid"} {
+		if slices.Contains(deps, bad) {
+			t.Errorf("cmd/trace links %s", bad)
+		}
+	}
+}

@@ -1,0 +1,32 @@
+package mutants
+
+import (
+	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/model"
+)
+
+// Reading is a rule set that is not a mutant: another reading of a spec
+// sentence that a spec author may want to run the checks with. Readings
+// are catalogued beside the mutants (cmd/explore -rules <name>), but the
+// gate does not run them and no check is expected to catch them.
+type Reading struct {
+	Name    string
+	Section string
+	Rules   func() *model.Rules
+}
+
+// Readings lists every reading, in name order.
+func Readings() []Reading {
+	return []Reading{
+		// "integer" read as the value (the production TypeScript client)
+		// rather than the literal (NOTE.md, "Integer literals").
+		{Name: model.ByValueIntegersName, Section: "Content Validation; Wire Encoding", Rules: model.ByValueIntegers},
+	}
+}
+
+// registerReadings adds every reading to a catalogue, under its name.
+func registerReadings(cat *exhaustive.Catalog) {
+	for _, r := range Readings() {
+		cat.AddRules(r.Name, r.Rules)
+	}
+}

@@ -1,0 +1,38 @@
+package mutants
+
+import (
+	"testing"
+
+	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/model"
+)
+
+// TestReadingsRegistered: every reading is a catalogued rule set under its
+// name, it is no mutant, and the by-value reading reads 1.0 as 1 where the
+// production rules refuse it.
+func TestReadingsRegistered(t *testing.T) {
+	cat := exhaustive.NewCatalog()
+	Register(cat)
+	for _, r := range Readings() {
+		rules, err := cat.Rules(r.Name)
+		if err != nil {
+			t.Fatalf("%s: %v", r.Name, err)
+		}
+		if rules.Name != r.Name {
+			t.Errorf("%s: rule set named %q", r.Name, rules.Name)
+		}
+		if _, isMutant := Lookup(r.Name); isMutant {
+			t.Errorf("%s is also a mutant id", r.Name)
+		}
+	}
+	rules, err := cat.Rules(model.ByValueIntegersName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := rules.SanitizeValue("1.0"); !ok || v != 1 {
+		t.Errorf("by-value reading of 1.0: %d, %t", v, ok)
+	}
+	if _, ok := model.Spec().SanitizeValue("1.0"); ok {
+		t.Error("the production rules accept 1.0")
+	}
+}
