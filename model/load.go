@@ -188,6 +188,10 @@ func (l *Load) Feed(m In) []Out {
 	}
 	switch m.Kind {
 	case InEvent:
+		if m.BadSig && (m.SubID == l.FenceID() || (l.q != nil && m.SubID == l.q.id)) {
+			l.finish(CannotProveComplete, ReasonNonConforming, fmt.Sprintf("relay delivered event %s with an invalid signature", short(m.Event.ID)))
+			return l.closeAll()
+		}
 		return l.event(m.SubID, m.Event)
 	case InEOSE:
 		return l.eose(m.SubID)
@@ -296,7 +300,8 @@ func (l *Load) fenceEvent(ev *nostr.Event) []Out {
 
 // malformed reports why an event cannot be used at all (nil, or an id
 // that is not the hash of its content); the empty string means usable.
-// Signatures are the transport's to verify before feeding.
+// Signatures are the transport's to verify before feeding (In.BadSig;
+// Drive does it).
 func (l *Load) malformed(ev *nostr.Event) string {
 	switch {
 	case ev == nil:

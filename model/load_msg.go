@@ -36,6 +36,10 @@ type In struct {
 	SubID  string
 	Event  *nostr.Event // InEvent only
 	Reason string       // InClosed only
+	// BadSig marks an event whose signature the transport found invalid
+	// (Drive verifies every event it reads); the load treats it as
+	// evidence against the relay and never collects it.
+	BadSig bool
 }
 
 func (m In) String() string {
