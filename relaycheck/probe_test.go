@@ -1,0 +1,100 @@
+package relaycheck_test
+
+import (
+	"context"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/nip-rs/harness/internal/khatrutest"
+	"github.com/nip-rs/harness/relaycheck"
+)
+
+const (
+	probeSK   = "00000000000000000000000000000000000000000000000000000000000000a1"
+	probeBase = 1_700_000_000
+)
+
+func startKhatru(t testing.TB, opts khatrutest.Options) *khatrutest.Relay {
+	t.Helper()
+	r, err := khatrutest.Start(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := r.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return r
+}
+
+func probe(t testing.TB, url string, trials int) relaycheck.Report {
+	t.Helper()
+	rep, err := relaycheck.Probe(context.Background(), url, relaycheck.Options{SecretKey: probeSK, Base: probeBase, Timeout: 3 * time.Second, BarrierTrials: trials})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func verdicts(rep relaycheck.Report) map[string]relaycheck.Verdict {
+	out := map[string]relaycheck.Verdict{}
+	for _, c := range rep.Checks {
+		out[c.ID] = c.Verdict
+	}
+	return out
+}
+
+// TestProbeKhatru: against khatru v0.8.4 over slicestore the probe names
+// the requirements it breaks (R1: ties by descending id and an empty
+// pinned window; R3: the pinned window delivers nothing) and the
+// replacement that keeps two versions; with the store answering as NIP-01
+// says, the load requirements conform. 20 barrier trials each.
+func TestProbeKhatru(t *testing.T) {
+	before := runtime.NumGoroutine()
+	tests := []struct {
+		name     string
+		opts     khatrutest.Options
+		violated []relaycheck.Requirement
+		checks   map[string]relaycheck.Verdict
+	}{
+		{"slicestore", khatrutest.Options{MaxLimit: 10}, []relaycheck.Requirement{relaycheck.ReqPrefix, relaycheck.ReqFloor, relaycheck.ReqReplacement},
+			map[string]relaycheck.Verdict{"bounds-pinned": relaycheck.Violates, "bounds-since": relaycheck.Violates, "bounds-until": relaycheck.Conforms,
+				"floor-pinned": relaycheck.Violates, "order-ties": relaycheck.Violates, "order-newest": relaycheck.Conforms,
+				"cap-stable": relaycheck.Conforms, "push": relaycheck.Conforms, "replace-newer": relaycheck.Conforms,
+				"replace-older": relaycheck.Violates, "replace-same-high-first": relaycheck.Conforms, "replace-same-low-first": relaycheck.Violates,
+				"tags": relaycheck.Conforms}},
+		{"NIP-01 queries", khatrutest.Options{MaxLimit: 10, Conforming: true}, []relaycheck.Requirement{relaycheck.ReqReplacement},
+			map[string]relaycheck.Verdict{"bounds-pinned": relaycheck.Conforms, "floor-pinned": relaycheck.Conforms, "order-ties": relaycheck.Conforms}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := startKhatru(t, tc.opts)
+			rep := probe(t, r.URL, 20)
+			if got := rep.Violated(); !slices.Equal(got, tc.violated) {
+				t.Errorf("violated %v, want %v\n%s", got, tc.violated, rep.Text())
+			}
+			got := verdicts(rep)
+			for id, want := range tc.checks {
+				if got[id] != want {
+					t.Errorf("%s: %s, want %s", id, got[id], want)
+				}
+			}
+			t.Log(rep.Text())
+		})
+	}
+	if n := settle(before); n > before {
+		t.Errorf("%d goroutines after the probes, %d before", n, before)
+	}
+}
+
+func settle(want int) int {
+	n := runtime.NumGoroutine()
+	for i := 0; i < 200 && n > want; i++ {
+		time.Sleep(10 * time.Millisecond)
+		n = runtime.NumGoroutine()
+	}
+	return n
+}
