@@ -27,6 +27,9 @@ type LoadConfig struct {
 	// not to meet the relay requirements: no load is attempted against it
 	// and the verdict is cannot-prove-complete at once.
 	KnownNonConforming bool
+	// Evidence says what the client knows against the relay, for the
+	// verdict's detail when KnownNonConforming is set.
+	Evidence string
 	// Rules makes every decision; nil means Spec().
 	Rules *Rules
 }
@@ -63,6 +66,7 @@ type Load struct {
 	floor  int
 	prefix string
 	known  bool
+	why    string
 
 	started     bool
 	fenceEOSE   bool
@@ -121,7 +125,7 @@ func NewLoad(cfg LoadConfig) (*Load, error) {
 	}
 	return &Load{
 		rules: rules, pubkey: cfg.PubKey, n: cfg.Limit, floor: floor,
-		prefix: prefix, known: cfg.KnownNonConforming,
+		prefix: prefix, known: cfg.KnownNonConforming, why: cfg.Evidence,
 		coords: map[string]*nostr.Event{}, pushedAt: map[string]int{}, counted: map[string]bool{},
 	}, nil
 }
@@ -165,7 +169,11 @@ func (l *Load) Start() []Out {
 	}
 	l.started = true
 	if l.known {
-		l.finish(CannotProveComplete, ReasonNonConforming, "relay known not to meet the relay requirements; no load attempted")
+		detail := "relay known not to meet the relay requirements; no load attempted"
+		if l.why != "" {
+			detail += " (" + l.why + ")"
+		}
+		l.finish(CannotProveComplete, ReasonNonConforming, detail)
 		return nil
 	}
 	f := l.rules.Load.EnumerationFilter(l.pubkey, l.n)

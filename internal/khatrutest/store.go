@@ -13,7 +13,7 @@ import (
 // lockedStore serialises slicestore and drains each of its queries under
 // the lock into a closed, buffered channel.
 type lockedStore struct {
-	mu             sync.Mutex
+	mu    sync.Mutex
 	inner *slicestore.SliceStore
 	// conforming answers queries from all, by NIP-01, instead of from
 	// slicestore's query.
