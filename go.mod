@@ -3,6 +3,9 @@ module github.com/nip-rs/harness
 go 1.26
 
 require (
+	github.com/fiatjaf/eventstore v0.9.0
+	github.com/fiatjaf/khatru v0.8.4
+	github.com/google/go-cmp v0.7.0
 	github.com/nbd-wtf/go-nostr v0.38.2
 	pgregory.net/rapid v1.3.0
 )
@@ -14,8 +17,6 @@ require (
 	github.com/decred/dcrd/crypto/blake256 v1.1.0 // indirect
 	github.com/decred/dcrd/dcrec/secp256k1/v4 v4.3.0 // indirect
 	github.com/fasthttp/websocket v1.5.7 // indirect
-	github.com/fiatjaf/eventstore v0.9.0 // indirect
-	github.com/fiatjaf/khatru v0.8.4 // indirect
 	github.com/gobwas/httphead v0.1.0 // indirect
 	github.com/gobwas/pool v0.2.1 // indirect
 	github.com/gobwas/ws v1.4.0 // indirect

@@ -7,8 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/nip-rs/harness/internal/khatrutest"
 	"github.com/nip-rs/harness/relaycheck"
+	"github.com/nip-rs/harness/relaysim"
 )
 
 const (
@@ -97,4 +100,34 @@ func settle(want int) int {
 		n = runtime.NumGoroutine()
 	}
 	return n
+}
+
+// TestProbeKhatruMatchesProfile: the probe's report against khatru over
+// slicestore and against relaysim's khatru-slice-like profile at the same
+// cap is the same, check for check, evidence included (same key, same
+// seconds, so the same events); only the barrier's trial count in which
+// the query read the event may differ, since it is statistical. This
+// cross-checks the profile against the real relay rather than against
+// what the profile claims.
+func TestProbeKhatruMatchesProfile(t *testing.T) {
+	r := startKhatru(t, khatrutest.Options{MaxLimit: 10})
+	real := probe(t, r.URL, 10)
+	srv := relaysim.NewServer(relaysim.New(relaysim.KhatruSliceLike(10)))
+	simRep, err := relaycheck.Probe(context.Background(), "ws://relaysim", relaycheck.Options{SecretKey: probeSK, Base: probeBase,
+		Timeout: 3 * time.Second, BarrierTrials: 10,
+		Dial: func(ctx context.Context, url string) (relaycheck.Transport, error) { return srv.Dial(ctx, url) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	real.Relay, simRep.Relay = "", ""
+	for _, rep := range []*relaycheck.Report{&real, &simRep} {
+		for i := range rep.Checks {
+			if rep.Checks[i].ID == "barrier" {
+				rep.Checks[i].Detail = ""
+			}
+		}
+	}
+	if diff := cmp.Diff(real, simRep); diff != "" {
+		t.Fatalf("khatru (-) and relaysim's profile (+) differ:\n%s", diff)
+	}
 }
