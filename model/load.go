@@ -27,6 +27,11 @@ type LoadConfig struct {
 	// not to meet the relay requirements: no load is attempted against it
 	// and the verdict is cannot-prove-complete at once.
 	KnownNonConforming bool
+	// MaxEventBytes bounds an event's JSON size (EventJSONSize); a larger
+	// delivery ends the load cannot-prove-complete, since ParseEvent
+	// would later drop it and with it a coordinate the load claims. Zero
+	// means no bound.
+	MaxEventBytes int
 	// Evidence says what the client knows against the relay, for the
 	// verdict's detail when KnownNonConforming is set.
 	Evidence string
@@ -67,6 +72,7 @@ type Load struct {
 	prefix string
 	known  bool
 	why    string
+	maxEv  int
 
 	started     bool
 	fenceEOSE   bool
@@ -125,7 +131,7 @@ func NewLoad(cfg LoadConfig) (*Load, error) {
 	}
 	return &Load{
 		rules: rules, pubkey: cfg.PubKey, n: cfg.Limit, floor: floor,
-		prefix: prefix, known: cfg.KnownNonConforming, why: cfg.Evidence,
+		prefix: prefix, known: cfg.KnownNonConforming, why: cfg.Evidence, maxEv: cfg.MaxEventBytes,
 		coords: map[string]*nostr.Event{}, pushedAt: map[string]int{}, counted: map[string]bool{},
 	}, nil
 }
@@ -318,6 +324,8 @@ func (l *Load) malformed(ev *nostr.Event) string {
 		return fmt.Sprintf("relay delivered an event with a malformed id %q", short(ev.ID))
 	case !ev.CheckID():
 		return fmt.Sprintf("relay delivered event %s whose id does not match its content", short(ev.ID))
+	case l.maxEv > 0 && EventJSONSize(ev) > l.maxEv:
+		return fmt.Sprintf("relay delivered event %s of %d bytes, over the %d-byte bound", short(ev.ID), EventJSONSize(ev), l.maxEv)
 	}
 	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -173,4 +174,75 @@ func settledGoroutines(want int) int {
 		n = runtime.NumGoroutine()
 	}
 	return n
+}
+
+// scripted sends its frames, then stays silent until closed.
+type scripted struct {
+	frames [][]byte
+	silentWire
+}
+
+func (s *scripted) ReadMessage(ctx context.Context, buf io.Writer) error {
+	if len(s.frames) > 0 {
+		f := s.frames[0]
+		s.frames = s.frames[1:]
+		_, err := buf.Write(f)
+		return err
+	}
+	return s.silentWire.ReadMessage(ctx, buf)
+}
+
+func frame(sub string, ev *nostr.Event) []byte {
+	f, _ := nostr.EventEnvelope{SubscriptionID: &sub, Event: *ev}.MarshalJSON()
+	return f
+}
+
+// TestDriveHostile: malformed frames and NOTICE floods are skipped; a bad
+// id, an oversized event or a CLOSED ends the load with a clear verdict;
+// silence ends it at the context's deadline; nothing leaks.
+func TestDriveHostile(t *testing.T) {
+	before := runtime.NumGoroutine()
+	big := driveEv("read-state:00000000000000000000000000000001", 100)
+	big.Content = strings.Repeat("x", 70_000)
+	_ = big.Sign(driveSK)
+	badID := driveEv("read-state:00000000000000000000000000000002", 100)
+	badID.ID = strings.Repeat("0", 64)
+	flood := make([][]byte, 5000)
+	for i := range flood {
+		flood[i] = []byte(`["NOTICE","spam"]`)
+	}
+	tests := []struct {
+		name    string
+		frames  func(fence string) [][]byte
+		verdict model.Verdict
+		reason  model.Reason
+	}{
+		{"silence after a NOTICE flood and malformed frames", func(string) [][]byte {
+			return append(flood, []byte(`["EVENT",`), []byte(`{}`), []byte(`["EOSE"]`))
+		}, model.Failed, model.ReasonRelayFailure},
+		{"oversized event", func(f string) [][]byte { return [][]byte{frame(f, big)} }, model.CannotProveComplete, model.ReasonNonConforming},
+		{"id not the hash", func(f string) [][]byte { return [][]byte{frame(f, badID)} }, model.CannotProveComplete, model.ReasonNonConforming},
+		{"fence refused", func(f string) [][]byte { return [][]byte{[]byte(`["CLOSED","` + f + `","blocked: no"]`)} }, model.Failed, model.ReasonRelayFailure},
+		{"fence closed after its EOSE", func(f string) [][]byte {
+			return [][]byte{[]byte(`["EOSE","` + f + `"]`), []byte(`["CLOSED","` + f + `","error: bye"]`)}
+		}, model.CannotProveComplete, model.ReasonFenceLapsed},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := model.NewLoad(model.LoadConfig{PubKey: drivePK, Limit: 10, MaxEventBytes: 65_536})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := &scripted{frames: tc.frames(l.FenceID()), silentWire: silentWire{closed: make(chan struct{})}}
+			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+			defer cancel()
+			res := model.Drive(ctx, w, l)
+			if res.Verdict != tc.verdict || res.Reason != tc.reason {
+				t.Fatalf("%s/%s (%s), want %s/%s", res.Verdict, res.Reason, res.Detail, tc.verdict, tc.reason)
+			}
+		})
+	}
+	if after := settledGoroutines(before); after > before {
+		t.Fatalf("%d goroutines after, %d before", after, before)
+	}
 }
