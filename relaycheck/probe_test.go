@@ -2,6 +2,7 @@ package relaycheck_test
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"slices"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/nip-rs/harness/internal/khatrutest"
+	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/relaycheck"
 	"github.com/nip-rs/harness/relaysim"
 )
@@ -72,10 +74,14 @@ func TestProbeKhatru(t *testing.T) {
 		{"NIP-01 queries", khatrutest.Options{MaxLimit: 10, Conforming: true}, []relaycheck.Requirement{relaycheck.ReqReplacement},
 			map[string]relaycheck.Verdict{"bounds-pinned": relaycheck.Conforms, "floor-pinned": relaycheck.Conforms, "order-ties": relaycheck.Conforms}},
 	}
+	rows := map[relaycheck.Requirement][]relaycheck.Verdict{}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := startKhatru(t, tc.opts)
 			rep := probe(t, r.URL, 20)
+			for _, rv := range rep.Requirements {
+				rows[rv.Requirement] = append(rows[rv.Requirement], rv.Verdict)
+			}
 			if got := rep.Violated(); !slices.Equal(got, tc.violated) {
 				t.Errorf("violated %v, want %v\n%s", got, tc.violated, rep.Text())
 			}
@@ -90,6 +96,13 @@ func TestProbeKhatru(t *testing.T) {
 	}
 	if n := settle(before); n > before {
 		t.Errorf("%d goroutines after the probes, %d before", n, before)
+	}
+	// The note's table, the barrier's row excepted (statistical).
+	note := notefig.Section(t, "## Real relays")
+	for req, vs := range rows {
+		if req != relaycheck.ReqBarrier && len(vs) == 2 {
+			notefig.RequireLine(t, note, fmt.Sprintf("| %s | %s | %s |", req, vs[0], vs[1]))
+		}
 	}
 }
 
