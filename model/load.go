@@ -60,7 +60,9 @@ var (
 // enumeration query is sent only after the fence's end-of-stored-events.
 // Queries run one at a time: the band (no until, then until = T-1), then
 // the pinned window {since: T, until: T}. Fence deliveries are collected
-// like query deliveries but never move T or C. Because messages are fed in
+// like query deliveries but never move T or C, and neither does a query
+// delivery the fence pushed while that query was in flight: a relay may
+// push onto the query's own subscription (PushIsResult). Because messages are fed in
 // wire order and collected as they are fed, every fence delivery received
 // before the final end-of-stored-events has been collected when the
 // verdict is rendered.

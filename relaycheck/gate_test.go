@@ -172,3 +172,23 @@ func TestStore(t *testing.T) {
 		t.Fatal("a corrupt store changed")
 	}
 }
+
+// TestFromLoad: only a load that ran and ended non-conforming on what the
+// relay sent is evidence; the gate's own refusal and other verdicts are
+// not.
+func TestFromLoad(t *testing.T) {
+	for _, tc := range []struct {
+		res  model.LoadResult
+		want bool
+	}{
+		{model.LoadResult{Verdict: model.CannotProveComplete, Reason: model.ReasonNonConforming, Stats: model.LoadStats{REQs: 2}}, true},
+		{model.LoadResult{Verdict: model.CannotProveComplete, Reason: model.ReasonNonConforming}, false},
+		{model.LoadResult{Verdict: model.CannotProveComplete, Reason: model.ReasonPlateau, Stats: model.LoadStats{REQs: 3}}, false},
+		{model.LoadResult{Verdict: model.Complete, Stats: model.LoadStats{REQs: 3}}, false},
+	} {
+		rec, ok := relaycheck.FromLoad("wss://r", tc.res)
+		if ok != tc.want || ok != rec.NonConforming() {
+			t.Errorf("%s/%s REQs=%d: evidence %v %+v, want %v", tc.res.Verdict, tc.res.Reason, tc.res.Stats.REQs, ok, rec, tc.want)
+		}
+	}
+}
