@@ -3,6 +3,7 @@ package khatrutest_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"sync"
 	"testing"
 	"time"
@@ -98,3 +99,47 @@ func signed(d string, at nostr.Timestamp, content string) *nostr.Event {
 	_ = ev.Sign(loadSK)
 	return ev
 }
+
+// TestLoadsShareConnection: 20 loads one after another on one connection
+// to khatru all complete, each on subscription ids of its own (a CLOSE
+// followed at once by a REQ of the same id can leave the reopened one
+// without pushes on khatru; TestLoadDefaultIDsUnique in model pins the
+// uniqueness itself).
+func TestLoadsShareConnection(t *testing.T) {
+	r, err := khatrutest.Start(khatrutest.Options{MaxLimit: 10, Conforming: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	pk, _ := nostr.GetPublicKey(loadSK)
+	if err := r.Preload(signed("read-state:00000000000000000000000000000001", 1_700_000_000, "rs")); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := nostr.NewConnection(ctx, r.URL, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	go func() { <-ctx.Done(); _ = conn.Close() }() // bounds a load a dead subscription would hold
+	for i := range 20 {
+		l, err := model.NewLoad(model.LoadConfig{PubKey: pk, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lctx, lcancel := context.WithTimeout(ctx, 5*time.Second)
+		res := model.Drive(lctx, readOnly{conn}, l)
+		lcancel()
+		if !res.Complete() || len(res.Events) != 1 {
+			t.Fatalf("load %d on the shared connection: %s (%s)", i+1, res.Verdict, res.Detail)
+		}
+	}
+}
+
+// readOnly hides the connection's Close from Drive, so a load's deadline
+// cannot close the connection the next load shares.
+type readOnly struct{ c *nostr.Connection }
+
+func (r readOnly) WriteMessage(ctx context.Context, b []byte) error   { return r.c.WriteMessage(ctx, b) }
+func (r readOnly) ReadMessage(ctx context.Context, w io.Writer) error { return r.c.ReadMessage(ctx, w) }
