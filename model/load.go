@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -16,16 +17,31 @@ type LoadConfig struct {
 	// Limit is n, the explicit limit every query carries; it must be at
 	// least the floor L. The spec advises n well above L (round trips).
 	Limit int
-	// SubPrefix prefixes the load's subscription ids so they cannot clash
-	// with other subscriptions on the same connection ("load" if empty).
+	// SubPrefix prefixes the load's subscription ids. Empty gives a
+	// prefix unique to this load in the process ("load1", "load2", ...):
+	// a relay may treat a subscription id reopened on a connection as the
+	// one just closed and answer it with nothing, so a caller that sets
+	// SubPrefix must not reuse it for two loads on one connection.
 	SubPrefix string
 	// KnownNonConforming marks a relay the client knows, or has evidence,
 	// not to meet the relay requirements: no load is attempted against it
 	// and the verdict is cannot-prove-complete at once.
 	KnownNonConforming bool
+	// MaxEventBytes bounds an event's JSON size (EventJSONSize); a larger
+	// delivery ends the load cannot-prove-complete, since ParseEvent
+	// would later drop it and with it a coordinate the load claims. Zero
+	// means no bound.
+	MaxEventBytes int
+	// Evidence says what the client knows against the relay, for the
+	// verdict's detail when KnownNonConforming is set.
+	Evidence string
 	// Rules makes every decision; nil means Spec().
 	Rules *Rules
 }
+
+// loadSeq numbers the loads of the process for their default
+// subscription ids.
+var loadSeq atomic.Uint64
 
 // Errors of NewLoad.
 var (
@@ -44,7 +60,9 @@ var (
 // enumeration query is sent only after the fence's end-of-stored-events.
 // Queries run one at a time: the band (no until, then until = T-1), then
 // the pinned window {since: T, until: T}. Fence deliveries are collected
-// like query deliveries but never move T or C. Because messages are fed in
+// like query deliveries but never move T or C, and neither does a query
+// delivery the fence pushed while that query was in flight: a relay may
+// push onto the query's own subscription (PushIsResult). Because messages are fed in
 // wire order and collected as they are fed, every fence delivery received
 // before the final end-of-stored-events has been collected when the
 // verdict is rendered.
@@ -55,6 +73,8 @@ type Load struct {
 	floor  int
 	prefix string
 	known  bool
+	why    string
+	maxEv  int
 
 	started     bool
 	fenceEOSE   bool
@@ -66,21 +86,33 @@ type Load struct {
 	tSet        bool
 	q           *query
 	nq          int
+	retries     int
+
+	// pushedAt maps an event the fence delivered after its
+	// end-of-stored-events to the number of queries issued when it
+	// arrived; counted holds the events finished queries counted as
+	// results.
+	pushedAt map[string]int
+	counted  map[string]bool
 
 	coords map[string]*nostr.Event
 	res    LoadResult
 }
 
-// query is the one enumeration query in flight.
+// query is the one enumeration query in flight: what it delivered, by
+// id in wire order, until its end-of-stored-events.
 type query struct {
-	id          string
-	pinned      bool
-	filter      nostr.Filter
-	count       int
-	cursorSet   bool
-	cursorLow   nostr.Timestamp
-	cursorCount int
+	id     string
+	num    int // its number in the load, from 1
+	pinned bool
+	filter nostr.Filter
+	seen   map[string]bool
+	evs    []*nostr.Event
 }
+
+// maxPushRetries bounds how often a band is repeated because every event
+// it delivered was also pushed on the fence while it was in flight.
+const maxPushRetries = 3
 
 // NewLoad validates the configuration and returns a load not yet started.
 func NewLoad(cfg LoadConfig) (*Load, error) {
@@ -97,12 +129,12 @@ func NewLoad(cfg LoadConfig) (*Load, error) {
 	}
 	prefix := cfg.SubPrefix
 	if prefix == "" {
-		prefix = "load"
+		prefix = fmt.Sprintf("load%d", loadSeq.Add(1))
 	}
 	return &Load{
 		rules: rules, pubkey: cfg.PubKey, n: cfg.Limit, floor: floor,
-		prefix: prefix, known: cfg.KnownNonConforming,
-		coords: map[string]*nostr.Event{},
+		prefix: prefix, known: cfg.KnownNonConforming, why: cfg.Evidence, maxEv: cfg.MaxEventBytes,
+		coords: map[string]*nostr.Event{}, pushedAt: map[string]int{}, counted: map[string]bool{},
 	}, nil
 }
 
@@ -145,7 +177,11 @@ func (l *Load) Start() []Out {
 	}
 	l.started = true
 	if l.known {
-		l.finish(CannotProveComplete, ReasonNonConforming, "relay known not to meet the relay requirements; no load attempted")
+		detail := "relay known not to meet the relay requirements; no load attempted"
+		if l.why != "" {
+			detail += " (" + l.why + ")"
+		}
+		l.finish(CannotProveComplete, ReasonNonConforming, detail)
 		return nil
 	}
 	f := l.rules.Load.EnumerationFilter(l.pubkey, l.n)
@@ -168,6 +204,10 @@ func (l *Load) Feed(m In) []Out {
 	}
 	switch m.Kind {
 	case InEvent:
+		if m.BadSig && (m.SubID == l.FenceID() || (l.q != nil && m.SubID == l.q.id)) {
+			l.finish(CannotProveComplete, ReasonNonConforming, fmt.Sprintf("relay delivered event %s with an invalid signature", short(m.Event.ID)))
+			return l.closeAll()
+		}
 		return l.event(m.SubID, m.Event)
 	case InEOSE:
 		return l.eose(m.SubID)
@@ -214,20 +254,27 @@ func (l *Load) event(sub string, ev *nostr.Event) []Out {
 			fmt.Sprintf("%s delivered %s@%d outside its filter %s", q.id, short(ev.ID), ev.CreatedAt, q.filter))
 		return l.closeAll()
 	}
-	q.count++
-	if q.count > l.n {
-		l.finish(CannotProveComplete, ReasonNonConforming, fmt.Sprintf("%s delivered more than the requested %d events", q.id, l.n))
-		return l.closeAll()
-	}
-	rs := l.collect(ev)
-	if !q.pinned && l.rules.Load.CursorFrom(ev, rs) {
-		if !q.cursorSet || ev.CreatedAt < q.cursorLow {
-			q.cursorLow = ev.CreatedAt
-		}
-		q.cursorSet = true
-		q.cursorCount++
+	l.collect(ev)
+	if !q.seen[ev.ID] {
+		q.seen[ev.ID] = true
+		q.evs = append(q.evs, ev)
 	}
 	return nil
+}
+
+// results splits a finished query's deliveries: the events that count as
+// its results (toward C and the cursor), and how many distinct events it
+// delivered in all. A delivery the fence pushed while the query was in
+// flight is not a result (Rules.Load.PushIsResult): it may be a push on
+// the query's own subscription rather than a stored event.
+func (l *Load) results(q *query) (res []*nostr.Event, delivered int) {
+	for _, ev := range q.evs {
+		if at, ok := l.pushedAt[ev.ID]; ok && at >= q.num && !l.rules.Load.PushIsResult(ev) {
+			continue
+		}
+		res = append(res, ev)
+	}
+	return res, len(q.evs)
 }
 
 func (l *Load) fenceEvent(ev *nostr.Event) []Out {
@@ -245,6 +292,17 @@ func (l *Load) fenceEvent(ev *nostr.Event) []Out {
 			fmt.Sprintf("fence delivered %s@%d outside its filter", short(ev.ID), ev.CreatedAt))
 		return l.closeAll()
 	}
+	if l.fenceEOSE {
+		if _, ok := l.pushedAt[ev.ID]; !ok {
+			l.pushedAt[ev.ID] = l.nq
+		}
+		if l.counted[ev.ID] && !l.rules.Load.PushIsResult(ev) {
+			l.collect(ev)
+			l.finish(CannotProveComplete, ReasonQueryPush,
+				fmt.Sprintf("fence pushed %s@%d after a query counted it as a result: it may have been a push on that query", short(ev.ID), ev.CreatedAt))
+			return l.closeAll()
+		}
+	}
 	l.collect(ev)
 	if l.rules.Load.FenceCountsForC(ev) {
 		l.fenceCount++
@@ -258,7 +316,8 @@ func (l *Load) fenceEvent(ev *nostr.Event) []Out {
 
 // malformed reports why an event cannot be used at all (nil, or an id
 // that is not the hash of its content); the empty string means usable.
-// Signatures are the transport's to verify before feeding.
+// Signatures are the transport's to verify before feeding (In.BadSig;
+// Drive does it).
 func (l *Load) malformed(ev *nostr.Event) string {
 	switch {
 	case ev == nil:
@@ -267,6 +326,8 @@ func (l *Load) malformed(ev *nostr.Event) string {
 		return fmt.Sprintf("relay delivered an event with a malformed id %q", short(ev.ID))
 	case !ev.CheckID():
 		return fmt.Sprintf("relay delivered event %s whose id does not match its content", short(ev.ID))
+	case l.maxEv > 0 && EventJSONSize(ev) > l.maxEv:
+		return fmt.Sprintf("relay delivered event %s of %d bytes, over the %d-byte bound", short(ev.ID), EventJSONSize(ev), l.maxEv)
 	}
 	return ""
 }
@@ -304,29 +365,57 @@ func (l *Load) eose(sub string) []Out {
 	q := l.q
 	l.q = nil
 	out := []Out{{Kind: OutCLOSE, SubID: q.id}}
-	if q.pinned {
-		return append(out, l.afterPinned(q)...)
+	res, delivered := l.results(q)
+	if len(res) > l.n {
+		l.finish(CannotProveComplete, ReasonNonConforming, fmt.Sprintf("%s delivered %d results, more than the requested %d", q.id, len(res), l.n))
+		return append(out, l.closeAll()...)
 	}
-	return append(out, l.afterBand(q)...)
+	for _, ev := range res {
+		l.counted[ev.ID] = true
+	}
+	if q.pinned {
+		return append(out, l.afterPinned(q, len(res), delivered)...)
+	}
+	return append(out, l.afterBand(q, res, delivered)...)
 }
 
 // afterBand handles the end of a band query: the first query or a
-// continuation at until = T-1.
-func (l *Load) afterBand(q *query) []Out {
-	l.c = max(l.c, q.count)
-	if l.rules.Load.Finished(q.count, l.n) {
-		l.finish(Complete, ReasonNone, fmt.Sprintf("%s delivered %d events: enumeration exhausted", q.id, q.count))
+// continuation at until = T-1. Only an empty delivery ends the
+// enumeration; C and the cursor come from the query's results alone.
+func (l *Load) afterBand(q *query, res []*nostr.Event, delivered int) []Out {
+	l.c = max(l.c, len(res))
+	if l.rules.Load.Finished(delivered, l.n) {
+		l.finish(Complete, ReasonNone, fmt.Sprintf("%s delivered %d events: enumeration exhausted", q.id, delivered))
 		return l.closeAll()
 	}
-	if !q.cursorSet {
+	if len(res) == 0 {
+		// Every delivery was also pushed on the fence while the query was
+		// in flight: none is known to be a stored result, so the band
+		// cannot be descended from. Asked again, the relay answers from
+		// storage that now holds those writes.
+		if l.retries++; l.retries > maxPushRetries {
+			l.finish(CannotProveComplete, ReasonQueryPush,
+				fmt.Sprintf("%s: %d bands in a row delivered only events the fence pushed meanwhile", q.id, l.retries))
+			return l.closeAll()
+		}
+		return []Out{l.issue(false, q.filter.Since, q.filter.Until)}
+	}
+	l.retries = 0
+	cursorSet, low := false, nostr.Timestamp(0)
+	for _, ev := range res {
+		if l.rules.Load.CursorFrom(ev, ValidDTag(ev.Tags.GetD())) && (!cursorSet || ev.CreatedAt < low) {
+			cursorSet, low = true, ev.CreatedAt
+		}
+	}
+	if !cursorSet {
 		// Under the production rules every delivered event sets the
 		// cursor, so a non-empty band always does; a band that set none
 		// left nothing to continue below.
 		l.finish(Complete, ReasonNone, fmt.Sprintf("%s delivered no event that sets the cursor", q.id))
 		return l.closeAll()
 	}
-	if !l.tSet || q.cursorLow < l.t {
-		l.t, l.tSet = q.cursorLow, true
+	if !l.tSet || low < l.t {
+		l.t, l.tSet = low, true
 	}
 	if l.rules.Load.PinWindow(l.t) {
 		t := l.t
@@ -335,14 +424,17 @@ func (l *Load) afterBand(q *query) []Out {
 	return l.advance()
 }
 
-// afterPinned applies step 5 to the pinned window's delivery.
-func (l *Load) afterPinned(q *query) []Out {
-	exhausted := l.rules.Load.Exhausted(q.count, l.c, l.floor)
-	l.c = max(l.c, q.count)
+// afterPinned applies step 5 to the pinned window's delivery. The
+// comparison takes every distinct event the window delivered, pushes
+// included (more events never discharge a second), while C grows only by
+// its results.
+func (l *Load) afterPinned(q *query, results, delivered int) []Out {
+	exhausted := l.rules.Load.Exhausted(delivered, l.c, l.floor)
+	l.c = max(l.c, results)
 	if !exhausted {
 		l.res.Second = l.t
 		l.finish(CannotProveComplete, ReasonPlateau,
-			fmt.Sprintf("pinned window at second %d delivered %d events, C=%d, L=%d: the cap may have bound inside the second", l.t, q.count, l.c, l.floor))
+			fmt.Sprintf("pinned window at second %d delivered %d events, C=%d, L=%d: the cap may have bound inside the second", l.t, delivered, l.c, l.floor))
 		return l.closeAll()
 	}
 	return l.advance()
@@ -365,7 +457,7 @@ func (l *Load) issue(pinned bool, since, until *nostr.Timestamp) Out {
 	l.nq++
 	f := l.rules.Load.EnumerationFilter(l.pubkey, l.n)
 	f.Since, f.Until = since, until
-	l.q = &query{id: fmt.Sprintf("%s-q%d", l.prefix, l.nq), pinned: pinned, filter: f}
+	l.q = &query{id: fmt.Sprintf("%s-q%d", l.prefix, l.nq), num: l.nq, pinned: pinned, filter: f, seen: map[string]bool{}}
 	l.res.Stats.REQs++
 	l.res.Stats.Queries++
 	return Out{Kind: OutREQ, SubID: l.q.id, Filter: f}

@@ -22,10 +22,28 @@ type Wire interface {
 // skipped. A failed read or write is a lost connection; a cancelled ctx
 // aborts the load. It returns the load's result once it has a verdict.
 //
+// Every event read is checked: its signature must verify (In.BadSig),
+// which the load takes as evidence against the relay.
+//
 // ReadMessage may block past ctx on some transports (go-nostr checks ctx
-// only between frames): bound a load by closing the connection from a
-// watchdog, which Drive then sees as a lost connection.
+// only between frames). When w can be closed (a Close() error method, as
+// *nostr.Connection has), Drive closes it once ctx is done, so a relay
+// that goes silent cannot hold the load past its context; the load then
+// ends failed (or cannot-prove-complete once the fence is established).
 func Drive(ctx context.Context, w Wire, l *Load) LoadResult {
+	if c, ok := w.(io.Closer); ok {
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			select {
+			case <-ctx.Done():
+				_ = c.Close()
+			case <-stop:
+			}
+		}()
+		defer func() { close(stop); <-done }()
+	}
 	send := func(outs []Out) bool {
 		for _, o := range outs {
 			frame, err := o.Wire()
@@ -58,6 +76,11 @@ func Drive(ctx context.Context, w Wire, l *Load) LoadResult {
 			break
 		}
 		if m, ok := ParseIn(buf.Bytes()); ok {
+			if m.Kind == InEvent && m.Event != nil && isLowerHex(m.Event.ID, 64) {
+				if ok, err := m.Event.CheckSignature(); !ok || err != nil {
+					m.BadSig = true
+				}
+			}
 			send(l.Feed(m))
 		}
 	}

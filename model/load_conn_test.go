@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 
@@ -12,11 +16,18 @@ import (
 	"github.com/nip-rs/harness/relaysim"
 )
 
-const drivePK = "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"
+// drivePK is the public key of the secret key 1.
+const (
+	drivePK = "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"
+	driveSK = "0000000000000000000000000000000000000000000000000000000000000001"
+)
 
+// driveEv is a signed kind 30078 event (Drive verifies signatures).
 func driveEv(d string, at int64) *nostr.Event {
-	e := &nostr.Event{PubKey: drivePK, CreatedAt: nostr.Timestamp(at), Kind: 30078, Tags: nostr.Tags{{"d", d}}, Content: d}
-	e.ID = e.GetID()
+	e := &nostr.Event{CreatedAt: nostr.Timestamp(at), Kind: 30078, Tags: nostr.Tags{{"d", d}}, Content: d}
+	if err := e.Sign(driveSK); err != nil {
+		panic(err)
+	}
 	return e
 }
 
@@ -89,5 +100,149 @@ func TestDrive(t *testing.T) {
 				t.Fatalf("collected %d coordinates, want 6", len(res.Events))
 			}
 		})
+	}
+}
+
+// TestDriveRejectsBadSignature: a newer version whose id is right but
+// whose signature is not must not replace the genuine version under a
+// complete verdict.
+func TestDriveRejectsBadSignature(t *testing.T) {
+	r := relaysim.New(relaysim.Conformant(10))
+	genuine := driveEv("read-state:00000000000000000000000000000001", 100)
+	r.Publish(genuine)
+	forged := driveEv("read-state:00000000000000000000000000000001", 200)
+	forged.Content = "forged"
+	forged.ID = forged.GetID() // id matches the content; the signature is the old content's
+	r.Publish(forged)
+	l, err := model.NewLoad(model.LoadConfig{PubKey: drivePK, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := model.Drive(context.Background(), &relaysim.Wire{C: r.Connect()}, l)
+	if res.Verdict == model.Complete || res.Reason != model.ReasonNonConforming {
+		t.Fatalf("%s/%s (%s), want cannot-prove-complete/non-conforming", res.Verdict, res.Reason, res.Detail)
+	}
+	for _, ev := range res.Events {
+		if ev.ID == forged.ID {
+			t.Fatal("the forged version was collected")
+		}
+	}
+}
+
+// silentWire never answers: every read blocks until Close, as a relay
+// that stopped talking does on a real socket.
+type silentWire struct {
+	closed chan struct{}
+	once   sync.Once
+}
+
+func (s *silentWire) WriteMessage(context.Context, []byte) error { return nil }
+func (s *silentWire) ReadMessage(context.Context, io.Writer) error {
+	<-s.closed
+	return io.ErrClosedPipe
+}
+func (s *silentWire) Close() error { s.once.Do(func() { close(s.closed) }); return nil }
+
+// TestDriveSilentRelay: Drive itself closes a closable connection when
+// its context ends, so a relay that goes silent cannot hold the load, and
+// no goroutine outlives the call.
+func TestDriveSilentRelay(t *testing.T) {
+	before := runtime.NumGoroutine()
+	for range 5 {
+		l, err := model.NewLoad(model.LoadConfig{PubKey: drivePK, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		res := model.Drive(ctx, &silentWire{closed: make(chan struct{})}, l)
+		cancel()
+		if res.Verdict != model.Failed || res.Reason != model.ReasonRelayFailure {
+			t.Fatalf("%s/%s (%s), want failed/relay-failure", res.Verdict, res.Reason, res.Detail)
+		}
+	}
+	if after := settledGoroutines(before); after > before {
+		t.Fatalf("%d goroutines after, %d before", after, before)
+	}
+}
+
+// settledGoroutines waits briefly for exiting goroutines to finish and
+// returns the count.
+func settledGoroutines(want int) int {
+	n := runtime.NumGoroutine()
+	for i := 0; i < 100 && n > want; i++ {
+		time.Sleep(5 * time.Millisecond)
+		n = runtime.NumGoroutine()
+	}
+	return n
+}
+
+// scripted sends its frames, then stays silent until closed.
+type scripted struct {
+	frames [][]byte
+	silentWire
+}
+
+func (s *scripted) ReadMessage(ctx context.Context, buf io.Writer) error {
+	if len(s.frames) > 0 {
+		f := s.frames[0]
+		s.frames = s.frames[1:]
+		_, err := buf.Write(f)
+		return err
+	}
+	return s.silentWire.ReadMessage(ctx, buf)
+}
+
+func frame(sub string, ev *nostr.Event) []byte {
+	f, _ := nostr.EventEnvelope{SubscriptionID: &sub, Event: *ev}.MarshalJSON()
+	return f
+}
+
+// TestDriveHostile: malformed frames and NOTICE floods are skipped; a bad
+// id, an oversized event or a CLOSED ends the load with a clear verdict;
+// silence ends it at the context's deadline; nothing leaks.
+func TestDriveHostile(t *testing.T) {
+	before := runtime.NumGoroutine()
+	big := driveEv("read-state:00000000000000000000000000000001", 100)
+	big.Content = strings.Repeat("x", 70_000)
+	_ = big.Sign(driveSK)
+	badID := driveEv("read-state:00000000000000000000000000000002", 100)
+	badID.ID = strings.Repeat("0", 64)
+	flood := make([][]byte, 5000)
+	for i := range flood {
+		flood[i] = []byte(`["NOTICE","spam"]`)
+	}
+	tests := []struct {
+		name    string
+		frames  func(fence string) [][]byte
+		verdict model.Verdict
+		reason  model.Reason
+	}{
+		{"silence after a NOTICE flood and malformed frames", func(string) [][]byte {
+			return append(flood, []byte(`["EVENT",`), []byte(`{}`), []byte(`["EOSE"]`))
+		}, model.Failed, model.ReasonRelayFailure},
+		{"oversized event", func(f string) [][]byte { return [][]byte{frame(f, big)} }, model.CannotProveComplete, model.ReasonNonConforming},
+		{"id not the hash", func(f string) [][]byte { return [][]byte{frame(f, badID)} }, model.CannotProveComplete, model.ReasonNonConforming},
+		{"fence refused", func(f string) [][]byte { return [][]byte{[]byte(`["CLOSED","` + f + `","blocked: no"]`)} }, model.Failed, model.ReasonRelayFailure},
+		{"fence closed after its EOSE", func(f string) [][]byte {
+			return [][]byte{[]byte(`["EOSE","` + f + `"]`), []byte(`["CLOSED","` + f + `","error: bye"]`)}
+		}, model.CannotProveComplete, model.ReasonFenceLapsed},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := model.NewLoad(model.LoadConfig{PubKey: drivePK, Limit: 10, MaxEventBytes: 65_536})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := &scripted{frames: tc.frames(l.FenceID()), silentWire: silentWire{closed: make(chan struct{})}}
+			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+			defer cancel()
+			res := model.Drive(ctx, w, l)
+			if res.Verdict != tc.verdict || res.Reason != tc.reason {
+				t.Fatalf("%s/%s (%s), want %s/%s", res.Verdict, res.Reason, res.Detail, tc.verdict, tc.reason)
+			}
+		})
+	}
+	if after := settledGoroutines(before); after > before {
+		t.Fatalf("%d goroutines after, %d before", after, before)
 	}
 }

@@ -18,7 +18,7 @@ func FuzzLoadFrames(f *testing.F) {
 	f.Add([]byte(`["EVENT","load-fence",{"id":"00","kind":30078}]` + "\n" + `["EOSE","load-fence"]`))
 	f.Add([]byte(`["NOTICE","x"]` + "\n" + `[` + "\n" + `["EOSE"]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		l, err := NewLoad(LoadConfig{PubKey: testPK, Limit: 2})
+		l, err := NewLoad(LoadConfig{PubKey: testPK, Limit: 2, SubPrefix: "load"})
 		if err != nil {
 			t.Fatal(err)
 		}

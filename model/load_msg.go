@@ -36,6 +36,10 @@ type In struct {
 	SubID  string
 	Event  *nostr.Event // InEvent only
 	Reason string       // InClosed only
+	// BadSig marks an event whose signature the transport found invalid
+	// (Drive verifies every event it reads); the load treats it as
+	// evidence against the relay and never collects it.
+	BadSig bool
 }
 
 func (m In) String() string {
@@ -144,10 +148,16 @@ const (
 	// requirements, or delivered evidence of it (an event outside the
 	// query's filter, a malformed event, more events than requested).
 	ReasonNonConforming
+	// ReasonQueryPush: a query's delivery may have been a push on the
+	// query's own subscription rather than a stored result (the fence
+	// pushed an event after a query counted it, or band after band
+	// delivered only events the fence pushed meanwhile), so the cursor
+	// cannot be trusted.
+	ReasonQueryPush
 )
 
 func (r Reason) String() string {
-	return [...]string{"none", "plateau", "fence-lapsed", "relay-failure", "non-conforming"}[r]
+	return [...]string{"none", "plateau", "fence-lapsed", "relay-failure", "non-conforming", "query-push"}[r]
 }
 
 // LoadStats counts what a load exchanged with its relay.

@@ -36,7 +36,7 @@ func pair(d string, at int64) (lo, hi *nostr.Event) {
 
 func newTestLoad(t *testing.T, n int, rules *Rules) *Load {
 	t.Helper()
-	l, err := NewLoad(LoadConfig{PubKey: testPK, Limit: n, Rules: rules})
+	l, err := NewLoad(LoadConfig{PubKey: testPK, Limit: n, Rules: rules, SubPrefix: "load"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func TestLoadEndings(t *testing.T) {
 			evIn("load-q3", x)}, CannotProveComplete, ReasonNonConforming},
 		{"pinned window delivers another second", []In{eoseIn("load-fence"), evIn("load-q1", x), eoseIn("load-q1"),
 			evIn("load-q2", mkEv(slotD(2), int64(other), "o"))}, CannotProveComplete, ReasonNonConforming},
-		{"more than the requested limit", []In{eoseIn("load-fence"), evIn("load-q1", x), evIn("load-q1", mkEv("a", 1, "1")), evIn("load-q1", mkEv("a", 1, "2"))}, CannotProveComplete, ReasonNonConforming},
+		{"more than the requested limit", []In{eoseIn("load-fence"), evIn("load-q1", x), evIn("load-q1", mkEv("a", 1, "1")), evIn("load-q1", mkEv("a", 1, "2")), eoseIn("load-q1")}, CannotProveComplete, ReasonNonConforming},
 		{"id not the hash of the content", []In{evIn("load-fence", &nostr.Event{ID: x.ID, PubKey: testPK, Kind: loadKind, Content: "forged"})}, CannotProveComplete, ReasonNonConforming},
 		{"short id", []In{evIn("load-fence", &nostr.Event{ID: "ab", PubKey: testPK, Kind: loadKind})}, CannotProveComplete, ReasonNonConforming},
 		{"nil event", []In{evIn("load-fence", nil)}, CannotProveComplete, ReasonNonConforming},
@@ -276,7 +276,7 @@ func TestLoadEndings(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := NewLoad(LoadConfig{PubKey: testPK, Limit: 2})
+			l, err := NewLoad(LoadConfig{PubKey: testPK, Limit: 2, SubPrefix: "load"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -48,6 +48,13 @@ type LoadRules struct {
 	// delivery is not a query result (step 2).
 	FenceCountsForC  func(ev *nostr.Event) bool
 	FenceMovesCursor func(ev *nostr.Event) bool
+	// PushIsResult reports whether a query delivery that the fence pushed
+	// while that query was in flight counts as one of the query's results.
+	// It does not: a relay may push an event it accepts to every open
+	// subscription, the query's own included, so such a delivery may be a
+	// push rather than a stored event, and a backdated push counted as a
+	// result moves the cursor below the band (step 3).
+	PushIsResult func(ev *nostr.Event) bool
 }
 
 func specLoadRules() LoadRules {
@@ -62,6 +69,7 @@ func specLoadRules() LoadRules {
 		FenceEstablished:  func(_, eose bool) bool { return eose },
 		FenceCountsForC:   func(*nostr.Event) bool { return false },
 		FenceMovesCursor:  func(*nostr.Event) bool { return false },
+		PushIsResult:      func(*nostr.Event) bool { return false },
 	}
 }
 

@@ -34,6 +34,12 @@ func workloadLoad(t *testing.T, rules *Rules) {
 	if res.Stats.Queries != 3 {
 		t.Fatalf("load: %d queries, want 3", res.Stats.Queries)
 	}
+	// A query delivering an event the fence pushed while it was in flight.
+	p := newTestLoad(t, 10, rules)
+	script(p, eoseIn(p.FenceID()), evIn(p.FenceID(), y), evIn("load-q1", y), evIn("load-q1", lo), eoseIn("load-q1"))
+	if ts, _ := p.Cursor(); ts != lo.CreatedAt {
+		t.Fatalf("cursor %d after a pushed delivery, want %d", ts, lo.CreatedAt)
+	}
 }
 
 func TestSpecLoadRules(t *testing.T) {

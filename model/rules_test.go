@@ -270,7 +270,8 @@ var rulePaths = []rulePath{
 	{"channel read", workloadChannelRead, []string{"Rules.Slots.ChannelRead"}},
 	{"full-state load", workloadLoad, []string{"Rules.Load.Floor", "Rules.Load.EnumerationFilter", "Rules.Load.Retain",
 		"Rules.Load.CursorFrom", "Rules.Load.PinWindow", "Rules.Load.Exhausted", "Rules.Load.Finished",
-		"Rules.Load.FenceEstablished", "Rules.Load.FenceCountsForC", "Rules.Load.FenceMovesCursor"}},
+		"Rules.Load.FenceEstablished", "Rules.Load.FenceCountsForC", "Rules.Load.FenceMovesCursor",
+		"Rules.Load.PushIsResult"}},
 }
 
 func TestRulesEachPathReachesItsFields(t *testing.T) {

@@ -39,6 +39,8 @@ type subscription struct {
 	filter nostr.Filter
 }
 
+// push is a queued push, or (ev nil, under QueryPush) a query's
+// end-of-stored-events held until the pushes ahead of it are out.
 type push struct {
 	sub string
 	ev  *nostr.Event
@@ -114,6 +116,10 @@ func (c *Conn) req(id string, f nostr.Filter) {
 		c.out = append(c.out, model.In{Kind: model.InEvent, SubID: id, Event: ev})
 	}
 	c.Stats.Events += len(evs)
+	if c.r.prof.QueryPush {
+		c.pushes = append(c.pushes, push{sub: id})
+		return
+	}
 	c.out = append(c.out, model.In{Kind: model.InEOSE, SubID: id})
 }
 
@@ -129,9 +135,15 @@ func (c *Conn) push(ev *nostr.Event) {
 		return
 	}
 	for _, s := range c.subs {
-		if s.filter.Matches(ev) {
-			c.pushes = append(c.pushes, push{s.id, ev})
+		if !s.filter.Matches(ev) {
+			continue
 		}
+		p := push{s.id, ev}
+		if i := slices.IndexFunc(c.pushes, func(p push) bool { return p.ev == nil }); c.r.prof.QueryPush && i >= 0 {
+			c.pushes = slices.Insert(c.pushes, i, p) // ahead of the first held end-of-stored-events
+			continue
+		}
+		c.pushes = append(c.pushes, p)
 	}
 }
 
@@ -139,10 +151,14 @@ func (c *Conn) push(ev *nostr.Event) {
 func (c *Conn) Flush(k int) {
 	k = min(k, len(c.pushes))
 	for _, p := range c.pushes[:k] {
+		if p.ev == nil {
+			c.out = append(c.out, model.In{Kind: model.InEOSE, SubID: p.sub})
+			continue
+		}
 		c.out = append(c.out, model.In{Kind: model.InEvent, SubID: p.sub, Event: p.ev})
+		c.Stats.Events++
+		c.Stats.Pushed++
 	}
-	c.Stats.Events += k
-	c.Stats.Pushed += k
 	c.pushes = c.pushes[k:]
 }
 

@@ -86,6 +86,13 @@ type Profile struct {
 	// SinceExclusive and UntilExclusive treat the bounds as strict.
 	SinceExclusive, UntilExclusive bool
 	Push                           PushMode
+	// QueryPush keeps a query's subscription open for pushes until its
+	// end-of-stored-events goes out: the end-of-stored-events waits in the
+	// push queue, and every push accepted meanwhile (to the fence and to
+	// the query's own subscription alike) is queued ahead of it. khatru
+	// registers each REQ as a listener before answering it, and none of
+	// the five requirements forbids it.
+	QueryPush bool
 	// CacheTTL caches each query's result by its filter JSON for this many
 	// ticks (a tick is one processed message or accepted write); writes do
 	// not invalidate it. 0 disables the cache.
@@ -218,6 +225,15 @@ func Cached(cap int) Profile {
 	return p
 }
 
+// ConformantQueryPush is Conformant with QueryPush: it meets R1-R5 and
+// also pushes onto queries still being answered.
+func ConformantQueryPush(cap int) Profile {
+	p := Conformant(cap)
+	p.Name, p.QueryPush = "conformant-query-push", true
+	p.Note = "meets R1-R5; an event accepted while a query is answered is pushed on that query before its EOSE (khatru)"
+	return p
+}
+
 // Breaking lists the profiles that each break one requirement.
 func Breaking(cap int) []Profile {
 	return []Profile{NonPrefix(cap), CapShrinking(cap), FloorOne(cap), NoPush(cap), PushAfterEOSE(cap)}
@@ -228,9 +244,15 @@ func RealLike(cap int) []Profile {
 	return []Profile{StrfryLike(cap), KhatruSliceLike(cap), SQLiteSubstringTagLike(cap), SoftDeletedRows(cap), Cached(cap)}
 }
 
+// Quirks lists the profiles that meet the five requirements in a way
+// the conformant profile does not.
+func Quirks(cap int) []Profile {
+	return []Profile{ConformantQueryPush(cap)}
+}
+
 // All lists every named profile, conformant first.
 func All(cap int) []Profile {
-	return append(append([]Profile{Conformant(cap)}, Breaking(cap)...), RealLike(cap)...)
+	return append(append(append([]Profile{Conformant(cap)}, Breaking(cap)...), RealLike(cap)...), Quirks(cap)...)
 }
 
 // ByName returns the named profile at the given cap.

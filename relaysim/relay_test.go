@@ -345,8 +345,13 @@ func TestProfiles(t *testing.T) {
 			t.Errorf("%s has no note", p.Name)
 		}
 	}
-	if len(seen) != 11 {
-		t.Fatalf("%d profiles, want 11", len(seen))
+	if len(seen) != 12 {
+		t.Fatalf("%d profiles, want 12", len(seen))
+	}
+	for _, p := range Quirks(5) {
+		if !p.Conforms() {
+			t.Errorf("%s is listed as meeting the requirements but breaks %v", p.Name, p.Breaks)
+		}
 	}
 	if _, err := ByName("nope", 5); err == nil {
 		t.Fatal("unknown profile accepted")

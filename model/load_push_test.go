@@ -1,0 +1,120 @@
+package model
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// TestLoadQueryPush: a relay may push an event it accepts onto a query
+// still being answered (khatru registers each REQ as a listener first).
+// Such a delivery is no stored result: it must move neither C nor T.
+func TestLoadQueryPush(t *testing.T) {
+	a := mkEv(slotD(1), 100, "a")
+	b := mkEv(slotD(2), 90, "b")
+	c := mkEv(slotD(3), 80, "c") // below the cap: found only by continuing at until=89
+	back := mkEv("app:backdated", 10, "f")
+	w := mkEv(slotD(4), 100, "w")
+	tests := []struct {
+		name    string
+		in      func(l *Load) []In
+		verdict Verdict
+		reason  Reason
+		cursor  nostr.Timestamp
+	}{
+		{"a backdated push on the band does not lower T", func(l *Load) []In {
+			f := l.FenceID()
+			return []In{eoseIn(f), evIn("load-q1", a), evIn("load-q1", b), evIn(f, back), evIn("load-q1", back), eoseIn("load-q1")}
+		}, Running, ReasonNone, 90},
+		{"a push before the fence's copy of it is not a result either", func(l *Load) []In {
+			f := l.FenceID()
+			return []In{eoseIn(f), evIn("load-q1", a), evIn("load-q1", back), evIn(f, back), evIn("load-q1", b), eoseIn("load-q1")}
+		}, Running, ReasonNone, 90},
+		{"the fence pushing a counted result afterwards voids the load", func(l *Load) []In {
+			f := l.FenceID()
+			return []In{eoseIn(f), evIn("load-q1", a), evIn("load-q1", back), eoseIn("load-q1"), evIn(f, back)}
+		}, CannotProveComplete, ReasonQueryPush, 10},
+		{"a band of pushes only is asked again", func(l *Load) []In {
+			f := l.FenceID()
+			return []In{eoseIn(f), evIn(f, w), evIn("load-q1", w), eoseIn("load-q1"),
+				evIn("load-q2", w), evIn("load-q2", a), eoseIn("load-q2")}
+		}, Running, ReasonNone, 100},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newTestLoad(t, 2, nil)
+			out := script(l, tc.in(l)...)
+			if l.Verdict() != tc.verdict || l.Result().Reason != tc.reason {
+				t.Fatalf("%s/%s (%s), want %s/%s\n%s", l.Verdict(), l.Result().Reason, l.Result().Detail, tc.verdict, tc.reason, strings.Join(out, "\n"))
+			}
+			if ts, _ := l.Cursor(); ts != tc.cursor {
+				t.Fatalf("T = %d, want %d\n%s", ts, tc.cursor, strings.Join(out, "\n"))
+			}
+			if tc.verdict == Running && l.C() > 2 {
+				t.Fatalf("C = %d counts a push", l.C())
+			}
+		})
+	}
+	// The whole load over a cap-2 relay holding a, b, c while a foreign
+	// backdated write lands during the first band: complete, c collected.
+	l := newTestLoad(t, 2, nil)
+	r := &relayStub{store: []*nostr.Event{a, b, c}, cap: 2}
+	queue := l.Start()
+	for len(queue) > 0 {
+		o := queue[0]
+		queue = queue[1:]
+		answers := r.answer(o)
+		if o.Kind == OutREQ && o.SubID == "load-q1" {
+			r.store = append(r.store, back)
+			push := []In{evIn(l.FenceID(), back), evIn("load-q1", back)}
+			answers = append(answers[:len(answers)-1:len(answers)-1], append(push, answers[len(answers)-1])...)
+		}
+		for _, m := range answers {
+			queue = append(queue, l.Feed(m)...)
+		}
+	}
+	res := l.Result()
+	if res.Verdict != Complete || len(res.Events) != 3 {
+		t.Fatalf("%s (%s) with %d coordinates, want complete with 3\n%s", res.Verdict, res.Detail, len(res.Events), strings.Join(r.sent, "\n"))
+	}
+}
+
+// TestLoadPushRetriesBounded: a relay that answers every band with only
+// events the fence pushed meanwhile cannot be descended: after a bounded
+// number of repeats the load is cannot-prove-complete.
+func TestLoadPushRetriesBounded(t *testing.T) {
+	l := newTestLoad(t, 2, nil)
+	f := l.FenceID()
+	in := []In{eoseIn(f)}
+	for i := 1; i <= maxPushRetries+1; i++ {
+		q := "load-q" + string(rune('0'+i))
+		w := mkEv(slotD(i), 100, "w")
+		in = append(in, evIn(f, w), evIn(q, w), eoseIn(q))
+	}
+	out := script(l, in...)
+	if l.Verdict() != CannotProveComplete || l.Result().Reason != ReasonQueryPush {
+		t.Fatalf("%s/%s after %d push-only bands\n%s", l.Verdict(), l.Result().Reason, maxPushRetries+1, strings.Join(out, "\n"))
+	}
+}
+
+// TestLoadDefaultIDsUnique: loads configured without a prefix never share
+// a subscription id, so two loads on one connection never reopen one.
+func TestLoadDefaultIDsUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for range 3 {
+		l, err := NewLoad(LoadConfig{PubKey: testPK, Limit: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := append(l.Start(), l.Feed(eoseIn(l.FenceID()))...)
+		for _, o := range out {
+			if seen[o.SubID] {
+				t.Fatalf("subscription id %s reused by a later load", o.SubID)
+			}
+		}
+		for _, o := range out {
+			seen[o.SubID] = true
+		}
+	}
+}

@@ -1,0 +1,49 @@
+package props
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nip-rs/harness/model"
+)
+
+// pushAsResult is the load as it was before pushes on a query's own
+// subscription were told apart from stored results: every delivery before
+// a query's end-of-stored-events counts toward C and the cursor.
+func pushAsResult() *model.Rules {
+	r := model.Spec()
+	r.Name = "push-as-result"
+	r.Load.PushIsResult = func(*nostr.Event) bool { return true }
+	return r
+}
+
+// TestQueryPushSoundness: over a relay that meets the five requirements
+// and also pushes onto queries still being answered (khatru's listener
+// registration), the production rules never report a false complete.
+func TestQueryPushSoundness(t *testing.T) {
+	withChecks(1000, func() { checkProperty(t, SoundnessProperty(model.Spec(), "conformant-query-push")) })
+}
+
+// TestQueryPushFindsCountedPush: the same soundness search finds a false
+// complete when a pushed delivery counts as a query result, so the
+// property is able to see the defect the production rule removes.
+func TestQueryPushFindsCountedPush(t *testing.T) {
+	rules := pushAsResult()
+	w, err := Search(SearchConfig{Check: CheckSoundness, Rules: rules, Profile: "conformant-query-push", Cases: 20000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w == nil || !strings.HasPrefix(w.Violation, "soundness: false complete") {
+		t.Fatalf("no false complete found under %s: %v", rules.Name, w)
+	}
+	v, log := runScenario(w.Config, rules, w.Steps)
+	if v == nil || v.Error() != w.Violation {
+		t.Fatalf("witness does not replay: %v", v)
+	}
+	if v, _ := runScenario(w.Config, model.Spec(), w.Steps); v != nil {
+		t.Fatalf("the production rules on the witness: %v\n%s", v, strings.Join(log, "\n"))
+	}
+	t.Logf("witness (%s):\n%s", w.Config, strings.Join(log, "\n"))
+}

@@ -1,0 +1,211 @@
+package relaycheck
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// Transport is a message-oriented connection; *nostr.Connection is one.
+type Transport interface {
+	WriteMessage(ctx context.Context, data []byte) error
+	ReadMessage(ctx context.Context, buf io.Writer) error
+	Close() error
+}
+
+// Dialer opens a transport to a relay.
+type Dialer func(ctx context.Context, url string) (Transport, error)
+
+// DialWebsocket dials with go-nostr's websocket connection.
+func DialWebsocket(ctx context.Context, url string) (Transport, error) {
+	return nostr.NewConnection(ctx, url, nil, nil)
+}
+
+// ErrClosed is returned once the connection has ended.
+var ErrClosed = errors.New("relaycheck: connection closed")
+
+// Conn is one relay connection with a single read loop: every frame is
+// parsed in wire order and queued for the caller. Frames that do not parse
+// are counted and skipped; NOTICEs are counted and dropped, so a flood of
+// them costs nothing but the reading.
+type Conn struct {
+	t      Transport
+	frames chan nostr.Envelope
+	done   chan struct{}
+	mu     sync.Mutex
+	err    error
+	// Notices and Malformed count the NOTICE and unparseable frames read.
+	notices, malformed int
+}
+
+// maxQueued bounds the frames waiting for the caller; a relay that sends
+// more than that without being read is dropped.
+const maxQueued = 4096
+
+// Dial connects and starts the read loop.
+func Dial(ctx context.Context, dial Dialer, url string) (*Conn, error) {
+	t, err := dial(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	c := &Conn{t: t, frames: make(chan nostr.Envelope, maxQueued), done: make(chan struct{})}
+	go c.readLoop()
+	return c, nil
+}
+
+func (c *Conn) readLoop() {
+	defer close(c.done)
+	defer close(c.frames)
+	var buf bytes.Buffer
+	for {
+		buf.Reset()
+		if err := c.t.ReadMessage(context.Background(), &buf); err != nil {
+			c.fail(err)
+			return
+		}
+		env := nostr.ParseMessage(buf.Bytes())
+		c.mu.Lock()
+		switch env.(type) {
+		case nil:
+			c.malformed++
+			env = nil
+		case *nostr.NoticeEnvelope:
+			c.notices++
+			env = nil
+		}
+		c.mu.Unlock()
+		if env == nil {
+			continue
+		}
+		select {
+		case c.frames <- env:
+		default:
+			c.fail(errors.New("relaycheck: relay sent more frames than the client can hold"))
+			_ = c.t.Close()
+			return
+		}
+	}
+}
+
+func (c *Conn) fail(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.err = err
+	}
+}
+
+// Counts reports the NOTICE and malformed frames read so far.
+func (c *Conn) Counts() (notices, malformed int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.notices, c.malformed
+}
+
+// Close ends the connection and waits for the read loop to stop.
+func (c *Conn) Close() error {
+	err := c.t.Close()
+	<-c.done
+	return err
+}
+
+// Send writes one client message.
+func (c *Conn) Send(ctx context.Context, env nostr.Envelope) error {
+	data, err := env.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	return c.t.WriteMessage(ctx, data)
+}
+
+// Next returns the next frame in wire order, or an error when ctx ends or
+// the connection is gone.
+func (c *Conn) Next(ctx context.Context) (nostr.Envelope, error) {
+	select {
+	case env, ok := <-c.frames:
+		if !ok {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			return nil, fmt.Errorf("%w: %v", ErrClosed, c.err)
+		}
+		return env, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Publish sends an event and waits for its OK. Frames for other purposes
+// read meanwhile are handed to other (which may be nil).
+func (c *Conn) Publish(ctx context.Context, ev *nostr.Event, other func(nostr.Envelope)) (ok bool, reason string, err error) {
+	if err := c.Send(ctx, &nostr.EventEnvelope{Event: *ev}); err != nil {
+		return false, "", err
+	}
+	for {
+		env, err := c.Next(ctx)
+		if err != nil {
+			return false, "", err
+		}
+		if o, isOK := env.(*nostr.OKEnvelope); isOK && o.EventID == ev.ID {
+			return o.OK, o.Reason, nil
+		}
+		if other != nil {
+			other(env)
+		}
+	}
+}
+
+// Answer is what one REQ brought back before its end-of-stored-events.
+type Answer struct {
+	Events []*nostr.Event
+	// Closed is the CLOSED reason if the relay refused the REQ.
+	Closed string
+	// Refused reports a CLOSED instead of an end-of-stored-events.
+	Refused bool
+}
+
+// Query sends a REQ and reads until its end-of-stored-events (or CLOSED).
+// Frames for other subscriptions are handed to other. The subscription is
+// left open: the caller closes it (Unsub) when it wants no pushes.
+func (c *Conn) Query(ctx context.Context, sub string, f nostr.Filter, other func(nostr.Envelope)) (Answer, error) {
+	if err := c.Send(ctx, &nostr.ReqEnvelope{SubscriptionID: sub, Filters: nostr.Filters{f}}); err != nil {
+		return Answer{}, err
+	}
+	var a Answer
+	for {
+		env, err := c.Next(ctx)
+		if err != nil {
+			return a, err
+		}
+		switch e := env.(type) {
+		case *nostr.EventEnvelope:
+			if e.SubscriptionID != nil && *e.SubscriptionID == sub {
+				ev := e.Event
+				a.Events = append(a.Events, &ev)
+				continue
+			}
+		case *nostr.EOSEEnvelope:
+			if string(*e) == sub {
+				return a, nil
+			}
+		case *nostr.ClosedEnvelope:
+			if e.SubscriptionID == sub {
+				a.Closed, a.Refused = e.Reason, true
+				return a, nil
+			}
+		}
+		if other != nil {
+			other(env)
+		}
+	}
+}
+
+// Unsub closes a subscription.
+func (c *Conn) Unsub(ctx context.Context, sub string) error {
+	ce := nostr.CloseEnvelope(sub)
+	return c.Send(ctx, &ce)
+}

@@ -1,0 +1,194 @@
+package relaycheck_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nip-rs/harness/internal/khatrutest"
+	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/relaycheck"
+)
+
+const userSK = "00000000000000000000000000000000000000000000000000000000000000b2"
+
+var userPK = func() string { pk, _ := nostr.GetPublicKey(userSK); return pk }()
+
+// coordinate is a signed read-state event of the user.
+func coordinate(slot int, at nostr.Timestamp) *nostr.Event {
+	ev := &nostr.Event{CreatedAt: at, Kind: 30078, Content: fmt.Sprintf("blob %d", slot),
+		Tags: nostr.Tags{{"d", fmt.Sprintf("read-state:%032x", slot)}, {"t", "read-state"}}}
+	_ = ev.Sign(userSK)
+	return ev
+}
+
+// publishAll writes events over one connection, each acknowledged.
+func publishAll(t testing.TB, url string, evs ...*nostr.Event) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := relaycheck.Dial(ctx, relaycheck.DialWebsocket, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, ev := range evs {
+		ok, why, err := c.Publish(ctx, ev, nil)
+		if err != nil || !ok {
+			t.Fatalf("publish %s: %v %s", ev.ID, err, why)
+		}
+	}
+}
+
+// driveLoad runs one full-state load against url over a websocket.
+func driveLoad(t testing.TB, url string, cfg model.LoadConfig) model.LoadResult {
+	t.Helper()
+	l, err := model.NewLoad(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := nostr.NewConnection(ctx, url, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	return model.Drive(ctx, conn, l)
+}
+
+// cutHistory: two coordinates share the newest second and two the one
+// below; a cap of 3 cuts inside the older second, and only the pinned
+// window at it can find the fourth coordinate.
+func cutHistory() []*nostr.Event {
+	return []*nostr.Event{coordinate(1, 1_700_000_100), coordinate(2, 1_700_000_100), coordinate(3, 1_700_000_090), coordinate(4, 1_700_000_090)}
+}
+
+// TestGateKhatru: against khatru over slicestore (cap 3) the ungated load
+// reports complete with a coordinate missing (the pinned window is empty
+// because since is exclusive); with the probe's evidence in the store the
+// gate makes every load cannot-prove-complete and the gated actions
+// refuse; with the store answering as NIP-01 says the probe finds no
+// violation of the load requirements and the load completes with every
+// coordinate.
+func TestGateKhatru(t *testing.T) {
+	history := cutHistory()
+	cfg := model.LoadConfig{PubKey: userPK, Limit: 10}
+	t.Run("slicestore", func(t *testing.T) {
+		r := startKhatru(t, khatrutest.Options{MaxLimit: 3})
+		publishAll(t, r.URL, history...)
+		ungated := driveLoad(t, r.URL, cfg)
+		if !ungated.Complete() || len(ungated.Events) != len(history)-1 {
+			t.Fatalf("ungated: %s with %d of %d coordinates; khatru's exclusive since was expected to hide one", ungated.Verdict, len(ungated.Events), len(history))
+		}
+		store := relaycheck.NewMemStore()
+		if err := store.Put(relaycheck.FromReport(probe(t, r.URL, 5))); err != nil {
+			t.Fatal(err)
+		}
+		d, err := relaycheck.Gate(store, r.URL, cfg, relaycheck.LoadUnproven)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := driveLoad(t, r.URL, d.Config)
+		if res.Verdict != model.CannotProveComplete || res.Reason != model.ReasonNonConforming {
+			t.Fatalf("gated: %s/%s (%s)", res.Verdict, res.Reason, res.Detail)
+		}
+		rep := model.NewReplica("phone")
+		rep.ApplyLoad(res.Verdict)
+		if _, err := rep.PublishCanonical(false); !errors.Is(err, model.ErrLoadIncomplete) {
+			t.Fatalf("canonical publish after a gated load: %v", err)
+		}
+		for _, a := range []model.GatedAction{model.ActDeleteCoordinate, model.ActReportMarkRead} {
+			if err := rep.Permit(a); !errors.Is(err, model.ErrLoadIncomplete) {
+				t.Fatalf("%s after a gated load: %v", a, err)
+			}
+		}
+	})
+	t.Run("NIP-01 queries", func(t *testing.T) {
+		r := startKhatru(t, khatrutest.Options{MaxLimit: 3, Conforming: true})
+		publishAll(t, r.URL, history...)
+		store := relaycheck.NewMemStore()
+		rep := probe(t, r.URL, 5)
+		if err := store.Put(relaycheck.FromReport(rep)); err != nil {
+			t.Fatal(err)
+		}
+		d, err := relaycheck.Gate(store, r.URL, cfg, relaycheck.ProbeFirst)
+		if err != nil || d.Refused || d.Config.KnownNonConforming || d.Unproven {
+			t.Fatalf("gate %+v %v\n%s", d, err, rep.Text())
+		}
+		res := driveLoad(t, r.URL, d.Config)
+		if !res.Complete() || len(res.Events) != len(history) {
+			t.Fatalf("%s (%s) with %d of %d coordinates", res.Verdict, res.Detail, len(res.Events), len(history))
+		}
+	})
+}
+
+// TestStore: records are kept per normalised URL; a load's evidence is
+// not erased by a later load without any, only by a probe; the file store
+// survives a round trip and refuses a file it cannot read.
+func TestStore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "relays.json")
+	for name, s := range map[string]relaycheck.Store{"mem": relaycheck.NewMemStore(), "file": &relaycheck.FileStore{Path: path}} {
+		t.Run(name, func(t *testing.T) {
+			bad := relaycheck.Record{Relay: "wss://relay.example.com/", Violated: []relaycheck.Requirement{relaycheck.ReqPrefix}, Source: "load", Detail: "x"}
+			if err := s.Put(bad); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Put(relaycheck.Record{Relay: "wss://relay.example.com", Source: "load"}); err != nil {
+				t.Fatal(err)
+			}
+			if r, ok, err := s.Get("wss://RELAY.example.com"); err != nil || !ok || !r.NonConforming() {
+				t.Fatalf("after a clean load: %+v %v %v", r, ok, err)
+			}
+			if err := s.Put(relaycheck.Record{Relay: "wss://relay.example.com", Source: "probe"}); err != nil {
+				t.Fatal(err)
+			}
+			if r, _, _ := s.Get("wss://relay.example.com"); r.NonConforming() {
+				t.Fatalf("a clean probe did not withdraw the evidence: %+v", r)
+			}
+			d, err := relaycheck.Gate(s, "wss://other.example.com", model.LoadConfig{}, relaycheck.ProbeFirst)
+			if err != nil || !d.Refused || !d.Unproven {
+				t.Fatalf("unknown relay under ProbeFirst: %+v %v", d, err)
+			}
+		})
+	}
+	if err := os.WriteFile(path, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fs := &relaycheck.FileStore{Path: path}
+	if _, _, err := fs.Get("wss://a"); err == nil {
+		t.Fatal("a corrupt store read without error")
+	}
+	if err := fs.Put(relaycheck.Record{Relay: "wss://a"}); err == nil {
+		t.Fatal("a corrupt store overwritten")
+	}
+	if data, _ := os.ReadFile(path); string(data) != "{not json" {
+		t.Fatal("a corrupt store changed")
+	}
+}
+
+// TestFromLoad: only a load that ran and ended non-conforming on what the
+// relay sent is evidence; the gate's own refusal and other verdicts are
+// not.
+func TestFromLoad(t *testing.T) {
+	for _, tc := range []struct {
+		res  model.LoadResult
+		want bool
+	}{
+		{model.LoadResult{Verdict: model.CannotProveComplete, Reason: model.ReasonNonConforming, Stats: model.LoadStats{REQs: 2}}, true},
+		{model.LoadResult{Verdict: model.CannotProveComplete, Reason: model.ReasonNonConforming}, false},
+		{model.LoadResult{Verdict: model.CannotProveComplete, Reason: model.ReasonPlateau, Stats: model.LoadStats{REQs: 3}}, false},
+		{model.LoadResult{Verdict: model.Complete, Stats: model.LoadStats{REQs: 3}}, false},
+	} {
+		rec, ok := relaycheck.FromLoad("wss://r", tc.res)
+		if ok != tc.want || ok != rec.NonConforming() {
+			t.Errorf("%s/%s REQs=%d: evidence %v %+v, want %v", tc.res.Verdict, tc.res.Reason, tc.res.Stats.REQs, ok, rec, tc.want)
+		}
+	}
+}

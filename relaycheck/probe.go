@@ -1,0 +1,195 @@
+package relaycheck
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// Options configures a probe run.
+type Options struct {
+	// Dial opens connections (DialWebsocket if nil).
+	Dial Dialer
+	// SecretKey signs the probe's events; empty draws a throwaway key.
+	// A fixed key and Base make two runs send identical events.
+	SecretKey string
+	// Base is the second the probe's events are dated around; zero means
+	// a day before now (the events must not be taken for live data).
+	Base nostr.Timestamp
+	// Timeout bounds each exchange (default 5 s); a push not seen within
+	// it counts as not delivered.
+	Timeout time.Duration
+	// BarrierTrials is how many times the delivery barrier is tried
+	// (default 40).
+	BarrierTrials int
+	// Progress, if set, receives one line per step (the command sends it
+	// to stderr).
+	Progress io.Writer
+}
+
+const kindAppData = 30078
+
+// prober is one run's state: its two connections (a writer and a
+// reader, so that pushes and query answers are read on the connection
+// they belong to) and everything it published, for the cleanup.
+type prober struct {
+	opts      Options
+	sk, pk    string
+	base      nostr.Timestamp
+	w, r      *Conn
+	published []*nostr.Event
+	rep       Report
+	salt      int
+}
+
+// Probe runs every check against the relay at url. It returns an error
+// only when it cannot start (a connection refused, a bad option); a relay
+// that misbehaves later gives unknown or violates verdicts instead.
+func Probe(ctx context.Context, url string, opts Options) (Report, error) {
+	if opts.Dial == nil {
+		opts.Dial = DialWebsocket
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 5 * time.Second
+	}
+	if opts.BarrierTrials <= 0 {
+		opts.BarrierTrials = 40
+	}
+	p := &prober{opts: opts, sk: opts.SecretKey, base: opts.Base, rep: Report{Relay: url}}
+	if p.sk == "" {
+		p.sk = nostr.GeneratePrivateKey()
+	}
+	pk, err := nostr.GetPublicKey(p.sk)
+	if err != nil {
+		return Report{}, fmt.Errorf("relaycheck: secret key: %w", err)
+	}
+	p.pk = pk
+	if p.base == 0 {
+		p.base = nostr.Timestamp(time.Now().Add(-24 * time.Hour).Unix())
+	}
+	dctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	if p.w, err = Dial(dctx, opts.Dial, url); err != nil {
+		return Report{}, fmt.Errorf("relaycheck: connect %s: %w", url, err)
+	}
+	defer p.w.Close()
+	if p.r, err = Dial(dctx, opts.Dial, url); err != nil {
+		return Report{}, fmt.Errorf("relaycheck: connect %s: %w", url, err)
+	}
+	defer p.r.Close()
+	steps := []struct {
+		name string
+		run  func(context.Context) []Check
+	}{
+		{"cap", p.checkCap},
+		{"bounds", p.checkBounds},
+		{"order", p.checkOrder},
+		{"tags", p.checkTags},
+		{"replacement", p.checkReplacement},
+		{"push", p.checkPush},
+		{"barrier", p.checkBarrier},
+	}
+	for _, s := range steps {
+		p.progress("probing %s", s.name)
+		p.rep.Checks = append(p.rep.Checks, s.run(ctx)...)
+	}
+	p.progress("deleting %d events", len(p.published))
+	p.rep.Cleanup = p.cleanup(ctx)
+	p.rep.BarrierTrials = opts.BarrierTrials
+	p.rep.finish()
+	return p.rep, nil
+}
+
+func (p *prober) progress(format string, args ...any) {
+	if p.opts.Progress != nil {
+		fmt.Fprintf(p.opts.Progress, "relaycheck: "+format+"\n", args...)
+	}
+}
+
+// event builds and signs a kind 30078 event of the probe's key.
+func (p *prober) event(d string, at nostr.Timestamp, extra ...nostr.Tag) *nostr.Event {
+	p.salt++
+	ev := &nostr.Event{CreatedAt: at, Kind: kindAppData, Tags: append(nostr.Tags{{"d", d}}, extra...),
+		Content: fmt.Sprintf("relaycheck %d", p.salt)}
+	_ = ev.Sign(p.sk)
+	return ev
+}
+
+// publish writes events and waits for each OK. It returns the accepted
+// ones and, for the first refusal or failure, why.
+func (p *prober) publish(ctx context.Context, evs ...*nostr.Event) ([]*nostr.Event, string) {
+	var ok []*nostr.Event
+	for _, ev := range evs {
+		c, cancel := context.WithTimeout(ctx, p.opts.Timeout)
+		accepted, reason, err := p.w.Publish(c, ev, nil)
+		cancel()
+		p.published = append(p.published, ev)
+		switch {
+		case err != nil:
+			return ok, fmt.Sprintf("publishing %s: %v", ev.ID[:8], err)
+		case !accepted:
+			return ok, fmt.Sprintf("relay refused %s: %s", ev.ID[:8], reason)
+		}
+		ok = append(ok, ev)
+	}
+	return ok, ""
+}
+
+// query runs one REQ on the reader connection and closes it.
+func (p *prober) query(ctx context.Context, sub string, f nostr.Filter) (Answer, error) {
+	c, cancel := context.WithTimeout(ctx, p.opts.Timeout)
+	defer cancel()
+	a, err := p.r.Query(c, sub, f, nil)
+	if err == nil && !a.Refused {
+		err = p.r.Unsub(c, sub)
+	}
+	return a, err
+}
+
+func (p *prober) filter(limit int, since, until *nostr.Timestamp) nostr.Filter {
+	return nostr.Filter{Kinds: []int{kindAppData}, Authors: []string{p.pk}, Limit: limit, Since: since, Until: until}
+}
+
+func ts(t nostr.Timestamp) *nostr.Timestamp { return &t }
+
+// reqText is the REQ as sent, for evidence.
+func reqText(sub string, f nostr.Filter) string {
+	data, _ := (&nostr.ReqEnvelope{SubscriptionID: sub, Filters: nostr.Filters{f}}).MarshalJSON()
+	return string(data)
+}
+
+func unknown(id string, req Requirement, why string) Check {
+	return Check{ID: id, Requirement: req, Verdict: Unknown, Detail: why}
+}
+
+// nip01Order sorts newest first, ties by lowest id.
+func nip01Order(evs []*nostr.Event) []*nostr.Event {
+	out := slices.Clone(evs)
+	slices.SortFunc(out, func(a, b *nostr.Event) int {
+		if a.CreatedAt != b.CreatedAt {
+			return int(b.CreatedAt) - int(a.CreatedAt)
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out
+}
+
+func ids(evs []*nostr.Event) []string {
+	out := make([]string, 0, len(evs))
+	for _, ev := range evs {
+		out = append(out, ev.ID)
+	}
+	return out
+}
+
+func sameSet(a, b []*nostr.Event) bool {
+	x, y := ids(a), ids(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
+}
