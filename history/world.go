@@ -1,0 +1,215 @@
+package history
+
+import (
+	"fmt"
+
+	"github.com/nip-rs/harness/search"
+)
+
+// UniverseConfig bounds the exhaustive universe: two relays, one channel,
+// wraps at created_at 1..MaxT, the round sized by Round. The wrap at t=1 is
+// the prior epoch's history on relay 0, addressable only after the rekey.
+type UniverseConfig struct {
+	Round Config
+	MaxT  int
+	Depth int
+}
+
+// DefaultUniverse is the universe the tests and the mutant gate explore:
+// pages of one wrap and budgets of one page make every pass and its budget
+// reachable within four publications.
+func DefaultUniverse() UniverseConfig {
+	return UniverseConfig{Round: Config{PageWraps: 1, CatchUpPages: 1, LoadOlderPages: 1, OverlapMs: 0}, MaxT: 5, Depth: 7}
+}
+
+// Validate reports a universe the world cannot encode.
+func (u UniverseConfig) Validate() error {
+	if err := u.Round.Validate(); err != nil {
+		return err
+	}
+	if u.MaxT < 2 || u.MaxT > maxSlots {
+		return errorf("max created_at %d: want 2..%d", u.MaxT, maxSlots)
+	}
+	if u.Depth < 0 {
+		return errorf("depth %d is negative", u.Depth)
+	}
+	return nil
+}
+
+// The relays' behaviours a round transition draws from, per relay.
+type behaviour struct {
+	mode Mode
+	from int
+}
+
+var behaviours = []behaviour{{Answers, 0}, {AuthThenAnswers, 0}, {Refuses, 0}, {Silent, 0}, {AuthFails, 0}, {Silent, 1}}
+
+func (b behaviour) String() string {
+	if b.from > 0 {
+		return fmt.Sprintf("%s@%d", b.mode, b.from)
+	}
+	return b.mode.String()
+}
+
+const relays = 2
+
+// Transitions: publish to relay 1 only, or to both; a live-only
+// notification; the rekey; then the rounds (intent x the relays' behaviours
+// x a wrap arriving during the round or not). Relay 0 holds the prior epoch
+// and everything published to both and always answers; relay 1 holds wraps
+// relay 0 lacks and is the one that misbehaves, so a relay that fails hides
+// wraps no other relay would deliver.
+const (
+	tPublish1 = iota
+	tPublishBoth
+	tLive
+	tRekey
+	tRounds
+)
+
+var publishTargets = [...][]int{{1}, {0, 1}}
+
+type roundTrans struct {
+	intent Intent
+	b      [relays]behaviour
+	mid    bool
+}
+
+// combos are the relays' behaviours in one round: relay 0 answers, relay 1
+// behaves in any of the ways a relay can.
+var combos = func() [][relays]behaviour {
+	var out [][relays]behaviour
+	for _, b := range behaviours {
+		out = append(out, [relays]behaviour{behaviours[0], b})
+	}
+	return out
+}()
+
+func decodeRound(t int) roundTrans {
+	t -= tRounds
+	rt := roundTrans{mid: t%2 == 1}
+	t /= 2
+	rt.b = combos[t%len(combos)]
+	rt.intent = Intent(t / len(combos))
+	return rt
+}
+
+// roundTransition is the transition index of rt, -1 if the universe has
+// no such round.
+func roundTransition(rt roundTrans) int {
+	for i, c := range combos {
+		if c == rt.b {
+			t := (int(rt.intent)*len(combos)+i)*2 + tRounds
+			if rt.mid {
+				t++
+			}
+			return t
+		}
+	}
+	return -1
+}
+
+// World is the universe as a search.World.
+type World struct {
+	U     UniverseConfig
+	Rules *Rules
+	// Known selects what the world reports: false, every invariant except
+	// those the rules are known to violate (the gate); true, only those
+	// (the documented limitation's search).
+	Known bool
+}
+
+type worker struct{}
+
+// NewWorld checks the configuration.
+func NewWorld(u UniverseConfig, rules *Rules, known bool) (*World, error) {
+	if err := u.Validate(); err != nil {
+		return nil, err
+	}
+	if rules == nil {
+		return nil, errorf("no rules")
+	}
+	return &World{U: u, Rules: rules, Known: known}, nil
+}
+
+func (w *World) Width() int                     { return width }
+func (w *World) Invariants() []search.Invariant { return Invariants }
+func (w *World) Units() []string                { return []string{"rounds", "states"} }
+func (w *World) NewWorker() *worker             { return &worker{} }
+func (w *World) Initial(*worker) []int32        { return initial().encode() }
+func (w *World) Transitions() int               { return tRounds + 2*len(behaviours)*len(behaviours)*2 }
+
+// reports says whether the world reports a violation of invariant i.
+func (w *World) reports(i int) bool { return Known(w.Rules, Invariants[i].ID) == w.Known }
+
+func (w *World) filter(fs []search.Finding) []search.Finding {
+	var out []search.Finding
+	for _, f := range fs {
+		if w.reports(f.Inv) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Check runs the state invariants.
+func (w *World) Check(_ *worker, row []int32, tl *search.Tally) []search.Finding {
+	tl.Add(UnitStates, 1)
+	return w.filter(checkState(decode(row)))
+}
+
+// Successor applies transition t.
+func (w *World) Successor(_ *worker, cur []int32, t int, next []int32, tl *search.Tally) (bool, []search.Finding) {
+	s := decode(cur)
+	n, fs, ok := w.step(s, t)
+	if !ok {
+		return false, nil
+	}
+	copy(next, n.encode())
+	if t >= tRounds {
+		tl.Add(UnitRounds, 1)
+	}
+	return true, w.filter(fs)
+}
+
+// step is one transition from s: the successor, the transition checks'
+// findings, and whether t is enabled.
+func (w *World) step(s state, t int) (state, []search.Finding, bool) {
+	n := s
+	n.quiet = 0
+	switch {
+	case t <= tPublishBoth:
+		if s.next > w.U.MaxT {
+			return s, nil, false
+		}
+		for _, r := range publishTargets[t] {
+			n.held[r] |= bit(s.next)
+		}
+		n.next++
+	case t == tLive:
+		if s.next > w.U.MaxT {
+			return s, nil, false
+		}
+		n.store |= bit(s.next)
+		n.next++
+	case t == tRekey:
+		if s.rekeyed {
+			return s, nil, false
+		}
+		n.rekeyed = true
+		n.cursor = w.Rules.Rekey(s.cursor)
+	case t < w.Transitions():
+		rt := decodeRound(t)
+		if rt.mid && s.next > w.U.MaxT {
+			return s, nil, false
+		}
+		var fs []search.Finding
+		n, fs = w.round(s, rt)
+		return n, fs, true
+	default:
+		return s, nil, false
+	}
+	return n, nil, true
+}
+
+func bit(t int) int32 { return 1 << t }
