@@ -267,7 +267,7 @@ func (r *Round) advance(s PageSummary) {
 	switch r.phase {
 	case phaseNewest:
 		r.newest = s
-		r.newestOK = s.Complete && s.Raw > 0
+		r.newestOK = s.Complete && !r.rules.Failed(s.Raw, false)
 		r.bridged = true
 		if r.newestOK && r.rules.BridgeNeeded(s, r.saved) {
 			r.bridged = false

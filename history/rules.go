@@ -66,7 +66,9 @@ type Rules struct {
 	// Exhausted: may a complete, bottomed older page seal the channel, given
 	// the wraps the round's relays delivered and whether any relay failed.
 	Exhausted func(roundRaw int, anyFailed bool) bool
-	// Failed is the round's verdict for Progress.
+	// Failed is the verdict on wraps delivered (a page's or the whole
+	// round's) and whether a relay failed: an all-empty read is a failure,
+	// never an empty channel. A failed newest page does not advance newest.
 	Failed func(roundRaw int, anyFailed bool) bool
 	// Merge folds a round's proposal into the saved cursor.
 	Merge func(saved, proposed Cursor) Cursor

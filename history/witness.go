@@ -12,7 +12,7 @@ import (
 const KindHistory = "history"
 
 // UniverseName names the universe in witness files.
-const UniverseName = "history"
+const UniverseName = "walk"
 
 // Outcome is one exploration of the universe.
 type Outcome struct {
@@ -27,11 +27,11 @@ type Outcome struct {
 	Text       string               // its rendering
 }
 
-// Explore searches the universe under rules breadth first to u.Depth.
-// known false reports every invariant except those the rules are known to
-// violate; known true only those (the documented limitation's search).
-func Explore(u UniverseConfig, rules *Rules, known bool, workers int, stopAtFirst bool) (*Outcome, error) {
-	w, err := NewWorld(u, rules, known)
+// Explore searches the universe under rules breadth first to u.Depth,
+// reporting the invariants report selects, on workers (0: GOMAXPROCS);
+// the figures and the witness do not depend on the worker count.
+func Explore(u UniverseConfig, rules *Rules, report Report, workers int, stopAtFirst bool) (*Outcome, error) {
+	w, err := NewWorld(u, rules, report)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +189,7 @@ func ReplayWith(w *witnessfile.Witness, rules *Rules) (*witnessfile.Replayed, er
 	if err != nil {
 		return nil, err
 	}
-	world, err := NewWorld(u, rules, false)
+	world, err := NewWorld(u, rules, ReportAll)
 	if err != nil {
 		return nil, witnessfile.Bad("%v", err)
 	}

@@ -16,10 +16,11 @@ type UniverseConfig struct {
 }
 
 // DefaultUniverse is the universe the tests and the mutant gate explore:
-// pages of one wrap and budgets of one page make every pass and its budget
-// reachable within four publications.
+// pages of one wrap and catch-up budgets of one page make every pass and
+// its budget reachable within four publications; a scroll-up may walk two
+// pages, so a page boundary is crossed within one pass.
 func DefaultUniverse() UniverseConfig {
-	return UniverseConfig{Round: Config{PageWraps: 1, CatchUpPages: 1, LoadOlderPages: 1, OverlapMs: 0}, MaxT: 5, Depth: 7}
+	return UniverseConfig{Round: Config{PageWraps: 1, CatchUpPages: 1, LoadOlderPages: 2, OverlapMs: 0}, MaxT: 5, Depth: 7}
 }
 
 // Validate reports a universe the world cannot encode.
@@ -109,27 +110,37 @@ func roundTransition(rt roundTrans) int {
 	return -1
 }
 
+// Report selects the invariants a world reports.
+type Report int
+
+const (
+	// ReportGate reports every invariant except those the rules are known
+	// to violate: what the mutant gate runs.
+	ReportGate Report = iota
+	// ReportKnown reports only those: the documented limitation's search.
+	ReportKnown
+	// ReportAll reports every invariant.
+	ReportAll
+)
+
 // World is the universe as a search.World.
 type World struct {
-	U     UniverseConfig
-	Rules *Rules
-	// Known selects what the world reports: false, every invariant except
-	// those the rules are known to violate (the gate); true, only those
-	// (the documented limitation's search).
-	Known bool
+	U      UniverseConfig
+	Rules  *Rules
+	Report Report
 }
 
 type worker struct{}
 
 // NewWorld checks the configuration.
-func NewWorld(u UniverseConfig, rules *Rules, known bool) (*World, error) {
+func NewWorld(u UniverseConfig, rules *Rules, report Report) (*World, error) {
 	if err := u.Validate(); err != nil {
 		return nil, err
 	}
 	if rules == nil {
 		return nil, errorf("no rules")
 	}
-	return &World{U: u, Rules: rules, Known: known}, nil
+	return &World{U: u, Rules: rules, Report: report}, nil
 }
 
 func (w *World) Width() int                     { return width }
@@ -140,7 +151,9 @@ func (w *World) Initial(*worker) []int32        { return initial().encode() }
 func (w *World) Transitions() int               { return tRounds + 2*len(behaviours)*len(behaviours)*2 }
 
 // reports says whether the world reports a violation of invariant i.
-func (w *World) reports(i int) bool { return Known(w.Rules, Invariants[i].ID) == w.Known }
+func (w *World) reports(i int) bool {
+	return w.Report == ReportAll || Known(w.Rules, Invariants[i].ID) == (w.Report == ReportKnown)
+}
 
 func (w *World) filter(fs []search.Finding) []search.Finding {
 	var out []search.Finding

@@ -55,7 +55,7 @@ func TestGate(t *testing.T) {
 	}
 	rows := 0
 	for _, l := range lines {
-		if strings.HasPrefix(l, "| M") || strings.HasPrefix(l, "| L") {
+		if strings.HasPrefix(l, "| M") || strings.HasPrefix(l, "| L") || strings.HasPrefix(l, "| H") {
 			rows++
 		}
 	}
