@@ -3,6 +3,7 @@ package mutants
 import (
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/witnessfile"
 )
 
 // KindHistory is the exhaustive universe of the paged history walk
@@ -97,4 +98,26 @@ func (r *runner) history(m *Mutant) *Finding {
 		f.Witness = &Witness{Kind: KindHistory, JSON: w.JSON(), Text: out.Text}
 	}
 	return f
+}
+
+// HistoryRuleSet resolves the rule set a history witness names: the walk's
+// own ("spec", "healing") or a history mutant's id.
+func HistoryRuleSet(name string) (*history.Rules, bool) {
+	if mk, ok := history.RuleSets()[name]; ok {
+		return mk(), true
+	}
+	if m, ok := Lookup(name); ok && m.History != nil {
+		return m.HistoryRules(), true
+	}
+	return nil, false
+}
+
+// ReplayHistory replays a history witness under the rule set it names
+// (HistoryRuleSet). An unknown rule set is a bad witness.
+func ReplayHistory(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
+	rules, ok := HistoryRuleSet(w.Rules)
+	if !ok {
+		return nil, witnessfile.Bad("rules %q: not a history rule set (spec, healing, H1-H%d)", w.Rules, len(History()))
+	}
+	return history.ReplayWith(w, rules)
 }
