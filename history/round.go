@@ -86,7 +86,6 @@ type pageState struct {
 	nopen     int
 	delivered []int
 	failed    []bool
-	nfailed   int
 }
 
 // NewRound starts a round over relays 0..relays-1 for a channel whose
@@ -100,6 +99,9 @@ func NewRound(cfg Config, rules *Rules, saved Cursor, intent Intent, relays int,
 	}
 	if rules == nil || store == nil {
 		return nil, errorf("a round needs rules and a store")
+	}
+	if intent != CatchUp && intent != Older {
+		return nil, errorf("unknown intent %d", intent)
 	}
 	r := &Round{cfg: cfg, rules: rules, intent: intent, saved: saved, store: store, out: make([]bool, relays)}
 	r.proposed.Pending = saved.Pending
@@ -142,6 +144,7 @@ func (r *Round) Next() (Page, bool) {
 	default:
 		return Page{}, false
 	}
+	// The first four phases are the passes, in the same order.
 	p := Page{Pass: Pass(r.phase), Window: w, Limit: r.cfg.PageWraps, Relays: live}
 	n := len(r.out)
 	r.page = &pageState{page: p, open: make([]bool, n), delivered: make([]int, n), failed: make([]bool, n), nopen: len(live)}

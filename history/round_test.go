@@ -133,6 +133,12 @@ func TestBadInputChangesNothing(t *testing.T) {
 	if _, err := NewRound(Defaults(), Spec(), Cursor{}, CatchUp, 0, store); !errors.Is(err, ErrConfig) {
 		t.Errorf("no relays: err %v", err)
 	}
+	if _, err := NewRound(Defaults(), Spec(), Cursor{}, Intent(7), 1, store); !errors.Is(err, ErrConfig) {
+		t.Errorf("unknown intent: err %v", err)
+	}
+	if _, err := NewRound(Defaults(), nil, Cursor{}, CatchUp, 1, store); !errors.Is(err, ErrConfig) {
+		t.Errorf("no rules: err %v", err)
+	}
 	r, err := NewRound(Defaults(), Spec(), Cursor{}, CatchUp, 1, store)
 	if err != nil {
 		t.Fatal(err)
