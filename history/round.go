@@ -17,7 +17,7 @@ type Page struct {
 	Pass   Pass
 	Window Window
 	Limit  int
-	Relays []int
+	Relays []int // shared with the round: read, do not change
 }
 
 // Failure kinds of a relay in a round.
@@ -63,6 +63,8 @@ type Round struct {
 	saved  Cursor
 	store  Store
 	out    []bool // relays out of the walk
+	all    []int  // every relay, the page's relays until one drops out
+	buf    pageState
 
 	phase  phase
 	budget int
@@ -103,7 +105,12 @@ func NewRound(cfg Config, rules *Rules, saved Cursor, intent Intent, relays int,
 	if intent != CatchUp && intent != Older {
 		return nil, errorf("unknown intent %d", intent)
 	}
-	r := &Round{cfg: cfg, rules: rules, intent: intent, saved: saved, store: store, out: make([]bool, relays)}
+	r := &Round{cfg: cfg, rules: rules, intent: intent, saved: saved, store: store, out: make([]bool, relays),
+		all: make([]int, relays), buf: pageState{open: make([]bool, relays), delivered: make([]int, relays), failed: make([]bool, relays)}}
+	for i := range r.all {
+		r.all[i] = i
+	}
+	r.progress.Pages = make([]Page, 0, 4)
 	r.proposed.Pending = saved.Pending
 	if intent == CatchUp {
 		r.phase = phaseNewest
@@ -122,10 +129,13 @@ func (r *Round) Next() (Page, bool) {
 	if r.page != nil {
 		return r.page.page, true
 	}
-	var live []int
-	for i, o := range r.out {
-		if !o {
-			live = append(live, i)
+	live := r.all
+	if r.anyFailed {
+		live = nil
+		for i, o := range r.out {
+			if !o {
+				live = append(live, i)
+			}
 		}
 	}
 	if len(live) == 0 && r.phase != phaseDone {
@@ -146,11 +156,16 @@ func (r *Round) Next() (Page, bool) {
 	}
 	// The first four phases are the passes, in the same order.
 	p := Page{Pass: Pass(r.phase), Window: w, Limit: r.cfg.PageWraps, Relays: live}
-	n := len(r.out)
-	r.page = &pageState{page: p, open: make([]bool, n), delivered: make([]int, n), failed: make([]bool, n), nopen: len(live)}
+	// One page is outstanding at a time, so its state is reused.
+	ps := &r.buf
+	ps.page, ps.nopen = p, len(live)
+	clear(ps.open)
+	clear(ps.delivered)
+	clear(ps.failed)
 	for _, i := range live {
-		r.page.open[i] = true
+		ps.open[i] = true
 	}
+	r.page = ps
 	r.progress.Pages = append(r.progress.Pages, p)
 	return p, true
 }

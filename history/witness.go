@@ -105,7 +105,7 @@ func universeOf(w *witnessfile.Witness) (UniverseConfig, error) {
 	return u, nil
 }
 
-var publishNames = [...]string{"relay1", "both"}
+var publishNames = [...]string{"relay0", "relay1", "both"}
 
 func actionOf(t int) witnessfile.Action {
 	switch {
@@ -136,7 +136,7 @@ func transOf(a witnessfile.Action) (int, error) {
 				return i, nil
 			}
 		}
-		return 0, witnessfile.Bad("publish to %q: want relay1 or both", a.Ctx)
+		return 0, witnessfile.Bad("publish to %q: want relay0, relay1 or both", a.Ctx)
 	case "live", "rekey":
 		if a.Ctx != "" || a.Value != 0 {
 			return 0, witnessfile.Bad("action %s takes no ctx or value", a.Action)
@@ -159,7 +159,7 @@ func transOf(a witnessfile.Action) (int, error) {
 				return roundTransition(rt), nil
 			}
 		}
-		return 0, witnessfile.Bad("round behaviours %q: want relay0=<mode> relay1=<mode>, relay0 answering", a.Ctx)
+		return 0, witnessfile.Bad("round behaviours %q: want relay0=<mode> relay1=<mode>, at most one relay other than answers", a.Ctx)
 	}
 	return 0, witnessfile.Bad("unknown action %q", a.Action)
 }

@@ -54,21 +54,20 @@ func (b behaviour) String() string {
 
 const relays = 2
 
-// Transitions: publish to relay 1 only, or to both; a live-only
+// Transitions: publish to relay 0, relay 1, or both; a live-only
 // notification; the rekey; then the rounds (intent x the relays' behaviours
-// x a wrap arriving during the round or not). Relay 0 holds the prior epoch
-// and everything published to both and always answers; relay 1 holds wraps
-// relay 0 lacks and is the one that misbehaves, so a relay that fails hides
-// wraps no other relay would deliver.
+// x a wrap arriving during the round or not). Relay 0 also holds the prior
+// epoch's wrap.
 const (
-	tPublish1 = iota
+	tPublish0 = iota
+	tPublish1
 	tPublishBoth
 	tLive
 	tRekey
 	tRounds
 )
 
-var publishTargets = [...][]int{{1}, {0, 1}}
+var publishTargets = [...][]int{{0}, {1}, {0, 1}}
 
 type roundTrans struct {
 	intent Intent
@@ -76,12 +75,16 @@ type roundTrans struct {
 	mid    bool
 }
 
-// combos are the relays' behaviours in one round: relay 0 answers, relay 1
-// behaves in any of the ways a relay can.
+// combos are the relays' behaviours in one round: both answer, or one of
+// them behaves in any other way a relay can while the other answers.
 var combos = func() [][relays]behaviour {
-	var out [][relays]behaviour
-	for _, b := range behaviours {
-		out = append(out, [relays]behaviour{behaviours[0], b})
+	out := [][relays]behaviour{{behaviours[0], behaviours[0]}}
+	for r := range relays {
+		for _, b := range behaviours[1:] {
+			c := [relays]behaviour{behaviours[0], behaviours[0]}
+			c[r] = b
+			out = append(out, c)
+		}
 	}
 	return out
 }()
@@ -148,7 +151,11 @@ func (w *World) Invariants() []search.Invariant { return Invariants }
 func (w *World) Units() []string                { return []string{"rounds", "states"} }
 func (w *World) NewWorker() *worker             { return &worker{} }
 func (w *World) Initial(*worker) []int32        { return initial().encode() }
-func (w *World) Transitions() int               { return tRounds + 2*len(behaviours)*len(behaviours)*2 }
+
+// Transitions is the publications, the live notification, the rekey, and
+// the rounds: two intents times the behaviour combinations, with and
+// without a wrap arriving during the round.
+func (w *World) Transitions() int { return tRounds + 2*len(combos)*2 }
 
 // reports says whether the world reports a violation of invariant i.
 func (w *World) reports(i int) bool {
