@@ -12,10 +12,11 @@
 // document's rules and Healing a named alternative that records a
 // partially bridged region in the cursor.
 //
-// Files: params.go (the named constants), cursor.go (Cursor, Window and
-// the monotone merge), rules.go (the seam), round.go (the round), store.go
-// (events and the in-memory store), relay.go (simulated relays and a driver
-// that runs a round against them), world.go, world_round.go and
-// invariants.go (the exhaustive universe over search.World), witness.go
-// (witness files and Replay).
+// Files: params.go (the named constants and Config), cursor.go (Cursor,
+// Window and the monotone merge), rules.go (the seam), round.go (the
+// round), store.go (wraps and the in-memory store), relay.go (simulated
+// relays and Drive, which runs a round against them); world.go,
+// world_state.go, world_round.go and invariants.go are the exhaustive
+// universe over search.World, and witness.go its witness files, Explore
+// and Replay.
 package history
