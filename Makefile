@@ -37,6 +37,7 @@ fuzz:
 	$(GO) test ./model/ -run '^$$' -fuzz '^FuzzEscape$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model/ -run '^$$' -fuzz '^FuzzParseEvent$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model/ -run '^$$' -fuzz '^FuzzLoadFrames$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./history/ -run '^$$' -fuzz '^FuzzReplay$$' -fuzztime $(FUZZTIME)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)

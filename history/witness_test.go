@@ -2,6 +2,8 @@ package history
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -56,4 +58,29 @@ func TestReplayReportsTheLimitation(t *testing.T) {
 	if !rep.Reproduced || !strings.Contains(rep.Text, "documented limitation "+Limitation) {
 		t.Errorf("replay:\n%s", rep.Text)
 	}
+}
+
+// FuzzReplay: whatever a witness file holds, parsing and replaying it
+// returns a result or a clear error and never panics.
+func FuzzReplay(f *testing.F) {
+	for _, name := range []string{"limitation.spec.json"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"kind":"history","universe":"walk","tie":"","rules":"spec","invariant":"H1-terminates","detail":"","point":{"page":1}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		w, err := witnessfile.Parse(data)
+		if err != nil {
+			return
+		}
+		if len(w.Actions) > 200 {
+			return // long replays are valid but slow; their steps are the same
+		}
+		if rep, err := Replay(w); err == nil && rep.Text == "" {
+			t.Error("a replay without a rendering")
+		}
+	})
 }
