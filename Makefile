@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: test fmt-check vet lint tools unit fuzz bench explore explore-deep mutate props-long
+.PHONY: test fmt-check vet lint tools unit fuzz bench explore explore-deep mutate props-long history-long
 
 test: fmt-check vet unit
 
@@ -38,6 +38,7 @@ fuzz:
 	$(GO) test ./model/ -run '^$$' -fuzz '^FuzzParseEvent$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model/ -run '^$$' -fuzz '^FuzzLoadFrames$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model/ -run '^$$' -fuzz '^FuzzParseBlobAllocation$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./history/ -run '^$$' -fuzz '^FuzzReplay$$' -fuzztime $(FUZZTIME)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
@@ -73,3 +74,10 @@ PROPS_CHECKS ?= 200000
 PROPS_SEED ?= 0
 props-long:
 	$(GO) test -count=1 -timeout 60m ./props/ -run 'Conformant|Plateau|RunMatches' -rapid.checks=$(PROPS_CHECKS) -rapid.seed=$(PROPS_SEED) -v
+
+# The paged history walk's rapid state machine, many more cases from a
+# random seed (set HISTORY_SEED to reproduce a run; the seed is printed).
+HISTORY_CHECKS ?= 100000
+HISTORY_SEED ?= 0
+history-long:
+	$(GO) test -count=1 -timeout 30m ./history/ -run 'StateMachine' -rapid.checks=$(HISTORY_CHECKS) -rapid.seed=$(HISTORY_SEED) -v

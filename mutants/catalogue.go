@@ -398,8 +398,8 @@ func wrappingSanitizer(lit string) (uint32, bool) {
 	return uint32(v), true
 }
 
-// All lists every mutant: Core, then Load.
-func All() []Mutant { return append(Core(), Load()...) }
+// All lists every mutant: Core, then Load, then History.
+func All() []Mutant { return append(append(Core(), Load()...), History()...) }
 
 // Lookup finds a mutant by id.
 func Lookup(id string) (Mutant, bool) {

@@ -11,7 +11,11 @@
 // from the props package's seeded generator (Options.Seed, LoadCases), so
 // the runner and cmd/mutate need no test machinery.
 //
-// Files: catalogue.go (M1–M28) and load.go (L1–L10) are the catalogue;
+// The history mutants change the paged history walk's history.Rules and
+// are checked by its universe (history:walk) alone.
+//
+// Files: catalogue.go (M1–M28), load.go (L1–L10) and history.go (H1–H11,
+// with the walk's check and ReplayHistory) are the catalogue;
 // registry.go registers every mutant's rules (and the one-device universe
 // variants) with the explorer so witnesses replay; checks.go is the suite
 // and the control; runner.go runs it; golden.go compares first witnesses

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/directed"
+	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/witnessfile"
 
@@ -55,7 +56,7 @@ func TestGate(t *testing.T) {
 	}
 	rows := 0
 	for _, l := range lines {
-		if strings.HasPrefix(l, "| M") || strings.HasPrefix(l, "| L") {
+		if strings.HasPrefix(l, "| M") || strings.HasPrefix(l, "| L") || strings.HasPrefix(l, "| H") {
 			rows++
 		}
 	}
@@ -135,6 +136,10 @@ func TestGoldenWitnessesReplay(t *testing.T) {
 			if v, _ := props.Replay(w, m.Rules()); v == nil || v.Error() != w.Violation {
 				t.Errorf("%s: replay gives %v, recorded %s", f, v, w.Violation)
 			}
+			continue
+		}
+		if kind.Kind == history.KindHistory {
+			replayHistoryGolden(t, f, data, text)
 			continue
 		}
 		if kind.Kind == witnessfile.KindExplore {

@@ -1,6 +1,9 @@
 package mutants
 
-import "github.com/nip-rs/harness/model"
+import (
+	"github.com/nip-rs/harness/history"
+	"github.com/nip-rs/harness/model"
+)
 
 // Mutant is one deliberately wrong rule set.
 type Mutant struct {
@@ -12,6 +15,9 @@ type Mutant struct {
 	Section string
 	// Apply changes a clone of the production rules.
 	Apply func(r *model.Rules)
+	// History, when set, changes the paged history walk's rules instead
+	// (history.go): such a mutant is checked by the walk's universe only.
+	History func(r *history.Rules)
 	// OneDevice applies the mutant to a single installation only (device 0),
 	// the others keeping the production rules: for rules whose breakage shows
 	// only as disagreement between peers (a replica deciding ties by set-wins

@@ -217,6 +217,9 @@ func (r *runner) mutant(suite []Check, m Mutant, tie model.TiePolicy) *Result {
 		if m.OneDevice && c.Kind != KindExplore {
 			continue // a one-installation change has no meaning to a single-rule-set check
 		}
+		if (m.History != nil) != (c.Kind == KindHistory) {
+			continue // the walk's rules and the core's are checked apart
+		}
 		if res.First != nil && !r.opts.All && !expected[c.Name] {
 			continue
 		}

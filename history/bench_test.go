@@ -1,0 +1,34 @@
+package history
+
+import "testing"
+
+// BenchmarkColdRound: a cold catch-up at the production sizes over two
+// relays holding 1,000 wraps each (the older pass walks its whole budget).
+func BenchmarkColdRound(b *testing.B) {
+	relays := []*Relay{{Events: wraps("a", 1_000, 1_000, 1_000)}, {Events: wraps("b", 1_000, 1_500, 1_000)}}
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := NewRound(Defaults(), Spec(), Cursor{}, CatchUp, len(relays), NewMemoryStore())
+		if err != nil {
+			b.Fatal(err)
+		}
+		Drive(r, relays, nil)
+	}
+}
+
+// BenchmarkUniverseRound: one round transition of the default universe,
+// from a state holding five wraps.
+func BenchmarkUniverseRound(b *testing.B) {
+	w, err := NewWorld(DefaultUniverse(), Spec(), ReportGate)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := initial()
+	for _, t := range []int{tPublishBoth, tPublish1, tPublishBoth, tPublish1} {
+		s, _, _ = w.step(s, t)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		w.step(s, tRounds)
+	}
+}

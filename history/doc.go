@@ -1,0 +1,22 @@
+// Package history is a sans-I/O model of the paged history walk of
+// community-history-sync.md: a client pages a channel's wraps from capped
+// relays into a local store, keeps a per-channel cursor {newest, oldest,
+// exhausted}, and runs a round of three passes (the newest page, the bridge
+// down to the saved newest, the older pass below the saved oldest).
+//
+// The package does no I/O. A Round emits one page request at a time
+// (Round.Next); the caller asks the relays, reports what each relay did
+// (Round.Deliver, Round.Timeout), and the round reads the page back from a
+// Store, as the client reads its database. Every judgement the round makes
+// goes through a Rules value of function fields; Spec returns the
+// document's rules and Healing a named alternative that records a
+// partially bridged region in the cursor.
+//
+// Files: params.go (the named constants and Config), cursor.go (Cursor,
+// Window and the monotone merge), rules.go (the seam), round.go (the
+// round), store.go (wraps and the in-memory store), relay.go (simulated
+// relays and Drive, which runs a round against them); world.go,
+// world_state.go, world_round.go and invariants.go are the exhaustive
+// universe over search.World, and witness.go its witness files, Explore
+// and Replay.
+package history

@@ -1,0 +1,43 @@
+package history
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestWalkStateMachine drives the universe's transitions from random
+// choices over randomly sized rounds (pages of 1-3 wraps, budgets of 1-3
+// pages, up to 20 wraps): every transition and state check the exhaustive
+// universe runs must hold, except the document's known limitation.
+func TestWalkStateMachine(t *testing.T) {
+	for _, rules := range []*Rules{Spec(), Healing()} {
+		t.Run(rules.Name, func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				u := UniverseConfig{Round: Config{
+					PageWraps:      rapid.IntRange(1, 3).Draw(t, "page"),
+					CatchUpPages:   rapid.IntRange(1, 3).Draw(t, "catch-up"),
+					LoadOlderPages: rapid.IntRange(1, 3).Draw(t, "load-older"),
+				}, MaxT: rapid.IntRange(2, 20).Draw(t, "max-t"), Depth: 0}
+				w, err := NewWorld(u, rules, ReportGate)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s := initial()
+				steps := rapid.IntRange(1, 40).Draw(t, "steps")
+				for i := range steps {
+					tr := rapid.IntRange(0, w.Transitions()-1).Draw(t, "transition")
+					n, fs, ok := w.step(s, tr)
+					if !ok {
+						continue
+					}
+					fs = w.filter(append(fs, checkState(n)...))
+					for _, f := range fs {
+						t.Fatalf("step %d (%s): %s: %s\nfrom\n%s\nto\n%s", i, describe(actionOf(tr)), Invariants[f.Inv].ID, f.Detail, s, n)
+					}
+					s = n
+				}
+			})
+		})
+	}
+}

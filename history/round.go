@@ -1,0 +1,414 @@
+package history
+
+// Pass names the part of a round a page belongs to.
+type Pass int
+
+const (
+	PassNewest Pass = iota // one page at Opening
+	PassBridge             // down from the newest page to the saved newest
+	PassRepair             // down a recorded pending region (Healing only)
+	PassOlder              // below the saved oldest
+)
+
+func (p Pass) String() string { return [...]string{"newest", "bridge", "repair", "older"}[p] }
+
+// Page is one page REQ: its window and limit, sent to Relays.
+type Page struct {
+	Pass   Pass
+	Window Window
+	Limit  int
+	Relays []int // shared with the round: read, do not change
+}
+
+// Failure kinds of a relay in a round.
+const (
+	FailRefused = "refused" // a CLOSED the rules do not wait on
+	FailSilent  = "silent"  // never settled before the page's deadline
+)
+
+// RelayError is one relay that dropped out of a round.
+type RelayError struct {
+	Relay  int
+	Kind   string // FailRefused or FailSilent
+	Reason string
+}
+
+// Progress is a round's account of itself.
+type Progress struct {
+	Pages     []Page
+	Fetched   int // wraps delivered by relays
+	Stored    int // wraps new to the store
+	Failed    bool
+	Exhausted bool
+	Errors    []RelayError
+}
+
+type phase int
+
+const (
+	phaseNewest phase = iota
+	phaseBridge
+	phaseRepair
+	phaseOlder
+	phaseDone
+)
+
+// Round is one channel round, sans I/O. Drive it with Next, then Deliver,
+// EOSE or Closed for each relay asked, or Timeout; when Done, Result is the
+// merged cursor and the round's progress.
+type Round struct {
+	cfg    Config
+	rules  *Rules
+	intent Intent
+	saved  Cursor
+	store  Store
+	out    []bool // relays out of the walk
+	all    []int  // every relay, the page's relays until one drops out
+	buf    pageState
+
+	phase  phase
+	budget int
+	until  int64
+	page   *pageState
+
+	proposed   Cursor
+	newest     PageSummary
+	newestOK   bool
+	bridged    bool
+	recorded   bool
+	unbridged  Window
+	contiguous bool
+	progress   Progress
+	anyFailed  bool
+}
+
+type pageState struct {
+	page      Page
+	open      []bool // by relay: asked and not yet settled
+	nopen     int
+	delivered []int
+	failed    []bool
+}
+
+// NewRound starts a round over relays 0..relays-1 for a channel whose
+// persisted cursor is saved.
+func NewRound(cfg Config, rules *Rules, saved Cursor, intent Intent, relays int, store Store) (*Round, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if relays < 1 {
+		return nil, errorf("a round needs at least one relay, got %d", relays)
+	}
+	if rules == nil || store == nil {
+		return nil, errorf("a round needs rules and a store")
+	}
+	if intent != CatchUp && intent != Older {
+		return nil, errorf("unknown intent %d", intent)
+	}
+	r := &Round{cfg: cfg, rules: rules, intent: intent, saved: saved, store: store, out: make([]bool, relays),
+		all: make([]int, relays), buf: pageState{open: make([]bool, relays), delivered: make([]int, relays), failed: make([]bool, relays)}}
+	for i := range r.all {
+		r.all[i] = i
+	}
+	r.progress.Pages = make([]Page, 0, 4)
+	r.proposed.Pending = saved.Pending
+	if intent == CatchUp {
+		r.phase = phaseNewest
+	} else {
+		r.startOlder()
+	}
+	return r, nil
+}
+
+// Done reports whether the round has finished.
+func (r *Round) Done() bool { return r.phase == phaseDone && r.page == nil }
+
+// Next returns the page to ask for: the outstanding one while it is not
+// settled, a new one otherwise; false when the round is done.
+func (r *Round) Next() (Page, bool) {
+	if r.page != nil {
+		return r.page.page, true
+	}
+	live := r.all
+	if r.anyFailed {
+		live = nil
+		for i, o := range r.out {
+			if !o {
+				live = append(live, i)
+			}
+		}
+	}
+	if len(live) == 0 && r.phase != phaseDone {
+		r.finish()
+	}
+	var w Window
+	switch r.phase {
+	case phaseNewest:
+		w = r.rules.Opening(r.saved, r.cfg.OverlapMs)
+	case phaseBridge:
+		w = Window{HasSince: true, SinceMs: r.saved.NewestMs, HasUntil: true, UntilMs: r.until}
+	case phaseRepair:
+		w = Window{HasSince: true, SinceMs: r.proposed.Pending.SinceMs, HasUntil: true, UntilMs: r.until}
+	case phaseOlder:
+		w = Window{HasUntil: true, UntilMs: r.until}
+	default:
+		return Page{}, false
+	}
+	// The first four phases are the passes, in the same order.
+	p := Page{Pass: Pass(r.phase), Window: w, Limit: r.cfg.PageWraps, Relays: live}
+	// One page is outstanding at a time, so its state is reused.
+	ps := &r.buf
+	ps.page, ps.nopen = p, len(live)
+	clear(ps.open)
+	clear(ps.delivered)
+	clear(ps.failed)
+	for _, i := range live {
+		ps.open[i] = true
+	}
+	r.page = ps
+	r.progress.Pages = append(r.progress.Pages, p)
+	return p, true
+}
+
+// Deliver hands the round wraps a relay sent on the outstanding page. A
+// wrap outside the page's window, from a relay not asked or after it
+// settled, is ignored: the round reads the page back from the store with
+// the page's own filter.
+func (r *Round) Deliver(relay int, events []Event) {
+	if !r.asked(relay) {
+		return
+	}
+	for _, e := range events {
+		if !r.page.page.Window.Contains(e.CreatedAtMs) {
+			continue
+		}
+		r.page.delivered[relay]++
+		if r.store.Add(e) {
+			r.progress.Stored++
+		}
+	}
+}
+
+// EOSE settles a relay's answer to the outstanding page.
+func (r *Round) EOSE(relay int) {
+	if !r.asked(relay) {
+		return
+	}
+	r.page.open[relay] = false
+	r.page.nopen--
+	r.settleIfDone()
+}
+
+// Closed reports a CLOSED for the outstanding page. The rules decide
+// whether the relay keeps waiting (auth-required: the REQ is re-issued after
+// AUTH) or is refused and drops out of the walk.
+func (r *Round) Closed(relay int, reason string) {
+	if !r.asked(relay) {
+		return
+	}
+	if r.rules.Closed(reason) == Wait {
+		return
+	}
+	r.fail(relay, FailRefused, reason)
+	r.settleIfDone()
+}
+
+// AuthFailed reports that a relay's AUTH handshake failed while it was
+// asked for the outstanding page.
+func (r *Round) AuthFailed(relay int, reason string) {
+	if !r.asked(relay) {
+		return
+	}
+	if r.rules.AuthFailed() == Wait {
+		return
+	}
+	r.fail(relay, FailRefused, reason)
+	r.settleIfDone()
+}
+
+// Timeout is the page's deadline: every relay still open is silent.
+func (r *Round) Timeout() {
+	if r.page == nil {
+		return
+	}
+	for i, o := range r.page.open {
+		if o {
+			r.fail(i, FailSilent, "")
+		}
+	}
+	r.settleIfDone()
+}
+
+func (r *Round) fail(relay int, kind, reason string) {
+	r.page.open[relay] = false
+	r.page.nopen--
+	r.page.failed[relay] = true
+	r.out[relay] = true
+	r.anyFailed = true
+	r.progress.Errors = append(r.progress.Errors, RelayError{Relay: relay, Kind: kind, Reason: reason})
+}
+
+func (r *Round) settleIfDone() {
+	if r.page.nopen > 0 {
+		return
+	}
+	ps := r.page
+	r.page = nil
+	// A relay out of the walk fails every later page of the round: the
+	// region was never read from it.
+	out := 0
+	for _, o := range r.out {
+		if o {
+			out++
+		}
+	}
+	s := PageSummary{Complete: r.rules.Complete(len(r.out), out), Bottomed: true}
+	for _, i := range ps.page.Relays {
+		r.progress.Fetched += ps.delivered[i]
+		if ps.failed[i] {
+			continue
+		}
+		s.AnsweredRelays++
+		s.Raw += ps.delivered[i]
+		if !r.rules.Bottomed(ps.delivered[i], ps.page.Limit) {
+			s.Bottomed = false
+		}
+	}
+	if got := r.store.Query(ps.page.Window, ps.page.Limit); len(got) > 0 {
+		s.Count, s.NewestMs, s.OldestMs = len(got), got[0].CreatedAtMs, got[len(got)-1].CreatedAtMs
+	}
+	r.advance(s)
+}
+
+// advance moves the round on from a settled page of the current phase.
+func (r *Round) advance(s PageSummary) {
+	switch r.phase {
+	case phaseNewest:
+		r.newest = s
+		r.newestOK = s.Complete && !r.rules.Failed(s.Raw, false)
+		r.bridged = true
+		if r.newestOK && r.rules.BridgeNeeded(s, r.saved) {
+			r.bridged = false
+			r.phase, r.budget, r.until = phaseBridge, r.cfg.CatchUpPages, r.rules.Boundary(s.OldestMs)
+			return
+		}
+		r.afterBridge()
+	case phaseBridge:
+		switch {
+		case !s.Complete:
+		case s.Bottomed:
+			r.bridged = true
+		default:
+			r.until = r.rules.Boundary(s.OldestMs)
+			if r.budget--; r.budget > 0 {
+				return
+			}
+			r.unbridged, r.recorded = r.rules.Unbridged(r.saved, r.until)
+		}
+		r.afterBridge()
+	case phaseRepair:
+		switch {
+		case !s.Complete:
+		case s.Bottomed:
+			r.proposed.Pending = nil
+		default:
+			r.until = r.rules.Boundary(s.OldestMs)
+			p := *r.proposed.Pending
+			p.UntilMs = r.until
+			r.proposed.Pending = &p
+			if r.budget--; r.budget > 0 {
+				return
+			}
+		}
+		r.recordUnbridged()
+		r.startOlder()
+	case phaseOlder:
+		if !s.Complete {
+			r.contiguous = false
+		} else if r.contiguous && s.Count > 0 && (!r.proposed.HasOldest || s.OldestMs < r.proposed.OldestMs) {
+			r.proposed.HasOldest, r.proposed.OldestMs = true, s.OldestMs
+		}
+		if s.Bottomed {
+			if s.Complete && r.contiguous && r.rules.Exhausted(r.progress.Fetched, r.anyFailed) {
+				r.proposed.Exhausted = true
+			}
+			r.finish()
+			return
+		}
+		r.until = r.rules.Boundary(s.OldestMs)
+		if r.budget--; r.budget <= 0 {
+			r.finish()
+		}
+	}
+}
+
+// afterBridge decides the newest advance, then runs the repair pass when a
+// pending region was saved, then the older pass.
+func (r *Round) afterBridge() {
+	if r.rules.AdvanceNewest(r.newestOK, r.bridged, r.recorded) && r.newest.Count > 0 {
+		r.proposed.HasNewest, r.proposed.NewestMs = true, r.newest.NewestMs
+		if !r.saved.HasOldest {
+			r.proposed.HasOldest, r.proposed.OldestMs = true, r.newest.OldestMs
+		}
+	}
+	if r.proposed.Pending != nil {
+		r.phase, r.budget, r.until = phaseRepair, r.cfg.CatchUpPages, r.proposed.Pending.UntilMs
+		return
+	}
+	r.recordUnbridged()
+	r.startOlder()
+}
+
+// recordUnbridged joins what this round's bridge left unwalked to the
+// pending region still to repair (their hull: re-walking the complete part
+// between them only re-reads wraps already stored).
+func (r *Round) recordUnbridged() {
+	if !r.recorded || !r.proposed.HasNewest {
+		return
+	}
+	u := r.unbridged
+	if p := r.proposed.Pending; p != nil {
+		u.SinceMs, u.UntilMs = min(u.SinceMs, p.SinceMs), max(u.UntilMs, p.UntilMs)
+	}
+	r.proposed.Pending = &u
+	r.recorded = false
+}
+
+func (r *Round) startOlder() {
+	if r.rules.SkipOlder(r.saved) {
+		r.finish()
+		return
+	}
+	seen := r.intent == CatchUp && r.newest.Count > 0
+	until, ok := r.rules.OlderFrom(r.saved, r.newest.OldestMs, seen)
+	if !ok {
+		r.finish()
+		return
+	}
+	r.contiguous = r.saved.HasOldest || r.proposed.HasOldest
+	r.phase, r.until = phaseOlder, until
+	r.budget = r.cfg.CatchUpPages
+	if r.intent == Older {
+		r.budget = r.cfg.LoadOlderPages
+	}
+}
+
+func (r *Round) finish() {
+	r.phase = phaseDone
+	r.progress.Failed = r.rules.Failed(r.progress.Fetched, r.anyFailed)
+	r.progress.Exhausted = r.proposed.Exhausted
+}
+
+// Result is the cursor to persist and the round's progress. Before the
+// round is done it is the saved cursor.
+func (r *Round) Result() (Cursor, Progress) {
+	if !r.Done() {
+		return r.saved, r.progress
+	}
+	return r.rules.Merge(r.saved, r.proposed), r.progress
+}
+
+// asked reports whether relay is waited on for the outstanding page.
+func (r *Round) asked(relay int) bool {
+	return r.page != nil && relay >= 0 && relay < len(r.page.open) && r.page.open[relay]
+}

@@ -1,0 +1,143 @@
+package history
+
+import "strings"
+
+// Settle is what a CLOSED message means for a relay's wait on a page.
+type Settle int
+
+const (
+	// Wait keeps the relay in the page: the REQ is re-issued under the same
+	// id once the AUTH handshake completes.
+	Wait Settle = iota
+	// Refuse settles the relay as refused: it is out of the walk for the
+	// rest of the round and blocks exhaustion and every cursor advance.
+	Refuse
+)
+
+// PageSummary is what the round learned from one settled page.
+type PageSummary struct {
+	// Complete is the page's verdict: no relay asked failed it.
+	Complete bool
+	// Bottomed: every relay that answered delivered a short page.
+	Bottomed bool
+	// Count is the wraps the store holds in the page's window (up to the
+	// limit); Oldest and Newest their times when Count > 0.
+	Count          int
+	OldestMs       int64
+	NewestMs       int64
+	Raw            int // wraps the relays delivered, summed
+	AnsweredRelays int
+}
+
+// Rules is every judgement the walk makes, as function values: a round
+// decides only through them, so a variant replaces one field.
+type Rules struct {
+	// Name names the rule set in witnesses.
+	Name string
+	// Opening is the newest pass's window for a saved cursor.
+	Opening func(saved Cursor, overlapMs int64) Window
+	// Boundary is the until of the page after one whose oldest wrap is at
+	// oldestMs: exclusive, so consecutive pages never share a wrap.
+	Boundary func(oldestMs int64) int64
+	// Bottomed judges one relay's page: it delivered fewer than the limit.
+	Bottomed func(delivered, limit int) bool
+	// Complete judges a page: asked relays, of which failed did not answer.
+	Complete func(asked, failed int) bool
+	// Closed reads a CLOSED message's reason.
+	Closed func(reason string) Settle
+	// AuthFailed reads an AUTH handshake's failure.
+	AuthFailed func() Settle
+	// BridgeNeeded: after the newest page, is there a region between it and
+	// the saved newest still to walk.
+	BridgeNeeded func(newest PageSummary, saved Cursor) bool
+	// AdvanceNewest: may newest move to the newest page's top, given the
+	// newest page's verdict, whether the bridge completed, and whether the
+	// unbridged rest was recorded in the cursor.
+	AdvanceNewest func(newestOK, bridged, recorded bool) bool
+	// Unbridged records what a bridge that ran out of budget left unwalked,
+	// between the saved newest and its last boundary; ok false records
+	// nothing (the document's rules).
+	Unbridged func(saved Cursor, untilMs int64) (Window, bool)
+	// SkipOlder: the older pass is skipped for this saved cursor.
+	SkipOlder func(saved Cursor) bool
+	// OlderFrom is the older pass's first until: below the saved oldest,
+	// else below the oldest wrap this round saw (seen false: none).
+	OlderFrom func(saved Cursor, seenMs int64, seen bool) (int64, bool)
+	// Exhausted: may a complete, bottomed older page seal the channel, given
+	// the wraps the round's relays delivered and whether any relay failed.
+	Exhausted func(roundRaw int, anyFailed bool) bool
+	// Failed is the verdict on wraps delivered (a page's or the whole
+	// round's) and whether a relay failed: an all-empty read is a failure,
+	// never an empty channel. A failed newest page does not advance newest.
+	Failed func(roundRaw int, anyFailed bool) bool
+	// Merge folds a round's proposal into the saved cursor.
+	Merge func(saved, proposed Cursor) Cursor
+	// Rekey is the cursor after a rekey adoption changed the channel's
+	// planes.
+	Rekey func(c Cursor) Cursor
+}
+
+// Spec is the walk as community-history-sync.md states it.
+func Spec() *Rules {
+	return &Rules{
+		Name:     "spec",
+		Opening:  Opening,
+		Boundary: func(oldestMs int64) int64 { return oldestMs - 1 },
+		Bottomed: func(delivered, limit int) bool { return delivered < limit },
+		Complete: func(asked, failed int) bool { return asked > 0 && failed == 0 },
+		Closed: func(reason string) Settle {
+			if strings.HasPrefix(reason, "auth-required:") {
+				return Wait
+			}
+			return Refuse
+		},
+		AuthFailed: func() Settle { return Refuse },
+		BridgeNeeded: func(newest PageSummary, saved Cursor) bool {
+			return saved.HasNewest && !newest.Bottomed && newest.Count > 0 && newest.OldestMs > saved.NewestMs
+		},
+		AdvanceNewest: func(newestOK, bridged, _ bool) bool { return newestOK && bridged },
+		Unbridged:     func(Cursor, int64) (Window, bool) { return Window{}, false },
+		SkipOlder:     func(saved Cursor) bool { return saved.Exhausted },
+		OlderFrom: func(saved Cursor, seenMs int64, seen bool) (int64, bool) {
+			switch {
+			case saved.HasOldest:
+				return saved.OldestMs - 1, true
+			case seen:
+				return seenMs - 1, true
+			}
+			return 0, false
+		},
+		Exhausted: func(raw int, anyFailed bool) bool { return raw > 0 && !anyFailed },
+		Failed:    func(raw int, anyFailed bool) bool { return raw == 0 || anyFailed },
+		Merge:     Merge,
+		Rekey: func(c Cursor) Cursor {
+			c.Exhausted = false
+			return c
+		},
+	}
+}
+
+// Healing is Spec with the fix the document names for its known limitation:
+// a bridge that runs out of budget records the region it left (the cursor's
+// Pending field), newest still advances, and later catch-up rounds walk the
+// pending region down with their own budget until it bottoms out.
+func Healing() *Rules {
+	r := Spec()
+	r.Name = "healing"
+	r.AdvanceNewest = func(newestOK, bridged, recorded bool) bool { return newestOK && (bridged || recorded) }
+	r.Unbridged = func(saved Cursor, untilMs int64) (Window, bool) {
+		return Window{HasSince: true, SinceMs: saved.NewestMs, HasUntil: true, UntilMs: untilMs}, true
+	}
+	return r
+}
+
+// Clone returns a copy a variant can change.
+func (r *Rules) Clone() *Rules {
+	c := *r
+	return &c
+}
+
+// RuleSets are the named rule sets this package defines, by name.
+func RuleSets() map[string]func() *Rules {
+	return map[string]func() *Rules{"spec": Spec, "healing": Healing}
+}

@@ -1,0 +1,246 @@
+package history
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nip-rs/harness/search"
+	"github.com/nip-rs/harness/witnessfile"
+)
+
+// KindHistory is the witness kind of this universe's witnesses.
+const KindHistory = "history"
+
+// UniverseName names the universe in witness files.
+const UniverseName = "walk"
+
+// Outcome is one exploration of the universe.
+type Outcome struct {
+	Status   search.Status
+	Distinct int
+	PerDepth []int
+	Rounds   int64
+	// Violations counts each invariant's violations (every one, unless the
+	// run stopped at the first).
+	Violations map[string]int64
+	Witness    *witnessfile.Witness // the smallest violation, or nil
+	Text       string               // its rendering
+}
+
+// Explore searches the universe under rules breadth first to u.Depth,
+// reporting the invariants report selects, on workers (0: GOMAXPROCS);
+// the figures and the witness do not depend on the worker count.
+func Explore(u UniverseConfig, rules *Rules, report Report, workers int, stopAtFirst bool) (*Outcome, error) {
+	w, err := NewWorld(u, rules, report)
+	if err != nil {
+		return nil, err
+	}
+	run, err := search.Explore[*worker](w, search.Config{Depth: u.Depth, Workers: workers, StopAtFirst: stopAtFirst})
+	if err != nil {
+		return nil, err
+	}
+	out := &Outcome{Status: run.Status, Distinct: run.Distinct, PerDepth: run.PerDepth, Rounds: run.Tally.Units(UnitRounds), Violations: map[string]int64{}}
+	for i, inv := range Invariants {
+		if v := run.Tally.Violations(i); v > 0 {
+			out.Violations[inv.ID] = v
+		}
+	}
+	hit := run.Tally.Best()
+	if hit == nil {
+		return out, nil
+	}
+	path := run.Store.Path(hit.Parent)
+	if hit.Trans >= 0 {
+		path = append(path, hit.Trans)
+	}
+	wit := &witnessfile.Witness{Kind: KindHistory, Universe: UniverseName, Depth: u.Depth, Rules: rules.Name,
+		Invariant: Invariants[hit.Finding.Inv].ID, Detail: hit.Finding.Detail, Point: u.params()}
+	for _, t := range path {
+		wit.Actions = append(wit.Actions, actionOf(t))
+	}
+	rep, err := ReplayWith(wit, rules)
+	if err != nil {
+		return nil, err
+	}
+	out.Witness, out.Text = wit, rep.Text
+	wit.Text = rep.Text
+	return out, nil
+}
+
+func (u UniverseConfig) params() witnessfile.Params {
+	return witnessfile.Params{
+		{Name: "page", Num: int64(u.Round.PageWraps)},
+		{Name: "catch-up-pages", Num: int64(u.Round.CatchUpPages)},
+		{Name: "load-older-pages", Num: int64(u.Round.LoadOlderPages)},
+		{Name: "overlap", Num: u.Round.OverlapMs},
+		{Name: "max-t", Num: int64(u.MaxT)},
+	}
+}
+
+func universeOf(w *witnessfile.Witness) (UniverseConfig, error) {
+	u := UniverseConfig{Depth: w.Depth}
+	fields := map[string]*int64{}
+	var page, cu, lo, ov, mt int64
+	fields["page"], fields["catch-up-pages"], fields["load-older-pages"], fields["overlap"], fields["max-t"] = &page, &cu, &lo, &ov, &mt
+	seen := map[string]bool{}
+	for _, p := range w.Point {
+		dst, ok := fields[p.Name]
+		if !ok || p.IsStr || seen[p.Name] {
+			return u, witnessfile.Bad("point parameter %s: want each of page, catch-up-pages, load-older-pages, overlap, max-t once, as integers", p.Name)
+		}
+		seen[p.Name] = true
+		*dst = p.Num
+	}
+	if len(seen) != len(fields) {
+		return u, witnessfile.Bad("point %s: want page, catch-up-pages, load-older-pages, overlap and max-t", w.Point)
+	}
+	if page > 1<<20 || cu > 1<<20 || lo > 1<<20 {
+		return u, witnessfile.Bad("point %s: sizes out of range", w.Point)
+	}
+	u.Round = Config{PageWraps: int(page), CatchUpPages: int(cu), LoadOlderPages: int(lo), OverlapMs: ov}
+	u.MaxT = int(mt)
+	if err := u.Validate(); err != nil {
+		return u, witnessfile.Bad("%v", err)
+	}
+	return u, nil
+}
+
+var publishNames = [...]string{"relay0", "relay1", "both"}
+
+func actionOf(t int) witnessfile.Action {
+	switch {
+	case t <= tPublishBoth:
+		return witnessfile.Action{Action: "publish", Ctx: publishNames[t]}
+	case t == tLive:
+		return witnessfile.Action{Action: "live"}
+	case t == tRekey:
+		return witnessfile.Action{Action: "rekey"}
+	}
+	rt := decodeRound(t)
+	a := witnessfile.Action{Action: rt.intent.String(), Ctx: fmt.Sprintf("relay0=%s relay1=%s", rt.b[0], rt.b[1])}
+	if rt.mid {
+		a.Value = 1
+	}
+	return a
+}
+
+// transOf parses an action back to its transition.
+func transOf(a witnessfile.Action) (int, error) {
+	if a.Device != nil || a.From != nil || a.To != nil || a.Msg != 0 {
+		return 0, witnessfile.Bad("action %q: history actions carry only ctx and value", a.Action)
+	}
+	switch a.Action {
+	case "publish":
+		for i, n := range publishNames {
+			if a.Ctx == n && a.Value == 0 {
+				return i, nil
+			}
+		}
+		return 0, witnessfile.Bad("publish to %q: want relay0, relay1 or both", a.Ctx)
+	case "live", "rekey":
+		if a.Ctx != "" || a.Value != 0 {
+			return 0, witnessfile.Bad("action %s takes no ctx or value", a.Action)
+		}
+		if a.Action == "live" {
+			return tLive, nil
+		}
+		return tRekey, nil
+	case CatchUp.String(), Older.String():
+		rt := roundTrans{intent: CatchUp, mid: a.Value == 1}
+		if a.Action == Older.String() {
+			rt.intent = Older
+		}
+		if a.Value > 1 {
+			return 0, witnessfile.Bad("round value %d: want 0 or 1 (a wrap arriving during the round)", a.Value)
+		}
+		for _, c := range combos {
+			if a.Ctx == fmt.Sprintf("relay0=%s relay1=%s", c[0], c[1]) {
+				rt.b = c
+				return roundTransition(rt), nil
+			}
+		}
+		return 0, witnessfile.Bad("round behaviours %q: want relay0=<mode> relay1=<mode>, at most one relay other than answers", a.Ctx)
+	}
+	return 0, witnessfile.Bad("unknown action %q", a.Action)
+}
+
+// Replay re-runs a history witness under the rule set it names ("spec" or
+// "healing"; see RuleSets) and reports what it found. An error (wrapping
+// witnessfile.ErrBad) means the witness does not parse or fit the universe.
+func Replay(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
+	mk, ok := RuleSets()[w.Rules]
+	if !ok {
+		return nil, witnessfile.Bad("rules %q: this package defines spec and healing (a mutant's witness replays with ReplayWith)", w.Rules)
+	}
+	return ReplayWith(w, mk())
+}
+
+// ReplayWith re-runs a history witness under rules: every action from the
+// initial state, every check after each, and reports each violation seen.
+// Reproduced is true when the witness's invariant failed again.
+func ReplayWith(w *witnessfile.Witness, rules *Rules) (*witnessfile.Replayed, error) {
+	if w.Kind != KindHistory || w.Universe != UniverseName {
+		return nil, witnessfile.Bad("kind %q universe %q: want %s/%s", w.Kind, w.Universe, KindHistory, UniverseName)
+	}
+	if search.Index(Invariants, w.Invariant) < 0 {
+		return nil, witnessfile.Bad("unknown invariant %q", w.Invariant)
+	}
+	u, err := universeOf(w)
+	if err != nil {
+		return nil, err
+	}
+	world, err := NewWorld(u, rules, ReportAll)
+	if err != nil {
+		return nil, witnessfile.Bad("%v", err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "witness %s: universe %s, depth bound %d, rules %s\n", w.Invariant, UniverseName, w.Depth, rules.Name)
+	fmt.Fprintf(&b, "config: %s\n", w.Point)
+	s := initial()
+	fmt.Fprintf(&b, "initial state:\n%s\n", s)
+	rep := &witnessfile.Replayed{}
+	note := func(step int, fs []search.Finding) {
+		for _, f := range fs {
+			id := Invariants[f.Inv].ID
+			rep.Found = append(rep.Found, fmt.Sprintf("step %d: %s: %s", step, id, f.Detail))
+			if id == w.Invariant {
+				rep.Reproduced = true
+			}
+			kind := "violation"
+			if Known(rules, id) {
+				kind = "documented limitation"
+			}
+			fmt.Fprintf(&b, "%s %s: %s\n", kind, id, f.Detail)
+		}
+	}
+	note(0, checkState(s))
+	for i, a := range w.Actions {
+		t, err := transOf(a)
+		if err != nil {
+			return nil, fmt.Errorf("step %d: %w", i+1, err)
+		}
+		n, fs, ok := world.step(s, t)
+		if !ok {
+			return nil, witnessfile.Bad("step %d: %s is not enabled", i+1, describe(a))
+		}
+		fmt.Fprintf(&b, "step %d: %s\n%s\n", i+1, describe(a), n)
+		s = n
+		note(i+1, append(fs, checkState(s)...))
+	}
+	if !rep.Reproduced {
+		fmt.Fprintf(&b, "not reproduced: %s did not fail\n", w.Invariant)
+	}
+	rep.Text = b.String()
+	return rep, nil
+}
+
+func describe(a witnessfile.Action) string {
+	s := a.Action
+	if a.Ctx != "" {
+		s += " " + a.Ctx
+	}
+	if a.Value == 1 {
+		s += ", a wrap arrives during it"
+	}
+	return s
+}

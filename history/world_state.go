@@ -1,0 +1,140 @@
+package history
+
+import (
+	"fmt"
+	"strings"
+)
+
+// state is one global state of the universe.
+type state struct {
+	held    [relays]int32 // wraps each relay stores, bit t for created_at t
+	store   int32         // wraps in the client's store
+	cursor  Cursor
+	rekeyed bool // the prior epoch (t=1) is addressable
+	fetched bool // some round fetched a wrap from a relay
+	quiet   int  // the last action: 1 a quiet catch-up, 2 a quiet older round, 0 anything else
+	next    int  // created_at of the next wrap published
+}
+
+const width = 10
+
+func initial() state {
+	s := state{next: 2}
+	s.held[0] = bit(1)
+	return s
+}
+
+func (s state) encode() []int32 {
+	row := make([]int32, width)
+	row[0], row[1], row[2] = s.held[0], s.held[1], s.store
+	row[3], row[4] = -1, -1
+	if s.cursor.HasNewest {
+		row[3] = int32(s.cursor.NewestMs)
+	}
+	if s.cursor.HasOldest {
+		row[4] = int32(s.cursor.OldestMs)
+	}
+	var f int32
+	for i, b := range []bool{s.cursor.Exhausted, s.cursor.Pending != nil, s.rekeyed, s.fetched} {
+		if b {
+			f |= 1 << i
+		}
+	}
+	row[5] = f
+	if p := s.cursor.Pending; p != nil {
+		row[6], row[7] = int32(p.SinceMs), int32(p.UntilMs)
+	}
+	row[8], row[9] = int32(s.next), int32(s.quiet)
+	return row
+}
+
+func decode(row []int32) state {
+	s := state{held: [relays]int32{row[0], row[1]}, store: row[2]}
+	if row[3] >= 0 {
+		s.cursor.HasNewest, s.cursor.NewestMs = true, int64(row[3])
+	}
+	if row[4] >= 0 {
+		s.cursor.HasOldest, s.cursor.OldestMs = true, int64(row[4])
+	}
+	f := row[5]
+	s.cursor.Exhausted = f&1 != 0
+	if f&2 != 0 {
+		s.cursor.Pending = &Window{HasSince: true, SinceMs: int64(row[6]), HasUntil: true, UntilMs: int64(row[7])}
+	}
+	s.rekeyed, s.fetched = f&4 != 0, f&8 != 0
+	s.next, s.quiet = int(row[8]), int(row[9])
+	return s
+}
+
+func (s state) addressable(t int) bool { return t != 1 || s.rekeyed }
+
+// heldAnywhere reports whether some relay stores the wrap at t.
+func (s state) heldAnywhere(t int) bool {
+	for _, h := range s.held {
+		if h&bit(t) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// missing lists the addressable wraps some relay holds and the store does
+// not, for which keep is true.
+func (s state) missing(keep func(t int) bool) []int {
+	var out []int
+	for t := 1; t < s.next; t++ {
+		if s.addressable(t) && s.heldAnywhere(t) && s.store&bit(t) == 0 && keep(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// maxSlots bounds created_at in the universe (UniverseConfig.Validate).
+const maxSlots = 21
+
+var eventIDs = func() (out [maxSlots + 1]string) {
+	for t := range out {
+		out[t] = fmt.Sprintf("w%d", t)
+	}
+	return out
+}()
+
+func eventID(t int) string { return eventIDs[t] }
+
+func (s state) events(mask int32) []Event {
+	var out []Event
+	for t := s.next - 1; t >= 1; t-- {
+		if mask&bit(t) != 0 && s.addressable(t) {
+			out = append(out, Event{ID: eventID(t), CreatedAtMs: int64(t)})
+		}
+	}
+	return out
+}
+
+func maskString(m int32) string {
+	var ts []string
+	for t := 1; t < 31; t++ {
+		if m&bit(t) != 0 {
+			ts = append(ts, fmt.Sprint(t))
+		}
+	}
+	return "{" + strings.Join(ts, ",") + "}"
+}
+
+// String renders the state on one line per part, as witnesses print it.
+func (s state) String() string {
+	ep := "prior epoch sealed"
+	if s.rekeyed {
+		ep = "prior epoch held"
+	}
+	return fmt.Sprintf("  relay0 %s relay1 %s store %s\n  cursor %s (%s)", maskString(s.held[0]), maskString(s.held[1]), maskString(s.store), s.cursor, ep)
+}
+
+func ints(ts []int) string {
+	var ss []string
+	for _, t := range ts {
+		ss = append(ss, fmt.Sprint(t))
+	}
+	return "{" + strings.Join(ss, ",") + "}"
+}

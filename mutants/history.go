@@ -1,0 +1,123 @@
+package mutants
+
+import (
+	"github.com/nip-rs/harness/history"
+	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/witnessfile"
+)
+
+// KindHistory is the exhaustive universe of the paged history walk
+// (community-history-sync.md), explored under a rule set's history.Rules.
+const KindHistory = "history"
+
+// CheckHistory is the walk's generic check: its default universe, every
+// invariant except the document's known limitation, to the depth bound.
+const CheckHistory = KindHistory + ":" + history.UniverseName
+
+// History lists the mutants of the paged history walk, each one
+// history.Rules field replaced. They leave model.Rules as it is: only the
+// walk's check runs for them, and the walk's check runs only for them.
+func History() []Mutant {
+	spec := history.Spec()
+	walk := func(id, rule, section string, apply func(r *history.Rules)) Mutant {
+		return Mutant{ID: id, Rule: rule, Section: section, Apply: func(*model.Rules) {}, History: apply, ExpectedBy: []string{CheckHistory}}
+	}
+	return []Mutant{
+		walk("H1", "a page boundary is exclusive (until = oldest - 1)", "community-history-sync §3, rules carried over",
+			func(r *history.Rules) { r.Boundary = func(oldest int64) int64 { return oldest } }),
+		walk("H2", "an all-empty round is failed, never exhausted", "community-history-sync, failure semantics",
+			func(r *history.Rules) {
+				r.Exhausted = func(_ int, failed bool) bool { return !failed }
+				r.Failed = func(_ int, failed bool) bool { return failed }
+			}),
+		walk("H3", "a refused or silent relay blocks every cursor advance", "community-history-sync, failure semantics",
+			func(r *history.Rules) { r.Complete = func(asked, failed int) bool { return asked > failed } }),
+		walk("H4", "the bridge walks from the newest page down to the saved newest", "community-history-sync §3, bridge",
+			func(r *history.Rules) {
+				r.BridgeNeeded = func(history.PageSummary, history.Cursor) bool { return false }
+			}),
+		walk("H5", "newest advances only on a complete round (the bridge finished)", "community-history-sync §3, rules carried over",
+			func(r *history.Rules) { r.AdvanceNewest = func(ok, _, _ bool) bool { return ok } }),
+		walk("H6", "the older pass resumes at the saved oldest", "community-history-sync §3, older pass",
+			func(r *history.Rules) {
+				r.OlderFrom = func(saved history.Cursor, seen int64, ok bool) (int64, bool) {
+					if ok {
+						return seen - 1, true
+					}
+					return spec.OlderFrom(saved, seen, ok)
+				}
+			}),
+		walk("H7", "a rekey clears exhausted", "community-history-sync §6",
+			func(r *history.Rules) { r.Rekey = func(c history.Cursor) history.Cursor { return c } }),
+		walk("H8", "auth-required is not a failure: the REQ is re-issued after AUTH", "community-history-sync, revision 2 and §3",
+			func(r *history.Rules) { r.Closed = func(string) history.Settle { return history.Refuse } }),
+		walk("H9", "AuthenticationFailed settles the relay as refused and is reported", "community-history-sync §3",
+			func(r *history.Rules) { r.AuthFailed = func() history.Settle { return history.Wait } }),
+		walk("H10", "exhausted is sticky in the cursor merge", "community-history-sync, cursors",
+			func(r *history.Rules) {
+				r.Merge = func(saved, proposed history.Cursor) history.Cursor {
+					c := history.Merge(saved, proposed)
+					c.Exhausted = proposed.Exhausted
+					return c
+				}
+			}),
+		walk("H11", "a relay bottoms out only with fewer wraps than the limit", "community-history-sync §3, exhausted is earned",
+			func(r *history.Rules) { r.Bottomed = func(delivered, limit int) bool { return delivered <= limit } }),
+	}
+}
+
+// HistoryRules is the walk's rule set of a history mutant, named after it.
+func (m Mutant) HistoryRules() *history.Rules {
+	r := history.Spec().Clone()
+	if m.History != nil {
+		m.History(r)
+		r.Name = m.ID
+	}
+	return r
+}
+
+// historyChecks is the walk's part of the suite.
+func historyChecks() []Check {
+	return []Check{{Name: CheckHistory, Kind: KindHistory, TieIndependent: true}}
+}
+
+// history runs the walk's universe under the control's rules (m nil) or a
+// mutant's; a mutant's run stops at its first violation.
+func (r *runner) history(m *Mutant) *Finding {
+	rules := history.Spec()
+	if m != nil {
+		rules = m.HistoryRules()
+	}
+	out, err := history.Explore(history.DefaultUniverse(), rules, history.ReportGate, r.opts.Workers, m != nil)
+	if err != nil {
+		return setupFailure(err)
+	}
+	f := &Finding{Work: int64(out.Distinct), Depth: -1}
+	if w := out.Witness; w != nil {
+		f.Invariant, f.Detail, f.Depth = w.Invariant, w.Detail, len(w.Actions)
+		f.Witness = &Witness{Kind: KindHistory, JSON: w.JSON(), Text: out.Text}
+	}
+	return f
+}
+
+// HistoryRuleSet resolves the rule set a history witness names: the walk's
+// own ("spec", "healing") or a history mutant's id.
+func HistoryRuleSet(name string) (*history.Rules, bool) {
+	if mk, ok := history.RuleSets()[name]; ok {
+		return mk(), true
+	}
+	if m, ok := Lookup(name); ok && m.History != nil {
+		return m.HistoryRules(), true
+	}
+	return nil, false
+}
+
+// ReplayHistory replays a history witness under the rule set it names
+// (HistoryRuleSet). An unknown rule set is a bad witness.
+func ReplayHistory(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
+	rules, ok := HistoryRuleSet(w.Rules)
+	if !ok {
+		return nil, witnessfile.Bad("rules %q: not a history rule set (spec, healing, H1-H%d)", w.Rules, len(History()))
+	}
+	return history.ReplayWith(w, rules)
+}
