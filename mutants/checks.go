@@ -13,6 +13,7 @@ import (
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/props"
+	"github.com/nip-rs/harness/witnessfile"
 )
 
 // Kinds of generic check.
@@ -121,7 +122,7 @@ func (r *runner) runCheck(c Check, rules *model.Rules, name string, m *Mutant) *
 	key := name + "|" + c.Name
 	if c.TieIndependent {
 		if f, ok := r.cache[key]; ok {
-			return f
+			return retied(f, rules.Tie)
 		}
 	}
 	start := time.Now()
@@ -210,4 +211,22 @@ func (r *runner) load(c Check, rules *model.Rules) *Finding {
 	f.Witness = &Witness{Kind: KindLoad, JSON: append(data, '\n'),
 		Text: fmt.Sprintf("check %s, rules %s, %s\nviolation: %s\n\n%s\n", w.Check, w.Rules, w.Config, w.Violation, strings.Join(log, "\n"))}
 	return f
+}
+
+// retied is a cached tie-independent finding as the run under tie would
+// have written it: a directed witness names the tie policy it ran under, so
+// the same finding reused under the other policy is relabelled (its golden
+// file then does not depend on which policies one run covered).
+func retied(f *Finding, tie model.TiePolicy) *Finding {
+	if f.Witness == nil || f.Witness.Kind != KindDirected {
+		return f
+	}
+	w, err := witnessfile.Parse(f.Witness.JSON)
+	if err != nil || w.Tie == tie.String() {
+		return f
+	}
+	w.Tie = tie.String()
+	g := *f
+	g.Witness = &Witness{Kind: KindDirected, JSON: w.JSON(), Text: w.DirectedText()}
+	return &g
 }
