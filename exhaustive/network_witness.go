@@ -166,15 +166,9 @@ func (w *netWorld) replay(wit *witnessfile.Witness) (*witnessfile.Replayed, erro
 		actions = append(actions, a)
 	}
 	found = append(found, w.check(c, cur, w.scratch())...)
-	res := &witnessfile.Replayed{}
+	res, got := replayed(wit, found)
 	var b strings.Builder
-	w.render(&b, wit, rows, actions)
-	for _, f := range found {
-		res.Found = append(res.Found, f.Invariant+": "+f.Detail)
-		if f.Invariant == wit.Invariant {
-			res.Reproduced = true
-		}
-	}
+	w.render(&b, got, rows, actions)
 	res.Text = b.String()
 	return res, nil
 }

@@ -2,6 +2,7 @@ package exhaustive
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nip-rs/harness/model"
@@ -25,6 +26,9 @@ func Replay(cat *Catalog, w *witnessfile.Witness) (*witnessfile.Replayed, error)
 	tie, err := model.ParseTiePolicy(w.Tie)
 	if err != nil {
 		return nil, witnessfile.Bad("%v", err)
+	}
+	if !slices.ContainsFunc(InvariantTable(u), func(inv search.Invariant) bool { return inv.ID == w.Invariant }) {
+		return nil, witnessfile.Bad("universe %s has no invariant %q (see -list)", u.Name, w.Invariant)
 	}
 	rules, err := cat.Rules(w.Rules)
 	if err != nil {
@@ -194,17 +198,26 @@ func (rw *refWorld) replay(w *witnessfile.Witness) (*witnessfile.Replayed, error
 	fs, _ := rw.e.newCache().stateChecks(ids, rw.perms)
 	found = append(found, fs...)
 
-	res := &witnessfile.Replayed{}
+	res, got := replayed(w, found)
 	var b strings.Builder
-	tr.render(&b, u, w)
-	for _, f := range found {
-		res.Found = append(res.Found, f.Invariant+": "+f.Detail)
-		if f.Invariant == w.Invariant {
-			res.Reproduced = true
-		}
-	}
+	tr.render(&b, u, got)
 	res.Text = b.String()
 	return res, nil
+}
+
+// replayed collects what a replay found, and the witness as the replay
+// saw it: its detail recomputed (the stored one is never shown as found).
+func replayed(w *witnessfile.Witness, found []finding) (*witnessfile.Replayed, *witnessfile.Witness) {
+	res := &witnessfile.Replayed{}
+	got := *w
+	got.Detail = "(holds along this trace)"
+	for _, f := range found {
+		res.Found = append(res.Found, f.Invariant+": "+f.Detail)
+		if f.Invariant == w.Invariant && !res.Reproduced {
+			res.Reproduced, res.Detail, got.Detail = true, f.Detail, f.Detail
+		}
+	}
+	return res, &got
 }
 
 func (tr *trace) render(b *strings.Builder, u *Universe, w *witnessfile.Witness) {

@@ -56,7 +56,12 @@ type options struct {
 	progress  time.Duration
 	list      bool
 	symmetry  bool
+	html      string
+	// set names the flags given on the command line, in order.
+	set []string
 }
+
+func (o *options) isSet(name string) bool { return slices.Contains(o.set, name) }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	o := &options{}
@@ -76,9 +81,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.progress, "progress", time.Second, "progress interval on stderr (0: off)")
 	fs.BoolVar(&o.list, "list", false, "list universes, rule sets and directed checks")
 	fs.BoolVar(&o.symmetry, "symmetry", true, "store one state per orbit of the universe's interchangeable devices and contexts (network universes)")
+	fs.StringVar(&o.html, "html", "", "also write the witnesses as one self-contained HTML page to this file")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
+	fs.Visit(func(f *flag.Flag) { o.set = append(o.set, f.Name) })
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
@@ -291,47 +298,6 @@ func writeWitnesses(dir string, out *outcome) ([]string, error) {
 		files = append(files, p)
 	}
 	return files, nil
-}
-
-func replay(o *options, stdout, stderr io.Writer) int {
-	data, err := os.ReadFile(o.replay)
-	if err != nil {
-		return usageError(stderr, err)
-	}
-	fmt.Fprintf(stdout, "explore -replay=%s (version %s)\n", o.replay, cli.Version())
-	w, err := witnessfile.Parse(data)
-	if err != nil {
-		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
-	}
-	res, err := replayAny(w)
-	if err != nil {
-		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
-	}
-	fmt.Fprint(stdout, res.Text)
-	if res.Reproduced {
-		fmt.Fprintf(stdout, "reproduced: %s fails again\n", w.Invariant)
-		return exitViolation
-	}
-	if len(res.Found) > 0 {
-		fmt.Fprintf(stdout, "not reproduced: %s holds, but the replay found:\n", w.Invariant)
-		for _, f := range res.Found {
-			fmt.Fprintf(stdout, "  %s\n", f)
-		}
-		return exitViolation
-	}
-	fmt.Fprintf(stdout, "not reproduced: %s holds along this witness\n", w.Invariant)
-	return exitOK
-}
-
-// replayAny replays a witness through the package whose check wrote it.
-func replayAny(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
-	switch w.Kind {
-	case witnessfile.KindExplore:
-		return exhaustive.Replay(cat, w)
-	case witnessfile.KindDirected:
-		return directed.Replay(w, cat.Rules)
-	}
-	return nil, witnessfile.Bad("unknown kind %q (want %s or %s)", w.Kind, witnessfile.KindExplore, witnessfile.KindDirected)
 }
 
 // witnessText renders a witness: as found in this run, or replayed.
