@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
@@ -37,6 +38,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 var cat = func() *exhaustive.Catalog {
 	c := exhaustive.NewCatalog()
 	mutants.Register(c)
+	amendments.Register(c)
 	return c
 }()
 
@@ -181,6 +183,10 @@ type outcome struct {
 	Directed []*directed.CheckSummary `json:"-"`
 	Status   string                   `json:"status"`
 	Files    []string                 `json:"witness_files,omitempty"`
+	// Amendment and Diffs describe a run under an amendment: its change,
+	// and per tie the rule inputs it decided otherwise than spec.
+	Amendment *amendments.Amendment `json:"-"`
+	Diffs     []string              `json:"amendment_differs,omitempty"`
 }
 
 func explore(o *options, stdout, stderr io.Writer) int {
@@ -200,16 +206,32 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
+	am, amended := amendments.Lookup(o.rules)
+	if amended {
+		if am.Pinned && o.isSet("tie") && (len(tl) != 1 || tl[0] != am.Tie) {
+			return usageError(stderr, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", o.tie, am.Name, am.Tie))
+		}
+		tl = am.Ties(tl)
+	}
 	depth := o.depth
 	if depth == 0 {
 		depth = u.Depth
 	}
 	out := &outcome{Run: header(o, depth, u.Network != nil), Universe: u.Name}
+	if amended {
+		out.Amendment = &am
+	}
 	if !o.json {
 		fmt.Fprintln(stdout, out.Run)
 	}
 	for _, t := range tl {
-		cfg := exhaustive.Config{Universe: u, Depth: depth, Rules: rules.WithTie(t), Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry}
+		runRules := rules.WithTie(t)
+		var diff *amendments.Diff
+		if amended {
+			diff = &amendments.Diff{}
+			runRules = diff.Wrap(am.Rules(t), am.Baseline(t))
+		}
+		cfg := exhaustive.Config{Universe: u, Depth: depth, Rules: runRules, Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry}
 		if o.progress > 0 {
 			cfg.ProgressEvery = o.progress
 			cfg.Progress = func(p exhaustive.Progress) {
@@ -222,6 +244,9 @@ func explore(o *options, stdout, stderr io.Writer) int {
 			return usageError(stderr, err)
 		}
 		out.Explore = append(out.Explore, r)
+		if diff != nil {
+			out.Diffs = append(out.Diffs, fmt.Sprintf("tie %s, universe %s: %s", t, u.Name, diff))
+		}
 	}
 	if o.directed {
 		out.Directed = directed.Summarize(directed.RunSuite(rules, tl, o.workers, only))

@@ -107,6 +107,7 @@ func writeText(w io.Writer, out *outcome, stderr io.Writer) {
 	for _, f := range out.Files {
 		fmt.Fprintf(w, "witness written to %s\n", f)
 	}
+	writeVerdict(w, out)
 	fmt.Fprintf(w, "\nresult: %s\n", resultLine(out))
 }
 
