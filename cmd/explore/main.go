@@ -30,7 +30,10 @@ const (
 	exitUnknown   = 3
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	onInterrupt(os.Stdout)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // cat names every universe and rule set the flags and witnesses can refer
 // to: the project's own and every mutant (so -rules can name a mutant and
@@ -41,6 +44,11 @@ var cat = func() *exhaustive.Catalog {
 	amendments.Register(c)
 	return c
 }()
+
+// defaultMaxStates guards memory: a network universe stores about 700
+// bytes per state, so this is about 2 GB; make explore-deep's largest run
+// (network, depth 7) stores under 2 million.
+const defaultMaxStates = 3_000_000
 
 // options are the parsed flags.
 type options struct {
@@ -59,6 +67,7 @@ type options struct {
 	list      bool
 	symmetry  bool
 	html      string
+	version   bool
 	// set names the flags given on the command line, in order.
 	set []string
 }
@@ -76,13 +85,15 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.directed, "directed", true, "also run the directed checks")
 	fs.StringVar(&o.only, "only", "", "run only these directed checks (comma-separated keys)")
 	fs.StringVar(&o.rules, "rules", "spec", "rule set to run under (see -list)")
-	fs.IntVar(&o.maxStates, "max-states", 0, "stop with result unknown beyond this many distinct states (0: no limit)")
+	fs.IntVar(&o.maxStates, "max-states", defaultMaxStates, "stop with result unknown beyond this many distinct states, a guard on memory (0: no limit)")
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object")
 	fs.StringVar(&o.witness, "witness", "witness", "directory to write witness files to")
 	fs.StringVar(&o.replay, "replay", "", "replay a witness file")
 	fs.DurationVar(&o.progress, "progress", time.Second, "progress interval on stderr (0: off)")
 	fs.BoolVar(&o.list, "list", false, "list universes, rule sets and directed checks")
 	fs.BoolVar(&o.symmetry, "symmetry", true, "store one state per orbit of the universe's interchangeable devices and contexts (network universes)")
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs.Usage = func() { usage(fs) }
 	fs.StringVar(&o.html, "html", "", "also write the witnesses as one self-contained HTML page to this file")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -112,6 +123,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch {
+	case o.version:
+		fmt.Fprintln(stdout, "explore", cli.Version())
+		return exitOK
 	case o.list:
 		list(stdout)
 		return exitOK
@@ -157,8 +171,19 @@ func list(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s depth %d  %s\n", n, u.Depth, u.Doc)
 	}
 	fmt.Fprintln(w, "rule sets:")
+	fmt.Fprintf(w, "  %-20s the production rules (model.Spec)\n", "spec")
+	for _, a := range amendments.All() {
+		fmt.Fprintf(w, "  %-20s amendment: %s (%s)\n", a.Name, a.Title, a.Section)
+	}
+	for _, m := range mutants.All() {
+		fmt.Fprintf(w, "  %-20s mutant: %s (%s)\n", m.ID, m.Rule, m.Section)
+	}
 	for _, n := range cat.RulesNames() {
-		fmt.Fprintf(w, "  %s\n", n)
+		_, isAmend := amendments.Lookup(n)
+		_, isMutant := mutants.Lookup(n)
+		if n != "spec" && !isAmend && !isMutant {
+			fmt.Fprintf(w, "  %s\n", n)
+		}
 	}
 	for _, world := range []struct{ name, universe string }{{"reference world", "reference"}, {"network world", "network"}} {
 		u, _ := cat.Universe(world.universe)
@@ -232,9 +257,14 @@ func explore(o *options, stdout, stderr io.Writer) int {
 			runRules = diff.Wrap(am.Rules(t), am.Baseline(t))
 		}
 		cfg := exhaustive.Config{Universe: u, Depth: depth, Rules: runRules, Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry}
-		if o.progress > 0 {
-			cfg.ProgressEvery = o.progress
-			cfg.Progress = func(p exhaustive.Progress) {
+		current.start(out, t)
+		cfg.ProgressEvery = o.progress
+		if o.progress <= 0 {
+			cfg.ProgressEvery = time.Second
+		}
+		cfg.Progress = func(p exhaustive.Progress) {
+			current.note(p)
+			if o.progress > 0 {
 				fmt.Fprintf(stderr, "explore %s tie=%s: %s depth %d, %s distinct, queue %s, %s states/s\n",
 					u.Name, t, p.Phase, p.Depth, notefig.Commas(p.Distinct), notefig.Commas(p.Queue), notefig.Commas(int(p.StatesPerSec)))
 			}
@@ -243,7 +273,11 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		if err != nil {
 			return usageError(stderr, err)
 		}
+		if r.Status == exhaustive.StatusUnknown && o.maxStates == defaultMaxStates && !o.isSet("max-states") {
+			fmt.Fprintf(stderr, "explore: stopped by the default state guard: more than %s distinct states (about 2 GB in a network universe); -max-states N raises it, -max-states 0 removes it\n", notefig.Commas(defaultMaxStates))
+		}
 		out.Explore = append(out.Explore, r)
+		current.finish(r)
 		if diff != nil {
 			out.Diffs = append(out.Diffs, fmt.Sprintf("tie %s, universe %s: %s", t, u.Name, diff))
 		}

@@ -309,6 +309,9 @@ func writeControl(w io.Writer, rep *mutants.Report) {
 	} else {
 		fmt.Fprintf(w, "control: %s\n", name)
 	}
+	if rep.Lazy {
+		fmt.Fprintf(w, "  (the control ran only on the %d checks the mutants reached; run without -only for its whole verdict)\n", len(rep.Suite))
+	}
 	if len(safety) == 0 {
 		fmt.Fprintln(w, "  safety (every universe, law and hazard cube, load soundness): holds")
 	} else {

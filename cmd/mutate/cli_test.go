@@ -1,0 +1,33 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestHelpAndVersion(t *testing.T) {
+	code, _, errOut := runCLI(t, "-h")
+	if code != exitUsage || !strings.Contains(errOut, "exit codes:") || !strings.Contains(errOut, "-control b-max-frontier") {
+		t.Errorf("-h: exit %d:\n%s", code, errOut)
+	}
+	if code, out, _ := runCLI(t, "-version"); code != exitOK || !strings.HasPrefix(out, "mutate ") {
+		t.Errorf("-version: exit %d, %q", code, out)
+	}
+	if code, _, errOut := runCLI(t, "-control", "nonesuch"); code != exitUsage || !strings.Contains(errOut, "unknown amendment") {
+		t.Errorf("-control nonesuch: exit %d, %q", code, errOut)
+	}
+}
+
+// -control runs the mutants against an amendment: the witnesses are not
+// compared with the spec's golden files, and the control is named.
+func TestControlAmendment(t *testing.T) {
+	code, out, errOut := runCLI(t, "-control", "b-max-frontier", "-only", "M1", "-tie", "clear", "-progress=false")
+	if code != exitOK {
+		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"-control=b-max-frontier", "control: amendment b-max-frontier", "witnesses: not compared", "M1  clear  baseline dominance"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
