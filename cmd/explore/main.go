@@ -291,6 +291,15 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "explore:", err)
 	}
 	out.Files = files
+	if o.html != "" {
+		var ws []*witnessfile.Witness
+		for _, nw := range out.witnesses() {
+			ws = append(ws, nw.w)
+		}
+		if err := writeHTML(o.html, ws, nil); err != nil {
+			return usageError(stderr, err)
+		}
+	}
 	if o.json {
 		writeJSON(stdout, out)
 	} else {

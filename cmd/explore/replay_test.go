@@ -112,3 +112,21 @@ func TestReplayBadInputExits2(t *testing.T) {
 		}
 	}
 }
+
+// -html writes one self-contained page holding the replayed steps.
+func TestReplayHTML(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.html")
+	code, out, errOut := runCLI(t, "-replay", "../../mutants/testdata/M3.clear.json", "-html", path)
+	if code != exitViolation || !strings.Contains(out, "page written to "+path) {
+		t.Fatalf("exit %d, stderr %q:\n%s", code, errOut, out)
+	}
+	page, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"action":"mark_unread d1 c0"`, `"invariant":"N1-cross-device-convergence"`, `"devices":3`, "<script>"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+}
