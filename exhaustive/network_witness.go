@@ -176,7 +176,7 @@ func (w *netWorld) replay(wit *witnessfile.Witness) (*witnessfile.Replayed, erro
 // render writes a network trace: the initial state in full, then every
 // step with its action and only the lines it changed, then the violation.
 func (w *netWorld) render(b *strings.Builder, wit *witnessfile.Witness, rows [][]int32, actions []Action) {
-	fmt.Fprintf(b, "witness %s: universe %s, depth bound %d, tie %s, rules %s\n", wit.Invariant, w.u.Name, wit.Depth, wit.Tie, wit.Rules)
+	fmt.Fprintf(b, "witness %s: universe %s, depth bound %d, tie %s, rules %s\n", wit.Invariant, w.u.Name, wit.Depth, wit.Tie, RulesLabel(w.u, w.e.rules, wit.Rules))
 	b.WriteString("initial state:\n")
 	names, lines := w.lines(rows[0])
 	for _, n := range names {
@@ -198,6 +198,7 @@ func (w *netWorld) render(b *strings.Builder, wit *witnessfile.Witness, rows [][
 		lines = after
 	}
 	fmt.Fprintf(b, "violation %s: %s\n", wit.Invariant, wit.Detail)
+	b.WriteString(Legend)
 }
 
 func orNone(s string) string {

@@ -89,6 +89,7 @@ type trace struct {
 	views   [][]deviceView
 	regress []bool
 	final   []*model.Replica
+	rules   *model.Rules
 }
 
 // runTrace executes transition indices from the initial state.
@@ -97,7 +98,7 @@ func runTrace(u *Universe, rules *model.Rules, path []int) (*trace, error) {
 	for i, spec := range u.Devices {
 		reps[i] = newReplica(spec, rules)
 	}
-	tr := &trace{views: [][]deviceView{views(u, rules, reps)}}
+	tr := &trace{views: [][]deviceView{views(u, rules, reps)}, rules: rules}
 	for k, t := range path {
 		if t < 0 || t >= u.numTransitions() {
 			return nil, fmt.Errorf("step %d: no transition %d", k+1, t)
@@ -221,7 +222,7 @@ func replayed(w *witnessfile.Witness, found []finding) (*witnessfile.Replayed, *
 }
 
 func (tr *trace) render(b *strings.Builder, u *Universe, w *witnessfile.Witness) {
-	fmt.Fprintf(b, "witness %s: universe %s, depth bound %d, tie %s, rules %s\n", w.Invariant, u.Name, w.Depth, w.Tie, w.Rules)
+	fmt.Fprintf(b, "witness %s: universe %s, depth bound %d, tie %s, rules %s\n", w.Invariant, u.Name, w.Depth, w.Tie, RulesLabel(u, tr.rules, w.Rules))
 	b.WriteString("initial state:\n")
 	for d, v := range tr.views[0] {
 		fmt.Fprintf(b, "  d%d %s\n", d, v.full(u))
@@ -237,6 +238,29 @@ func (tr *trace) render(b *strings.Builder, u *Universe, w *witnessfile.Witness)
 		}
 	}
 	fmt.Fprintf(b, "violation %s: %s\n", w.Invariant, w.Detail)
+	b.WriteString(Legend)
+}
+
+// Legend explains a witness's notation; every rendered explorer witness
+// ends with it.
+const Legend = "legend: reg=(S,C,B) is the override register (set counter, clear counter, baseline); " +
+	"f=N the read frontier, f=- none held (f=0 is a frontier of 0); live/dead the override's verdict; " +
+	"unread=true what the device shows; dN->dM the channel from device N to device M\n"
+
+// RulesLabel names the rules a trace ran under truthfully: the run's rule
+// set, and each device that decides through rules of its own (a
+// one-device variant universe) with those rules' name.
+func RulesLabel(u *Universe, run *model.Rules, name string) string {
+	var own []string
+	for i, d := range u.Devices {
+		if d.Rules != nil && run != nil {
+			own = append(own, fmt.Sprintf("d%d runs %s", i, d.Rules(run).Name))
+		}
+	}
+	if len(own) == 0 {
+		return name
+	}
+	return name + " (" + strings.Join(own, ", ") + ")"
 }
 
 // deviceView is what a witness shows of a device.

@@ -78,6 +78,8 @@ func FromWitness(w *witnessfile.Witness, text string, found []string) Witness {
 			n, _ := strconv.Atoi(m[1])
 			out.Steps = append(out.Steps, Step{N: n, Action: m[2], Kind: "local", Device: -1, From: -1, To: -1})
 			cur, inInitial = &out.Steps[len(out.Steps)-1], false
+		case strings.HasPrefix(l, "legend: "):
+			// The page has its own legend.
 		case l == "initial state:":
 			inInitial = true
 		case strings.HasPrefix(l, "violation "+w.Invariant+": "):

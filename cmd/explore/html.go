@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/nip-rs/harness/witnesshtml"
 	"github.com/nip-rs/harness/witnessfile"
+	"github.com/nip-rs/harness/witnesshtml"
 )
 
 // writeHTML writes witnesses as one page; rs holds what replaying each
