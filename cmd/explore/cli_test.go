@@ -3,7 +3,19 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/nip-rs/harness/internal/notefig"
 )
+
+// between is the text of s after the first before, up to the next after.
+func between(s, before, after string) string {
+	_, rest, ok := strings.Cut(s, before)
+	if !ok {
+		return "(missing: " + before + ")"
+	}
+	v, _, _ := strings.Cut(rest, after)
+	return v
+}
 
 func TestHelpVersionAndList(t *testing.T) {
 	code, _, errOut := runCLI(t, "-h")
@@ -33,6 +45,8 @@ func TestAmendmentRun(t *testing.T) {
 	if code != exitViolation {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
+	note := notefig.Section(t, "## Amendments")
+	notefig.RequireMention(t, note, "`b-max-frontier`, tie clear: "+between(out, "against spec, tie clear, universe reference: ", "\n"))
 	for _, want := range []string{
 		"amendment b-max-frontier (Actions (mark-unread))",
 		"against spec, tie clear, universe reference: 0 distinct rule inputs decided otherwise than spec",
@@ -47,6 +61,7 @@ func TestAmendmentRun(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "tie set, universe reference: 3 distinct rule inputs decided otherwise than spec") || strings.Contains(out, "clear-wins") {
 		t.Errorf("set-wins-everywhere: exit %d:\n%s", code, out)
 	}
+	notefig.RequireMention(t, note, "`set-wins-everywhere`, tie set: "+between(out, "against spec, tie set, universe reference: ", "\n"))
 	if code, _, errOut := runCLI(t, "-rules", "set-wins-everywhere", "-tie", "clear"); code != exitUsage || !strings.Contains(errOut, "decides ties itself") {
 		t.Errorf("-tie clear with set-wins-everywhere: exit %d, %q", code, errOut)
 	}
