@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: test fmt-check vet lint tools unit fuzz bench explore explore-deep mutate props-long
+.PHONY: test fmt-check vet lint tools unit fuzz bench explore explore-deep mutate props-long amendment
 
 test: fmt-check vet unit
 
@@ -72,3 +72,12 @@ PROPS_CHECKS ?= 200000
 PROPS_SEED ?= 0
 props-long:
 	$(GO) test -count=1 -timeout 60m ./props/ -run 'Conformant|Plateau|RunMatches' -rapid.checks=$(PROPS_CHECKS) -rapid.seed=$(PROPS_SEED) -v
+
+# An amendment (amendments/, see -list) as the baseline: the explorer and
+# every cube, then the whole mutant gate against it. The first command's
+# exit status is ignored so the gate runs too (an amendment usually fails
+# a spec-text conformance cube); read both reports.
+AMENDMENT ?= b-max-frontier
+amendment:
+	-$(GO) run ./cmd/explore -rules $(AMENDMENT)
+	$(GO) run ./cmd/mutate -control $(AMENDMENT)

@@ -16,7 +16,7 @@ import (
 
 // trace is a network witness with a local action, a publication, a
 // delivery and a drop, as its file and its text form hold it.
-func trace(t *testing.T) Witness {
+func trace(t testing.TB) Witness {
 	t.Helper()
 	w, err := witnessfile.Parse([]byte(`{"kind":"explore","universe":"network","depth":4,"tie":"clear","rules":"spec",
 		"invariant":"N1-cross-device-convergence","detail":"stored",

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -29,5 +31,21 @@ func TestControlAmendment(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// -html writes the first witnesses of the run as one page.
+func TestHTMLPage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.html")
+	dir := copyGolden(t, "M13")
+	if code, out, errOut := runCLI(t, "-only", "M13", "-tie", "clear", "-golden", dir, "-html", path, "-progress=false"); code != exitOK {
+		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
+	}
+	page, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), `M13 (tie clear`) || !strings.Contains(string(page), `"invariant":`) {
+		t.Errorf("page lacks M13's witness")
 	}
 }
