@@ -237,6 +237,9 @@ func explore(o *options, stdout, stderr io.Writer) int {
 			return usageError(stderr, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", o.tie, am.Name, am.Tie))
 		}
 		tl = am.Ties(tl)
+		if am.Pinned {
+			o.tie = am.Tie.String() // the header says the policy the run covers
+		}
 	}
 	depth := o.depth
 	if depth == 0 {
