@@ -169,6 +169,9 @@ func (w *netWorld) replay(wit *witnessfile.Witness) (*witnessfile.Replayed, erro
 	res, got := replayed(wit, found)
 	var b strings.Builder
 	w.render(&b, got, rows, actions)
+	w.renderQuiescence(&b, c, cur)
+	fmt.Fprintf(&b, "violation %s: %s\n", got.Invariant, got.Detail)
+	b.WriteString(Legend)
 	res.Text = b.String()
 	return res, nil
 }
@@ -197,8 +200,6 @@ func (w *netWorld) render(b *strings.Builder, wit *witnessfile.Witness, rows [][
 		}
 		lines = after
 	}
-	fmt.Fprintf(b, "violation %s: %s\n", wit.Invariant, wit.Detail)
-	b.WriteString(Legend)
 }
 
 func orNone(s string) string {
@@ -280,4 +281,34 @@ func (w *netWorld) describeMsg(m int32, dst int) string {
 		}
 	}
 	return s
+}
+
+// renderQuiescence shows what the quiescence checks ran on after the last
+// step: the messages the drain delivered, each device after the drain, and
+// each device at the fixpoint of the publication rounds, verdicts and
+// registers, so that a convergence or oracle violation can be read off.
+func (w *netWorld) renderQuiescence(b *strings.Builder, c *cache, row []int32) {
+	b.WriteString("quiescence (what the checks at this state ran on):\n")
+	delivered := false
+	for s := range w.n {
+		for d := range w.n {
+			if s == d {
+				continue
+			}
+			for k, m := range w.t.chans.get(row[w.chWord(s, d)]) {
+				fmt.Fprintf(b, "  drain: deliver d%d->d%d msg %d %s\n", s, d, k+1, w.describeMsg(m, d))
+				delivered = true
+			}
+		}
+	}
+	if !delivered {
+		b.WriteString("  drain: nothing in flight\n")
+	}
+	for d, nd := range w.drain(c, row) {
+		fmt.Fprintf(b, "  d%d drained: %s\n", d, w.describeNode(d, nd))
+	}
+	q := w.quiesce(c, row)
+	for d, nd := range q.final {
+		fmt.Fprintf(b, "  d%d at the fixpoint: %s  %s\n", d, w.view(d, nd), w.describeNode(d, nd))
+	}
 }

@@ -41,8 +41,9 @@ type Step struct {
 	N      int    `json:"n"`
 	Action string `json:"action"`
 	// Kind is "local" (an action on Device), "publish" (Device publishes
-	// to every peer), or a channel action from From to To: "deliver",
-	// "duplicate", "drop".
+	// to every peer), a channel action from From to To ("deliver",
+	// "duplicate", "drop"), or "quiescence": the state the checks ran on
+	// after the last step.
 	Kind   string   `json:"kind"`
 	Device int      `json:"device"`
 	From   int      `json:"from"`
@@ -80,6 +81,11 @@ func FromWitness(w *witnessfile.Witness, text string, found []string) Witness {
 			cur, inInitial = &out.Steps[len(out.Steps)-1], false
 		case strings.HasPrefix(l, "legend: "):
 			// The page has its own legend.
+		case strings.HasPrefix(l, "quiescence"):
+			// After the last step: the drain and the publication rounds
+			// the checks ran on, shown as one more row.
+			out.Steps = append(out.Steps, Step{N: len(out.Steps) + 1, Action: "quiescence: drain, then publication rounds", Kind: "quiescence", Device: -1, From: -1, To: -1})
+			cur, inInitial = &out.Steps[len(out.Steps)-1], false
 		case l == "initial state:":
 			inInitial = true
 		case strings.HasPrefix(l, "violation "+w.Invariant+": "):
@@ -94,7 +100,7 @@ func FromWitness(w *witnessfile.Witness, text string, found []string) Witness {
 	}
 	for i := range out.Steps {
 		s := &out.Steps[i]
-		if i < len(w.Actions) {
+		if i < len(w.Actions) && s.Kind != "quiescence" {
 			a := w.Actions[i]
 			switch {
 			case a.From != nil && a.To != nil:

@@ -38,6 +38,9 @@ step 3: deliver d0->d1 msg 1
   d1 c0: f=- reg=(0,0,0) dead -> f=- reg=(1,0,0) live
 step 4: drop d0->d2 msg 1
   (no change)
+quiescence (what the checks at this state ran on):
+  drain: nothing in flight
+  d0 at the fixpoint: c0: f=0 live unread=true
 violation N1-cross-device-convergence: at quiescence d0 sees <live> but d2 sees & dead
 `
 	return FromWitness(w, text, []string{"N1-cross-device-convergence: at quiescence d0 sees <live> but d2 sees & dead"})
@@ -45,14 +48,14 @@ violation N1-cross-device-convergence: at quiescence d0 sees <live> but d2 sees 
 
 func TestFromWitnessReadsStepsAndLanes(t *testing.T) {
 	w := trace(t)
-	if w.Devices != 3 || len(w.Steps) != 4 || len(w.Initial) != 3 {
+	if w.Devices != 3 || len(w.Steps) != 5 || len(w.Initial) != 3 {
 		t.Fatalf("devices %d, steps %d, initial %d", w.Devices, len(w.Steps), len(w.Initial))
 	}
 	want := []struct {
 		kind          string
 		dev, from, to int
 		lines         int
-	}{{"local", 0, -1, -1, 1}, {"publish", 0, -1, -1, 1}, {"deliver", -1, 0, 1, 1}, {"drop", -1, 0, 2, 1}}
+	}{{"local", 0, -1, -1, 1}, {"publish", 0, -1, -1, 1}, {"deliver", -1, 0, 1, 1}, {"drop", -1, 0, 2, 1}, {"quiescence", -1, -1, -1, 2}}
 	for i, s := range w.Steps {
 		if s.Kind != want[i].kind || s.Device != want[i].dev || s.From != want[i].from || s.To != want[i].to || len(s.Lines) != want[i].lines {
 			t.Errorf("step %d: %+v", i+1, s)
@@ -124,7 +127,7 @@ func TestPageRendersInChromium(t *testing.T) {
 	dom := string(runChromium(t, bin, "--dump-dom", "file://"+path))
 	for _, want := range []string{
 		`data-rendered="1"`,
-		`id="w1-step-1"`, `id="w1-step-4"`,
+		`id="w1-step-1"`, `id="w1-step-4"`, `5. quiescence: drain, then publication rounds`,
 		`class="delivery"`, `class="publication"`,
 		`class="violation violated" id="w1-violation"`,
 		`violated: N1-cross-device-convergence`,
