@@ -245,7 +245,8 @@ func (tr *trace) render(b *strings.Builder, u *Universe, w *witnessfile.Witness)
 // ends with it.
 const Legend = "legend: reg=(S,C,B) is the override register (set counter, clear counter, baseline); " +
 	"f=N the read frontier, f=- none held (f=0 is a frontier of 0); live/dead the override's verdict; " +
-	"unread=true what the device shows; dN->dM the channel from device N to device M\n"
+	"unread=true what the device shows for the newest message (dead unread=true: no override, but the message is past the frontier); " +
+	"dN->dM the channel from device N to device M\n"
 
 // RulesLabel names the rules a trace ran under truthfully: the run's rule
 // set, and each device that decides through rules of its own (a

@@ -56,7 +56,7 @@ var Legend = []string{
 	"reg=(S,C,B): the override register: set counter S, clear counter C, baseline B",
 	"f=N: the device's read frontier for the context; f=- it holds none (f=0 is a frontier of 0)",
 	"live / dead: the verdict: the override says unread (live) or not (dead)",
-	"unread=true: what the device shows, frontier and override together",
+	"unread=true: what the device shows for the newest message; dead unread=true means no override, but the message is past the frontier",
 	"dN->dM: the channel of messages from device N to device M",
 }
 
