@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: test fmt-check vet lint tools unit fuzz bench explore explore-deep mutate props-long history-long
+.PHONY: test fmt-check vet lint tools unit fuzz bench explore explore-deep mutate props-long history-long amendment
 
 test: fmt-check vet unit
 
@@ -81,3 +81,11 @@ HISTORY_CHECKS ?= 100000
 HISTORY_SEED ?= 0
 history-long:
 	$(GO) test -count=1 -timeout 30m ./history/ -run 'StateMachine' -rapid.checks=$(HISTORY_CHECKS) -rapid.seed=$(HISTORY_SEED) -v
+# An amendment (amendments/, see -list) as the baseline: the explorer and
+# every cube, then the whole mutant gate against it. The first command's
+# exit status is ignored so the gate runs too (an amendment usually fails
+# a spec-text conformance cube); read both reports.
+AMENDMENT ?= b-max-frontier
+amendment:
+	-$(GO) run ./cmd/explore -rules $(AMENDMENT)
+	$(GO) run ./cmd/mutate -control $(AMENDMENT)

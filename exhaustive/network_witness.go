@@ -166,15 +166,12 @@ func (w *netWorld) replay(wit *witnessfile.Witness) (*witnessfile.Replayed, erro
 		actions = append(actions, a)
 	}
 	found = append(found, w.check(c, cur, w.scratch())...)
-	res := &witnessfile.Replayed{}
+	res, got := replayed(wit, found)
 	var b strings.Builder
-	w.render(&b, wit, rows, actions)
-	for _, f := range found {
-		res.Found = append(res.Found, f.Invariant+": "+f.Detail)
-		if f.Invariant == wit.Invariant {
-			res.Reproduced = true
-		}
-	}
+	w.render(&b, got, rows, actions)
+	w.renderQuiescence(&b, c, cur)
+	fmt.Fprintf(&b, "violation %s: %s\n", got.Invariant, got.Detail)
+	b.WriteString(Legend)
 	res.Text = b.String()
 	return res, nil
 }
@@ -182,7 +179,7 @@ func (w *netWorld) replay(wit *witnessfile.Witness) (*witnessfile.Replayed, erro
 // render writes a network trace: the initial state in full, then every
 // step with its action and only the lines it changed, then the violation.
 func (w *netWorld) render(b *strings.Builder, wit *witnessfile.Witness, rows [][]int32, actions []Action) {
-	fmt.Fprintf(b, "witness %s: universe %s, depth bound %d, tie %s, rules %s\n", wit.Invariant, w.u.Name, wit.Depth, wit.Tie, wit.Rules)
+	fmt.Fprintf(b, "witness %s: universe %s, depth bound %d, tie %s, rules %s\n", wit.Invariant, w.u.Name, wit.Depth, wit.Tie, RulesLabel(w.u, w.e.rules, wit.Rules))
 	b.WriteString("initial state:\n")
 	names, lines := w.lines(rows[0])
 	for _, n := range names {
@@ -203,7 +200,6 @@ func (w *netWorld) render(b *strings.Builder, wit *witnessfile.Witness, rows [][
 		}
 		lines = after
 	}
-	fmt.Fprintf(b, "violation %s: %s\n", wit.Invariant, wit.Detail)
 }
 
 func orNone(s string) string {
@@ -285,4 +281,34 @@ func (w *netWorld) describeMsg(m int32, dst int) string {
 		}
 	}
 	return s
+}
+
+// renderQuiescence shows what the quiescence checks ran on after the last
+// step: the messages the drain delivered, each device after the drain, and
+// each device at the fixpoint of the publication rounds, verdicts and
+// registers, so that a convergence or oracle violation can be read off.
+func (w *netWorld) renderQuiescence(b *strings.Builder, c *cache, row []int32) {
+	b.WriteString("quiescence (what the checks at this state ran on):\n")
+	delivered := false
+	for s := range w.n {
+		for d := range w.n {
+			if s == d {
+				continue
+			}
+			for k, m := range w.t.chans.get(row[w.chWord(s, d)]) {
+				fmt.Fprintf(b, "  drain: deliver d%d->d%d msg %d %s\n", s, d, k+1, w.describeMsg(m, d))
+				delivered = true
+			}
+		}
+	}
+	if !delivered {
+		b.WriteString("  drain: nothing in flight\n")
+	}
+	for d, nd := range w.drain(c, row) {
+		fmt.Fprintf(b, "  d%d drained: %s\n", d, w.describeNode(d, nd))
+	}
+	q := w.quiesce(c, row)
+	for d, nd := range q.final {
+		fmt.Fprintf(b, "  d%d at the fixpoint: %s  %s\n", d, w.view(d, nd), w.describeNode(d, nd))
+	}
 }

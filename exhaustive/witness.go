@@ -2,6 +2,7 @@ package exhaustive
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nip-rs/harness/model"
@@ -25,6 +26,9 @@ func Replay(cat *Catalog, w *witnessfile.Witness) (*witnessfile.Replayed, error)
 	tie, err := model.ParseTiePolicy(w.Tie)
 	if err != nil {
 		return nil, witnessfile.Bad("%v", err)
+	}
+	if !slices.ContainsFunc(InvariantTable(u), func(inv search.Invariant) bool { return inv.ID == w.Invariant }) {
+		return nil, witnessfile.Bad("universe %s has no invariant %q (see -list)", u.Name, w.Invariant)
 	}
 	rules, err := cat.Rules(w.Rules)
 	if err != nil {
@@ -85,6 +89,7 @@ type trace struct {
 	views   [][]deviceView
 	regress []bool
 	final   []*model.Replica
+	rules   *model.Rules
 }
 
 // runTrace executes transition indices from the initial state.
@@ -93,7 +98,7 @@ func runTrace(u *Universe, rules *model.Rules, path []int) (*trace, error) {
 	for i, spec := range u.Devices {
 		reps[i] = newReplica(spec, rules)
 	}
-	tr := &trace{views: [][]deviceView{views(u, rules, reps)}}
+	tr := &trace{views: [][]deviceView{views(u, rules, reps)}, rules: rules}
 	for k, t := range path {
 		if t < 0 || t >= u.numTransitions() {
 			return nil, fmt.Errorf("step %d: no transition %d", k+1, t)
@@ -194,21 +199,30 @@ func (rw *refWorld) replay(w *witnessfile.Witness) (*witnessfile.Replayed, error
 	fs, _ := rw.e.newCache().stateChecks(ids, rw.perms)
 	found = append(found, fs...)
 
-	res := &witnessfile.Replayed{}
+	res, got := replayed(w, found)
 	var b strings.Builder
-	tr.render(&b, u, w)
-	for _, f := range found {
-		res.Found = append(res.Found, f.Invariant+": "+f.Detail)
-		if f.Invariant == w.Invariant {
-			res.Reproduced = true
-		}
-	}
+	tr.render(&b, u, got)
 	res.Text = b.String()
 	return res, nil
 }
 
+// replayed collects what a replay found, and the witness as the replay
+// saw it: its detail recomputed (the stored one is never shown as found).
+func replayed(w *witnessfile.Witness, found []finding) (*witnessfile.Replayed, *witnessfile.Witness) {
+	res := &witnessfile.Replayed{}
+	got := *w
+	got.Detail = "(holds along this trace)"
+	for _, f := range found {
+		res.Found = append(res.Found, f.Invariant+": "+f.Detail)
+		if f.Invariant == w.Invariant && !res.Reproduced {
+			res.Reproduced, res.Detail, got.Detail = true, f.Detail, f.Detail
+		}
+	}
+	return res, &got
+}
+
 func (tr *trace) render(b *strings.Builder, u *Universe, w *witnessfile.Witness) {
-	fmt.Fprintf(b, "witness %s: universe %s, depth bound %d, tie %s, rules %s\n", w.Invariant, u.Name, w.Depth, w.Tie, w.Rules)
+	fmt.Fprintf(b, "witness %s: universe %s, depth bound %d, tie %s, rules %s\n", w.Invariant, u.Name, w.Depth, w.Tie, RulesLabel(u, tr.rules, w.Rules))
 	b.WriteString("initial state:\n")
 	for d, v := range tr.views[0] {
 		fmt.Fprintf(b, "  d%d %s\n", d, v.full(u))
@@ -224,6 +238,30 @@ func (tr *trace) render(b *strings.Builder, u *Universe, w *witnessfile.Witness)
 		}
 	}
 	fmt.Fprintf(b, "violation %s: %s\n", w.Invariant, w.Detail)
+	b.WriteString(Legend)
+}
+
+// Legend explains a witness's notation; every rendered explorer witness
+// ends with it.
+const Legend = "legend: reg=(S,C,B) is the override register (set counter, clear counter, baseline); " +
+	"f=N the read frontier, f=- none held (f=0 is a frontier of 0); live/dead the override's verdict; " +
+	"unread=true what the device shows for the newest message (dead unread=true: no override, but the message is past the frontier); " +
+	"dN->dM the channel from device N to device M\n"
+
+// RulesLabel names the rules a trace ran under truthfully: the run's rule
+// set, and each device that decides through rules of its own (a
+// one-device variant universe) with those rules' name.
+func RulesLabel(u *Universe, run *model.Rules, name string) string {
+	var own []string
+	for i, d := range u.Devices {
+		if d.Rules != nil && run != nil {
+			own = append(own, fmt.Sprintf("d%d runs %s", i, d.Rules(run).Name))
+		}
+	}
+	if len(own) == 0 {
+		return name
+	}
+	return name + " (" + strings.Join(own, ", ") + ")"
 }
 
 // deviceView is what a witness shows of a device.

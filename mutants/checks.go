@@ -13,6 +13,7 @@ import (
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/props"
+	"github.com/nip-rs/harness/witnessfile"
 )
 
 // Kinds of generic check.
@@ -47,6 +48,36 @@ const loadStepsPerCase = 45
 type runner struct {
 	opts  Options
 	cache map[string]*Finding // tie-independent results by rule set and check
+	ctl   map[string]*Finding // the control's findings by tie and check
+}
+
+// controlFinding is what the baseline finds with check c under tie, run
+// once.
+func (r *runner) controlFinding(c Check, tie model.TiePolicy) *Finding {
+	key := tie.String() + "|" + c.Name
+	if f, ok := r.ctl[key]; ok {
+		return f
+	}
+	f := r.runCheck(c, r.opts.Baseline(tie), r.opts.BaselineName, nil)
+	r.ctl[key] = f
+	return f
+}
+
+// tripped is what the control found, per tie, in check name order.
+func (r *runner) tripped() map[model.TiePolicy][]*Finding {
+	var keys []string
+	for k := range r.ctl {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := map[model.TiePolicy][]*Finding{}
+	for _, k := range keys {
+		if f := r.ctl[k]; f.Caught() {
+			tie, _ := model.ParseTiePolicy(k[:strings.IndexByte(k, '|')])
+			out[tie] = append(out[tie], f)
+		}
+	}
+	return out
 }
 
 // SuiteChecks lists every generic check, unordered: each registered
@@ -76,24 +107,25 @@ var controls struct {
 type controlRun struct {
 	suite []Check
 	found map[model.TiePolicy][]*Finding
+	ctl   map[string]*Finding
 }
 
 // control runs every check under the production rules, under each tie
 // policy, and orders the suite by Work, cheapest first (ties by kind, then
 // name). It returns what the control tripped.
 func (r *runner) control() ([]Check, map[model.TiePolicy][]*Finding) {
-	key := fmt.Sprint(r.opts.Ties, r.opts.Seed, r.opts.LoadCases, Universes(r.opts.Catalog))
+	key := fmt.Sprint(r.opts.BaselineName, r.opts.Ties, r.opts.Seed, r.opts.LoadCases, Universes(r.opts.Catalog))
 	controls.Lock()
 	defer controls.Unlock()
 	if c, ok := controls.m[key]; ok {
+		r.ctl = c.ctl
 		return c.suite, c.found
 	}
 	checks := SuiteChecks(r.opts.Catalog)
 	found := map[model.TiePolicy][]*Finding{}
-	spec := model.Spec()
 	for i := range checks {
 		for _, tie := range r.opts.Ties {
-			f := r.runCheck(checks[i], spec.WithTie(tie), "spec", nil)
+			f := r.controlFinding(checks[i], tie)
 			if tie == r.opts.Ties[0] {
 				checks[i].Work = f.Work
 			}
@@ -111,7 +143,7 @@ func (r *runner) control() ([]Check, map[model.TiePolicy][]*Finding) {
 	if controls.m == nil {
 		controls.m = map[string]controlRun{}
 	}
-	controls.m[key] = controlRun{checks, found}
+	controls.m[key] = controlRun{checks, found, r.ctl}
 	return checks, found
 }
 
@@ -121,7 +153,7 @@ func (r *runner) runCheck(c Check, rules *model.Rules, name string, m *Mutant) *
 	key := name + "|" + c.Name
 	if c.TieIndependent {
 		if f, ok := r.cache[key]; ok {
-			return f
+			return retied(f, rules.Tie)
 		}
 	}
 	start := time.Now()
@@ -212,4 +244,39 @@ func (r *runner) load(c Check, rules *model.Rules) *Finding {
 	f.Witness = &Witness{Kind: KindLoad, JSON: append(data, '\n'),
 		Text: fmt.Sprintf("check %s, rules %s, %s\nviolation: %s\n\n%s\n", w.Check, w.Rules, w.Config, w.Violation, strings.Join(log, "\n"))}
 	return f
+}
+
+// retied is a cached tie-independent finding as the run under tie would
+// have written it: a directed witness names the tie policy it ran under, so
+// the same finding reused under the other policy is relabelled (its golden
+// file then does not depend on which policies one run covered).
+func retied(f *Finding, tie model.TiePolicy) *Finding {
+	if f.Witness == nil || f.Witness.Kind != KindDirected {
+		return f
+	}
+	w, err := witnessfile.Parse(f.Witness.JSON)
+	if err != nil || w.Tie == tie.String() {
+		return f
+	}
+	w.Tie = tie.String()
+	g := *f
+	g.Witness = &Witness{Kind: KindDirected, JSON: w.JSON(), Text: w.DirectedText()}
+	return &g
+}
+
+// IsConformance reports whether a check is a spec-text conformance cube
+// (labelled C1, C2, ...): it asks whether a rule set does what the spec's
+// text says, where every other check asks whether the protocol stays safe.
+func IsConformance(c Check) bool {
+	return c.Kind == KindDirected && len(c.Directed.Label) >= 2 && c.Directed.Label[0] == 'C' && c.Directed.Label[1] >= '0' && c.Directed.Label[1] <= '9'
+}
+
+// IsConformanceName is IsConformance by check name.
+func IsConformanceName(name string) bool {
+	key, ok := strings.CutPrefix(name, KindDirected+":")
+	if !ok {
+		return false
+	}
+	d, err := directed.LookupDirected(key)
+	return err == nil && IsConformance(Check{Kind: KindDirected, Directed: d})
 }

@@ -106,7 +106,7 @@ func (rep *Report) Problems() []string {
 	var out []string
 	for _, tie := range rep.Options.Ties {
 		for _, f := range rep.Control[tie] {
-			out = append(out, fmt.Sprintf("control (production rules, tie %s): %s reports %s: %s", tie, f.Check, f.Invariant, f.Detail))
+			out = append(out, fmt.Sprintf("control (%s, tie %s): %s reports %s: %s", rep.Options.BaselineName, tie, f.Check, f.Invariant, f.Detail))
 		}
 	}
 	for _, r := range rep.Results {

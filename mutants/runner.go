@@ -29,7 +29,18 @@ type Options struct {
 	// Catalog names the universes and rule sets; nil means the project's
 	// own with every mutant registered (exhaustive.NewCatalog, Register).
 	Catalog *exhaustive.Catalog
+	// Baseline is the rule set the control runs and every mutant changes,
+	// under a tie policy; nil means the production rules. BaselineName
+	// names it ("spec" by default). Under another baseline a check the
+	// control trips cannot tell a mutant from it, so no mutant runs it,
+	// and the catalogue's expectations (made against spec) are not
+	// required.
+	Baseline     func(model.TiePolicy) *model.Rules
+	BaselineName string
 }
+
+// spec reports whether the run's baseline is the production rules.
+func (o *Options) spec() bool { return o.BaselineName == "spec" }
 
 // DefaultSeed and DefaultLoadCases are the load searches' defaults, those
 // of the props tests' searches.
@@ -54,6 +65,10 @@ func (o *Options) fill() {
 	if o.Catalog == nil {
 		o.Catalog = exhaustive.NewCatalog()
 		Register(o.Catalog)
+	}
+	if o.Baseline == nil {
+		o.Baseline = func(t model.TiePolicy) *model.Rules { return model.Spec().WithTie(t) }
+		o.BaselineName = "spec"
 	}
 }
 
@@ -101,6 +116,8 @@ type Result struct {
 	Findings []*Finding
 	// Missed lists the expected checks that did not catch it (clear-wins).
 	Missed []string
+	// Skipped lists the checks not run because the control trips them.
+	Skipped []string
 	// Ran is the number of checks run, Elapsed their total time.
 	Ran     int
 	Elapsed time.Duration
@@ -137,6 +154,8 @@ func (r *Result) Problems(all bool) []string {
 	switch {
 	case r.Mutant.Equivalent != "" && r.Status != StatusEquivalent:
 		out = append(out, "declared equivalent but caught by "+r.First.Check)
+	case r.Mutant.Equivalent == "" && r.Status != StatusCaught && len(r.Skipped) > 0:
+		out = append(out, fmt.Sprintf("survived every generic check the control does not trip (%d skipped)", len(r.Skipped)))
 	case r.Mutant.Equivalent == "" && r.Status != StatusCaught:
 		out = append(out, "survived every generic check")
 	}
@@ -164,10 +183,15 @@ type Report struct {
 	Control map[model.TiePolicy][]*Finding
 	Results []*Result
 	Elapsed time.Duration
+	// Lazy is true when the control ran only on the checks the selected
+	// mutants reached (Suite lists those).
+	Lazy bool
 }
 
 // Run executes the control and then every selected mutant under each tie
-// policy.
+// policy. With Only set, the control runs lazily: only the checks the
+// selected mutants reach, in the same order the full run would take
+// (lazy.go).
 func Run(opts Options) (*Report, error) {
 	opts.fill()
 	start := time.Now()
@@ -175,13 +199,22 @@ func Run(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{opts: opts, cache: map[string]*Finding{}}
+	r := &runner{opts: opts, cache: map[string]*Finding{}, ctl: map[string]*Finding{}}
 	rep := &Report{Options: opts}
-	rep.Suite, rep.Control = r.control()
+	var suite walk
+	if opts.Only == nil {
+		rep.Suite, rep.Control = r.control()
+		suite = fullSuite(rep.Suite)
+	} else {
+		suite = r.newLazySuite()
+	}
 	for _, m := range ms {
 		for _, tie := range opts.Ties {
-			rep.Results = append(rep.Results, r.mutant(rep.Suite, m, tie))
+			rep.Results = append(rep.Results, r.mutant(suite, m, tie))
 		}
+	}
+	if ls, ok := suite.(*lazySuite); ok {
+		rep.Suite, rep.Control, rep.Lazy = ls.done, r.tripped(), len(ls.done) < len(SuiteChecks(opts.Catalog))
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil
@@ -203,17 +236,32 @@ func selected(only []string) ([]Mutant, error) {
 }
 
 // mutant runs the suite, in order, against one mutant under one tie.
-func (r *runner) mutant(suite []Check, m Mutant, tie model.TiePolicy) *Result {
+func (r *runner) mutant(suite walk, m Mutant, tie model.TiePolicy) *Result {
 	res := &Result{Mutant: m, Tie: tie, Status: StatusSurvived}
 	start := time.Now()
-	rules := m.RunRules(tie)
+	rules, name := m.RunRules(tie), m.ID
+	if !r.opts.spec() {
+		rules, name = r.opts.Baseline(tie), m.ID+"@"+r.opts.BaselineName
+		if !m.OneDevice {
+			rules = rules.Clone()
+			m.Apply(rules)
+			rules.Name = name
+		}
+	}
 	expected := map[string]bool{}
-	if tie == model.ClearWins && !r.opts.All {
+	if tie == model.ClearWins && !r.opts.All && r.opts.spec() {
 		for _, c := range m.ExpectedBy {
 			expected[c] = true
 		}
 	}
-	for _, c := range suite {
+	for i := 0; ; i++ {
+		if res.First != nil && !r.opts.All && len(expected) == 0 {
+			break // nothing left to run: do not place the rest of a lazy suite
+		}
+		c, ok := suite.at(i)
+		if !ok {
+			break
+		}
 		if m.OneDevice && c.Kind != KindExplore {
 			continue // a one-installation change has no meaning to a single-rule-set check
 		}
@@ -223,7 +271,12 @@ func (r *runner) mutant(suite []Check, m Mutant, tie model.TiePolicy) *Result {
 		if res.First != nil && !r.opts.All && !expected[c.Name] {
 			continue
 		}
-		f := r.runCheck(c, rules, m.ID, &m)
+		if r.controlFinding(c, tie).Caught() {
+			res.Skipped = append(res.Skipped, c.Name)
+			delete(expected, c.Name)
+			continue // the baseline itself fails it: it cannot tell the mutant apart
+		}
+		f := r.runCheck(c, rules, name, &m)
 		res.Ran++
 		if f.Caught() {
 			res.Findings = append(res.Findings, f)

@@ -25,12 +25,18 @@ type Witness struct {
 	// Text is the rendering, when the witness was found in this process
 	// (a witness read from a file is rendered by replaying it).
 	Text string `json:"-"`
+	// Raw is the file as read, for a kind whose fields this package does
+	// not hold (a load witness, or a kind another package defines).
+	Raw []byte `json:"-"`
 }
 
 // Witness kinds.
 const (
 	KindExplore  = "explore"
 	KindDirected = "directed"
+	// KindLoad is a full-state load scenario (props.Witness): its file
+	// has no kind field, it is recognised by its config.
+	KindLoad = "load"
 )
 
 // Action is one step of an explorer witness as the file holds it: the
@@ -55,9 +61,40 @@ func Bad(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", ErrBad, fmt.Sprintf(format, a...))
 }
 
-// Parse reads a witness file. Unknown fields, trailing data and a missing
-// invariant are errors (wrapping ErrBad).
+// Parse reads a witness file of any kind. An explorer or directed witness
+// is read strictly: unknown fields, trailing data and a missing invariant
+// are errors (wrapping ErrBad). A load witness (props' format, recognised
+// by its "config" object and no "kind") and a witness of any other kind
+// keep the file in Raw, for the package that replays them to read strictly;
+// their common fields are filled in as far as they are present.
 func Parse(data []byte) (*Witness, error) {
+	var head struct {
+		Kind   string          `json:"kind"`
+		Config json.RawMessage `json:"config"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, Bad("%v", err)
+	}
+	switch {
+	case head.Kind == "" && head.Config != nil:
+		return parseLoad(data)
+	case head.Kind == KindExplore || head.Kind == KindDirected:
+		return parseStrict(data)
+	case head.Kind == "":
+		return nil, Bad("no kind named (want %s, %s, or a load witness's config)", KindExplore, KindDirected)
+	}
+	var w Witness
+	if err := json.Unmarshal(data, &w); err != nil {
+		return nil, Bad("%v", err)
+	}
+	if w.Invariant == "" {
+		return nil, Bad("no invariant named")
+	}
+	w.Raw = data
+	return &w, nil
+}
+
+func parseStrict(data []byte) (*Witness, error) {
 	var w Witness
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
@@ -73,8 +110,30 @@ func Parse(data []byte) (*Witness, error) {
 	return &w, nil
 }
 
-// JSON is the witness file content (indented, newline-terminated).
+// parseLoad reads the common fields of a load witness: its check, rule set
+// and violation ("<invariant>: <detail>").
+func parseLoad(data []byte) (*Witness, error) {
+	var l struct {
+		Check     string `json:"check"`
+		Rules     string `json:"rules"`
+		Violation string `json:"violation"`
+	}
+	if err := json.Unmarshal(data, &l); err != nil {
+		return nil, Bad("%v", err)
+	}
+	inv, detail, _ := strings.Cut(l.Violation, ": ")
+	if inv == "" {
+		return nil, Bad("load witness names no violation")
+	}
+	return &Witness{Kind: KindLoad, Check: l.Check, Rules: l.Rules, Invariant: inv, Detail: detail, Raw: data}, nil
+}
+
+// JSON is the witness file content (indented, newline-terminated); for a
+// kind this package does not lay out, the file as read.
 func (w *Witness) JSON() []byte {
+	if w.Raw != nil && w.Kind != KindExplore && w.Kind != KindDirected {
+		return w.Raw
+	}
 	b, _ := json.MarshalIndent(w, "", "  ") // plain data always marshals
 	return append(b, '\n')
 }
@@ -85,6 +144,9 @@ type Replayed struct {
 	Reproduced bool
 	// Found lists every violation the replay observed.
 	Found []string
+	// Detail is the replay's own account of the witness's invariant
+	// (empty when it held), to compare with the file's stored detail.
+	Detail string
 	// Text is the witness rendered step by step.
 	Text string
 }

@@ -4,13 +4,19 @@
 //	explore [-universe reference] [-depth N] [-tie clear|set|both]
 //	        [-workers N] [-directed=true] [-only KEY,...] [-rules spec]
 //	        [-max-states N] [-json] [-witness DIR] [-progress 1s]
-//	explore -replay FILE
+//	        [-html FILE] [-version]
+//	explore -replay FILE [-rules NAME] [-tie clear|set] [-html FILE]
 //	explore -list
 //
 // The first line of standard output says everything needed to reproduce the
 // run. Progress goes to standard error. A violation prints its witness as
 // text and writes it as JSON under -witness; -replay re-runs a witness
-// through the same code and requires the same invariant to fail again.
+// through the same code, prints what it recomputed (flagging a stored
+// detail that differs) and, with -rules or -tie, re-runs it under other
+// rules. -rules also takes an amendment (package amendments): the report
+// then says how many rule inputs it decided otherwise than spec, and keeps
+// safety apart from spec-text conformance. -html writes the witnesses as
+// one self-contained page (package witnesshtml).
 //
 // Exit codes: 0 every check passed; 1 a violation (or, with -replay, the
 // witness reproduced); 2 a usage or input error, including a witness file

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
@@ -29,7 +30,10 @@ const (
 	exitUnknown   = 3
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	onInterrupt(os.Stdout)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // cat names every universe and rule set the flags and witnesses can refer
 // to: the project's own and every mutant (so -rules can name a mutant and
@@ -37,8 +41,14 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 var cat = func() *exhaustive.Catalog {
 	c := exhaustive.NewCatalog()
 	mutants.Register(c)
+	amendments.Register(c)
 	return c
 }()
+
+// defaultMaxStates guards memory: a network universe stores about 700
+// bytes per state, so this is about 2 GB; make explore-deep's largest run
+// (network, depth 7) stores under 2 million.
+const defaultMaxStates = 3_000_000
 
 // options are the parsed flags.
 type options struct {
@@ -56,7 +66,13 @@ type options struct {
 	progress  time.Duration
 	list      bool
 	symmetry  bool
+	html      string
+	version   bool
+	// set names the flags given on the command line, in order.
+	set []string
 }
+
+func (o *options) isSet(name string) bool { return slices.Contains(o.set, name) }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	o := &options{}
@@ -69,16 +85,20 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.directed, "directed", true, "also run the directed checks")
 	fs.StringVar(&o.only, "only", "", "run only these directed checks (comma-separated keys)")
 	fs.StringVar(&o.rules, "rules", "spec", "rule set to run under (see -list)")
-	fs.IntVar(&o.maxStates, "max-states", 0, "stop with result unknown beyond this many distinct states (0: no limit)")
+	fs.IntVar(&o.maxStates, "max-states", defaultMaxStates, "stop with result unknown beyond this many distinct states, a guard on memory (0: no limit)")
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object")
 	fs.StringVar(&o.witness, "witness", "witness", "directory to write witness files to")
 	fs.StringVar(&o.replay, "replay", "", "replay a witness file")
 	fs.DurationVar(&o.progress, "progress", time.Second, "progress interval on stderr (0: off)")
 	fs.BoolVar(&o.list, "list", false, "list universes, rule sets and directed checks")
 	fs.BoolVar(&o.symmetry, "symmetry", true, "store one state per orbit of the universe's interchangeable devices and contexts (network universes)")
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs.Usage = func() { usage(fs) }
+	fs.StringVar(&o.html, "html", "", "also write the witnesses as one self-contained HTML page to this file")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
+	fs.Visit(func(f *flag.Flag) { o.set = append(o.set, f.Name) })
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
@@ -103,6 +123,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch {
+	case o.version:
+		fmt.Fprintln(stdout, "explore", cli.Version())
+		return exitOK
 	case o.list:
 		list(stdout)
 		return exitOK
@@ -148,8 +171,19 @@ func list(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s depth %d  %s\n", n, u.Depth, u.Doc)
 	}
 	fmt.Fprintln(w, "rule sets:")
+	fmt.Fprintf(w, "  %-20s the production rules (model.Spec)\n", "spec")
+	for _, a := range amendments.All() {
+		fmt.Fprintf(w, "  %-20s amendment: %s (%s)\n", a.Name, a.Title, a.Section)
+	}
+	for _, m := range mutants.All() {
+		fmt.Fprintf(w, "  %-20s mutant: %s (%s)\n", m.ID, m.Rule, m.Section)
+	}
 	for _, n := range cat.RulesNames() {
-		fmt.Fprintf(w, "  %s\n", n)
+		_, isAmend := amendments.Lookup(n)
+		_, isMutant := mutants.Lookup(n)
+		if n != "spec" && !isAmend && !isMutant {
+			fmt.Fprintf(w, "  %s\n", n)
+		}
 	}
 	for _, world := range []struct{ name, universe string }{{"reference world", "reference"}, {"network world", "network"}} {
 		u, _ := cat.Universe(world.universe)
@@ -174,6 +208,10 @@ type outcome struct {
 	Directed []*directed.CheckSummary `json:"-"`
 	Status   string                   `json:"status"`
 	Files    []string                 `json:"witness_files,omitempty"`
+	// Amendment and Diffs describe a run under an amendment: its change,
+	// and per tie the rule inputs it decided otherwise than spec.
+	Amendment *amendments.Amendment `json:"-"`
+	Diffs     []string              `json:"amendment_differs,omitempty"`
 }
 
 func explore(o *options, stdout, stderr io.Writer) int {
@@ -193,19 +231,43 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
+	am, amended := amendments.Lookup(o.rules)
+	if amended {
+		if am.Pinned && o.isSet("tie") && (len(tl) != 1 || tl[0] != am.Tie) {
+			return usageError(stderr, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", o.tie, am.Name, am.Tie))
+		}
+		tl = am.Ties(tl)
+		if am.Pinned {
+			o.tie = am.Tie.String() // the header says the policy the run covers
+		}
+	}
 	depth := o.depth
 	if depth == 0 {
 		depth = u.Depth
 	}
 	out := &outcome{Run: header(o, depth, u.Network != nil), Universe: u.Name}
+	if amended {
+		out.Amendment = &am
+	}
 	if !o.json {
 		fmt.Fprintln(stdout, out.Run)
 	}
 	for _, t := range tl {
-		cfg := exhaustive.Config{Universe: u, Depth: depth, Rules: rules.WithTie(t), Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry}
-		if o.progress > 0 {
-			cfg.ProgressEvery = o.progress
-			cfg.Progress = func(p exhaustive.Progress) {
+		runRules := rules.WithTie(t)
+		var diff *amendments.Diff
+		if amended {
+			diff = &amendments.Diff{}
+			runRules = diff.Wrap(am.Rules(t), am.Baseline(t))
+		}
+		cfg := exhaustive.Config{Universe: u, Depth: depth, Rules: runRules, Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry}
+		current.start(out, t)
+		cfg.ProgressEvery = o.progress
+		if o.progress <= 0 {
+			cfg.ProgressEvery = time.Second
+		}
+		cfg.Progress = func(p exhaustive.Progress) {
+			current.note(p)
+			if o.progress > 0 {
 				fmt.Fprintf(stderr, "explore %s tie=%s: %s depth %d, %s distinct, queue %s, %s states/s\n",
 					u.Name, t, p.Phase, p.Depth, notefig.Commas(p.Distinct), notefig.Commas(p.Queue), notefig.Commas(int(p.StatesPerSec)))
 			}
@@ -214,7 +276,14 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		if err != nil {
 			return usageError(stderr, err)
 		}
+		if r.Status == exhaustive.StatusUnknown && o.maxStates == defaultMaxStates && !o.isSet("max-states") {
+			fmt.Fprintf(stderr, "explore: stopped by the default state guard: more than %s distinct states (about 2 GB in a network universe); -max-states N raises it, -max-states 0 removes it\n", notefig.Commas(defaultMaxStates))
+		}
 		out.Explore = append(out.Explore, r)
+		current.finish(r)
+		if diff != nil {
+			out.Diffs = append(out.Diffs, fmt.Sprintf("tie %s, universe %s: %s", t, u.Name, diff))
+		}
 	}
 	if o.directed {
 		out.Directed = directed.Summarize(directed.RunSuite(rules, tl, o.workers, only))
@@ -225,6 +294,15 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "explore:", err)
 	}
 	out.Files = files
+	if o.html != "" {
+		var ws []*witnessfile.Witness
+		for _, nw := range out.witnesses() {
+			ws = append(ws, nw.w)
+		}
+		if err := writeHTML(o.html, ws, nil); err != nil {
+			return usageError(stderr, err)
+		}
+	}
 	if o.json {
 		writeJSON(stdout, out)
 	} else {
@@ -291,47 +369,6 @@ func writeWitnesses(dir string, out *outcome) ([]string, error) {
 		files = append(files, p)
 	}
 	return files, nil
-}
-
-func replay(o *options, stdout, stderr io.Writer) int {
-	data, err := os.ReadFile(o.replay)
-	if err != nil {
-		return usageError(stderr, err)
-	}
-	fmt.Fprintf(stdout, "explore -replay=%s (version %s)\n", o.replay, cli.Version())
-	w, err := witnessfile.Parse(data)
-	if err != nil {
-		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
-	}
-	res, err := replayAny(w)
-	if err != nil {
-		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
-	}
-	fmt.Fprint(stdout, res.Text)
-	if res.Reproduced {
-		fmt.Fprintf(stdout, "reproduced: %s fails again\n", w.Invariant)
-		return exitViolation
-	}
-	if len(res.Found) > 0 {
-		fmt.Fprintf(stdout, "not reproduced: %s holds, but the replay found:\n", w.Invariant)
-		for _, f := range res.Found {
-			fmt.Fprintf(stdout, "  %s\n", f)
-		}
-		return exitViolation
-	}
-	fmt.Fprintf(stdout, "not reproduced: %s holds along this witness\n", w.Invariant)
-	return exitOK
-}
-
-// replayAny replays a witness through the package whose check wrote it.
-func replayAny(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
-	switch w.Kind {
-	case witnessfile.KindExplore:
-		return exhaustive.Replay(cat, w)
-	case witnessfile.KindDirected:
-		return directed.Replay(w, cat.Rules)
-	}
-	return nil, witnessfile.Bad("unknown kind %q (want %s or %s)", w.Kind, witnessfile.KindExplore, witnessfile.KindDirected)
 }
 
 // witnessText renders a witness: as found in this run, or replayed.

@@ -16,6 +16,9 @@ import (
 )
 
 func cell(points, violations int) string {
+	if points == 0 && violations == 0 {
+		return "not checked"
+	}
 	if violations > 0 {
 		return fmt.Sprintf("FAIL %s/%s", notefig.Commas(violations), notefig.Commas(points))
 	}
@@ -70,6 +73,10 @@ func writeText(w io.Writer, out *outcome, stderr io.Writer) {
 		line := row.Label + "\t" + row.Doc
 		for _, r := range out.Explore {
 			if c, ok := r.Invariant(row.Name); ok {
+				if c.Checked == 0 && c.Violations == 0 {
+					line += "\tnot checked"
+					continue
+				}
 				line += "\t" + cell(int(c.Checked), int(c.Violations)) + " " + c.Unit
 			}
 		}
@@ -107,6 +114,7 @@ func writeText(w io.Writer, out *outcome, stderr io.Writer) {
 	for _, f := range out.Files {
 		fmt.Fprintf(w, "witness written to %s\n", f)
 	}
+	writeVerdict(w, out)
 	fmt.Fprintf(w, "\nresult: %s\n", resultLine(out))
 }
 

@@ -10,6 +10,11 @@
 //	go run ./cmd/mutate -only M1,M3 -tie clear
 //	go run ./cmd/mutate -all             # every check for every mutant
 //	go run ./cmd/mutate -update          # rewrite the golden witnesses
+//	go run ./cmd/mutate -control b-max-frontier # the gate against an amendment
+//
+// With -only the control runs lazily, on the checks the selected mutants
+// reach, in the order the full run takes (mutants/lazy.go). -html writes
+// the first witnesses as one page; -h lists flags, examples and exit codes.
 //
 // Exit codes: 0 every mutant caught (or equivalent, as declared) and every
 // witness unchanged; 1 a mutant survived, an expected check missed, the

@@ -8,10 +8,12 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/notefig"
@@ -30,6 +32,7 @@ const (
 var cat = func() *exhaustive.Catalog {
 	c := exhaustive.NewCatalog()
 	mutants.Register(c)
+	amendments.Register(c)
 	return c
 }()
 
@@ -47,6 +50,10 @@ type options struct {
 	update    bool
 	progress  bool
 	list      bool
+	control   string
+	version   bool
+	html      string
+	set       []string
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -62,11 +69,16 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.loadCases, "load-cases", mutants.DefaultLoadCases, "cases per load search")
 	fs.StringVar(&o.golden, "golden", defaultGoldn, "directory of the golden witness files")
 	fs.BoolVar(&o.update, "update", false, "rewrite the golden witness files")
-	fs.BoolVar(&o.progress, "progress", false, "report every check run on stderr")
-	fs.BoolVar(&o.list, "list", false, "list the mutants and the checks")
+	fs.BoolVar(&o.progress, "progress", true, "report every check run on stderr (-progress=false: quiet)")
+	fs.BoolVar(&o.list, "list", false, "list the mutants, the amendments and the checks, with one line each")
+	fs.StringVar(&o.control, "control", "spec", "baseline rule set: spec, or an amendment (see -list) to run the whole gate against")
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs.StringVar(&o.html, "html", "", "also write the first witnesses as one self-contained HTML page to this file")
+	fs.Usage = func() { usage(fs) }
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
+	fs.Visit(func(f *flag.Flag) { o.set = append(o.set, f.Name) })
 	switch {
 	case fs.NArg() > 0:
 		return nil, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
@@ -102,7 +114,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	if o.list {
+	switch {
+	case o.version:
+		fmt.Fprintln(stdout, "mutate", cli.Version())
+		return exitOK
+	case o.list:
 		list(stdout)
 		return exitOK
 	}
@@ -117,6 +133,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	opts := mutants.Options{Ties: tl, Only: only, All: o.all, Workers: o.workers, Seed: o.seed, LoadCases: o.loadCases}
+	if o.control != "spec" {
+		a, ok := amendments.Lookup(o.control)
+		if !ok {
+			fmt.Fprintf(stderr, "mutate: -control: unknown amendment %q (see -list)\n", o.control)
+			return exitUsage
+		}
+		if a.Pinned && slices.Contains(o.set, "tie") && (len(tl) != 1 || tl[0] != a.Tie) {
+			fmt.Fprintf(stderr, "mutate: -tie %s: amendment %s decides ties itself (%s)\n", o.tie, a.Name, a.Tie)
+			return exitUsage
+		}
+		opts.Ties, opts.Baseline, opts.BaselineName = a.Ties(tl), a.Rules, a.Name
+	}
 	if o.progress {
 		opts.Progress = func(s string) { fmt.Fprintln(stderr, "mutate:", s) }
 	}
@@ -130,10 +158,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mutate:", err)
 		return exitUsage
 	}
-	changed, err := mutants.CompareGolden(o.golden, rep.Results, o.update)
-	if err != nil {
-		fmt.Fprintln(stderr, "mutate: golden witnesses:", err)
-		return exitFailed
+	var changed []string
+	if o.control == "spec" {
+		changed, err = mutants.CompareGolden(o.golden, rep.Results, o.update)
+		if err != nil {
+			fmt.Fprintln(stderr, "mutate: golden witnesses:", err)
+			return exitFailed
+		}
+	}
+	if o.html != "" {
+		if err := writeHTML(o.html, rep); err != nil {
+			fmt.Fprintln(stderr, "mutate:", err)
+			return exitUsage
+		}
 	}
 	problems := rep.Problems()
 	if !o.update {
@@ -154,8 +191,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // header is the first line: everything needed to reproduce the run.
 func header(o *options) string {
-	return fmt.Sprintf("mutate -tie=%s -only=%q -all=%t -seed=%d -load-cases=%d -workers=%d -golden=%s (version %s)",
-		o.tie, o.only, o.all, o.seed, o.loadCases, o.workers, o.golden, cli.Version())
+	control := ""
+	if o.control != "spec" {
+		control = " -control=" + o.control
+	}
+	return fmt.Sprintf("mutate -tie=%s -only=%q -all=%t -seed=%d -load-cases=%d -workers=%d -golden=%s%s (version %s)",
+		o.tie, o.only, o.all, o.seed, o.loadCases, o.workers, o.golden, control, cli.Version())
 }
 
 func list(w io.Writer) {
@@ -170,10 +211,30 @@ func list(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %-4s %s (%s)%s\n", m.ID, m.Rule, m.Section, extra)
 	}
+	fmt.Fprintln(w, "amendments (-control NAME):")
+	for _, a := range amendments.All() {
+		fmt.Fprintf(w, "  %-20s %s (%s)\n", a.Name, a.Title, a.Section)
+	}
 	fmt.Fprintln(w, "checks:")
 	for _, c := range mutants.SuiteChecks(cat) {
-		fmt.Fprintf(w, "  %s\n", c.Name)
+		fmt.Fprintf(w, "  %-34s %s\n", c.Name, checkDoc(c))
 	}
+}
+
+// checkDoc is a check's one line: what it covers, and whether it guards
+// safety or conformance to the spec's text.
+func checkDoc(c mutants.Check) string {
+	switch c.Kind {
+	case mutants.KindExplore:
+		u, _ := cat.Universe(c.Universe)
+		return "safety: " + u.Doc
+	case mutants.KindDirected:
+		if mutants.IsConformance(c) {
+			return "spec-text conformance: " + c.Directed.Name
+		}
+		return "safety: " + c.Directed.Name
+	}
+	return "safety: load soundness, " + c.Prop + " check under the conformant relay"
 }
 
 func cell(f *mutants.Finding, status string) (by, inv, depth, work string) {
@@ -191,15 +252,14 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.0fms", float64(d.Microse
 
 func writeText(w io.Writer, rep *mutants.Report, changed, problems []string, updated bool) {
 	states, points := rep.Work()
-	fmt.Fprintf(w, "\nsuite: %d checks (%s states over %d universes, %s cube points, 2 load searches), cheapest first\n",
-		len(rep.Suite), notefig.Commas(states), countKind(rep, mutants.KindExplore), notefig.Commas(points))
-	clean := 0
-	for _, tie := range rep.Options.Ties {
-		if len(rep.Control[tie]) == 0 {
-			clean++
-		}
+	if rep.Lazy {
+		fmt.Fprintf(w, "\nsuite: the %d cheapest of %d checks, the ones the selected mutants reached (the full run's order; the control ran on those only)\n",
+			len(rep.Suite), len(mutants.SuiteChecks(cat)))
+	} else {
+		fmt.Fprintf(w, "\nsuite: %d checks (%s states over %d universes, %s cube points, 2 load searches), cheapest first\n",
+			len(rep.Suite), notefig.Commas(states), countKind(rep, mutants.KindExplore), notefig.Commas(points))
 	}
-	fmt.Fprintf(w, "control: the production rules trip %s\n\n", map[bool]string{true: "nothing", false: "checks (see below)"}[clean == len(rep.Options.Ties)])
+	writeControl(w, rep)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "id\ttie\trule\tcaught by\tinvariant\tdepth\tstates/points\tchecks\ttime")
 	for _, r := range rep.Results {
@@ -218,6 +278,8 @@ func writeText(w io.Writer, rep *mutants.Report, changed, problems []string, upd
 	switch {
 	case updated && len(changed) > 0:
 		fmt.Fprintf(w, "witnesses: rewrote %s\n", strings.Join(changed, ", "))
+	case rep.Options.BaselineName != "spec":
+		fmt.Fprintln(w, "witnesses: not compared (the golden files are recorded against spec)")
 	case len(changed) == 0:
 		fmt.Fprintln(w, "witnesses: every golden file matches")
 	}
@@ -225,6 +287,42 @@ func writeText(w io.Writer, rep *mutants.Report, changed, problems []string, upd
 		fmt.Fprintln(w, "FAIL", p)
 	}
 	fmt.Fprintf(w, "total %s\n", ms(rep.Elapsed))
+}
+
+// writeControl says what the baseline tripped, safety and spec-text
+// conformance apart.
+func writeControl(w io.Writer, rep *mutants.Report) {
+	name := rep.Options.BaselineName
+	var safety, conf []string
+	for _, tie := range rep.Options.Ties {
+		for _, f := range rep.Control[tie] {
+			s := fmt.Sprintf("%s %s (%s)", f.Check, f.Invariant, tie)
+			if mutants.IsConformanceName(f.Check) {
+				conf = append(conf, s)
+			} else {
+				safety = append(safety, s)
+			}
+		}
+	}
+	if a, ok := amendments.Lookup(name); ok {
+		fmt.Fprintf(w, "control: amendment %s (%s): %s\n", a.Name, a.Section, a.Title)
+	} else {
+		fmt.Fprintf(w, "control: %s\n", name)
+	}
+	if rep.Lazy {
+		fmt.Fprintf(w, "  (the control ran only on the %d checks the mutants reached; run without -only for its whole verdict)\n", len(rep.Suite))
+	}
+	if len(safety) == 0 {
+		fmt.Fprintln(w, "  safety (every universe, law and hazard cube, load soundness): holds")
+	} else {
+		fmt.Fprintf(w, "  safety (every universe, law and hazard cube, load soundness): BROKEN: %s\n", strings.Join(safety, ", "))
+	}
+	if len(conf) == 0 {
+		fmt.Fprintln(w, "  spec-text conformance (C cubes): agrees with today's spec text")
+	} else {
+		fmt.Fprintf(w, "  spec-text conformance (C cubes): differs from today's spec text: %s (not used to catch mutants)\n", strings.Join(conf, ", "))
+	}
+	fmt.Fprintln(w)
 }
 
 func countKind(rep *mutants.Report, kind string) int {

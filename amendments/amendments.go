@@ -1,0 +1,98 @@
+package amendments
+
+import (
+	"fmt"
+
+	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/model"
+)
+
+// Amendment is one proposed change to the spec's rules.
+type Amendment struct {
+	// Name is what -rules and -control take; it names no mutant.
+	Name string
+	// Title says the change in one line.
+	Title string
+	// Section is the spec section the amendment rewrites.
+	Section string
+	// Rationale says why one would make the change.
+	Rationale string
+	// Apply changes a clone of the production rules.
+	Apply func(r *model.Rules)
+	// Tie, when Pinned, is the one tie policy the amendment runs under:
+	// the amendment decides the policy itself.
+	Tie    model.TiePolicy
+	Pinned bool
+}
+
+// list is every amendment, in the order -list shows them. One line per
+// amendment file.
+var list = []func() Amendment{
+	BMaxFrontier,
+	SetWinsEverywhere,
+}
+
+// All returns every amendment.
+func All() []Amendment {
+	out := make([]Amendment, len(list))
+	for i, f := range list {
+		out[i] = f()
+	}
+	return out
+}
+
+// Lookup finds an amendment by name.
+func Lookup(name string) (Amendment, bool) {
+	for _, a := range All() {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Amendment{}, false
+}
+
+// Rules returns the amended rule set, named after the amendment, under
+// tie (or the amendment's own policy when it pins one).
+func (a Amendment) Rules(tie model.TiePolicy) *model.Rules {
+	r := model.Spec().WithTie(tie)
+	a.Apply(r)
+	if a.Pinned {
+		r = r.WithTie(a.Tie)
+	}
+	r.Name = a.Name
+	return r
+}
+
+// Ties is the tie policies a run of the amendment covers: its pinned one,
+// or those asked for.
+func (a Amendment) Ties(asked []model.TiePolicy) []model.TiePolicy {
+	if a.Pinned {
+		return []model.TiePolicy{a.Tie}
+	}
+	return asked
+}
+
+// Baseline is the production rule set an amendment run under tie is
+// compared with: the spec under the same tie, or under the spec's own
+// policy when the amendment decides ties itself.
+func (a Amendment) Baseline(tie model.TiePolicy) *model.Rules {
+	if a.Pinned {
+		return model.Spec()
+	}
+	return model.Spec().WithTie(tie)
+}
+
+// Register adds every amendment's rule set to cat. An amendment's name may
+// not collide with a rule set already there.
+func Register(cat *exhaustive.Catalog) {
+	have := map[string]bool{}
+	for _, n := range cat.RulesNames() {
+		have[n] = true
+	}
+	for _, a := range All() {
+		if have[a.Name] {
+			panic(fmt.Sprintf("amendments: %q is already a rule set", a.Name)) // a programming error in list
+		}
+		cat.AddRules(a.Name, func() *model.Rules { return a.Rules(model.ClearWins) })
+	}
+}

@@ -1,0 +1,129 @@
+package amendments
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/nip-rs/harness/model"
+)
+
+// Diff records, while a run decides through the amended rules, every
+// distinct input on which a register rule (join, liveness verdict,
+// canonical form, mark-unread, mark-read) decides otherwise than the
+// production rules under their own tie policy would. The run itself is
+// unchanged: each wrapped rule returns the amended decision.
+type Diff struct {
+	mu    sync.Mutex
+	calls map[string]map[string]bool // rule -> every distinct input seen
+	diff  map[string]map[string]bool // rule -> distinct inputs decided otherwise
+}
+
+// Wrap returns amended with its register rules wrapped to record into d,
+// compared with spec (the production rules; their tie is spec's own).
+func (d *Diff) Wrap(amended, spec *model.Rules) *model.Rules {
+	d.mu.Lock()
+	if d.calls == nil {
+		d.calls, d.diff = map[string]map[string]bool{}, map[string]map[string]bool{}
+	}
+	d.mu.Unlock()
+	r := amended.Clone()
+	aj, al, ac, au, ar := amended.Join, amended.Live, amended.Canonical, amended.MarkUnread, amended.MarkRead
+	r.Join = func(a, b model.Reg) model.Reg {
+		got := aj(a, b)
+		d.note("join", fmt.Sprint(a, b), got != spec.Join(a, b))
+		return got
+	}
+	r.Live = func(g model.Reg, f uint32, tie model.TiePolicy) bool {
+		got := al(g, f, tie)
+		d.note("verdict", fmt.Sprint(g, f), got != spec.Live(g, f, spec.Tie))
+		return got
+	}
+	r.Canonical = func(g model.Reg, f uint32, live bool) (model.Reg, model.Shape) {
+		got, shape := ac(g, f, live)
+		want, ws := spec.Canonical(g, f, live)
+		d.note("canonical", fmt.Sprint(g, f, live), got != want || shape != ws)
+		return got, shape
+	}
+	r.MarkUnread = func(g model.Reg, f uint32) (model.Reg, error) {
+		got, err := au(g, f)
+		want, werr := spec.MarkUnread(g, f)
+		d.note("mark-unread", fmt.Sprint(g, f), got != want || (err == nil) != (werr == nil))
+		return got, err
+	}
+	r.MarkRead = func(g model.Reg, f uint32, live bool) (model.Reg, error) {
+		got, err := ar(g, f, live)
+		want, werr := spec.MarkRead(g, f, live)
+		d.note("mark-read", fmt.Sprint(g, f, live), got != want || (err == nil) != (werr == nil))
+		return got, err
+	}
+	return r
+}
+
+func (d *Diff) note(rule, input string, differs bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.calls[rule] == nil {
+		d.calls[rule], d.diff[rule] = map[string]bool{}, map[string]bool{}
+	}
+	d.calls[rule][input] = true
+	if differs {
+		d.diff[rule][input] = true
+	}
+}
+
+// Count is one rule's figures: distinct inputs decided, and decided
+// otherwise than the spec.
+type Count struct {
+	Rule            string
+	Inputs, Differs int
+	// Example is the smallest differing input, in text order.
+	Example string
+}
+
+// Counts lists every rule the run decided, sorted by rule name.
+func (d *Diff) Counts() []Count {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []Count
+	for rule, in := range d.calls {
+		c := Count{Rule: rule, Inputs: len(in), Differs: len(d.diff[rule])}
+		if c.Differs > 0 {
+			ex := make([]string, 0, c.Differs)
+			for k := range d.diff[rule] {
+				ex = append(ex, k)
+			}
+			slices.Sort(ex)
+			c.Example = ex[0]
+		}
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b Count) int { return strings.Compare(a.Rule, b.Rule) })
+	return out
+}
+
+// Differs is the total of differing inputs over every rule.
+func (d *Diff) Differs() int {
+	n := 0
+	for _, c := range d.Counts() {
+		n += c.Differs
+	}
+	return n
+}
+
+// String is one line: the total, then each rule's differing/decided.
+func (d *Diff) String() string {
+	var parts []string
+	for _, c := range d.Counts() {
+		s := fmt.Sprintf("%s %d/%d", c.Rule, c.Differs, c.Inputs)
+		if c.Example != "" {
+			s += " (e.g. " + c.Example + ")"
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return "no register rule was decided"
+	}
+	return fmt.Sprintf("%d distinct rule inputs decided otherwise than spec: %s", d.Differs(), strings.Join(parts, ", "))
+}

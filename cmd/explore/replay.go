@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/nip-rs/harness/directed"
+	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/internal/cli"
+	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/props"
+	"github.com/nip-rs/harness/witnessfile"
+)
+
+// replayer replays one kind of witness through the package whose check
+// wrote it. The witness's Rules and Tie are those to replay under (the
+// file's, or the ones -rules and -tie name).
+type replayer func(*witnessfile.Witness) (*witnessfile.Replayed, error)
+
+// replayers is every witness kind the project writes, by kind. A kind
+// another package defines plugs in with one entry here.
+var replayers = map[string]replayer{
+	witnessfile.KindExplore:  func(w *witnessfile.Witness) (*witnessfile.Replayed, error) { return exhaustive.Replay(cat, w) },
+	witnessfile.KindDirected: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) { return directed.Replay(w, cat.Rules) },
+	witnessfile.KindLoad:     replayLoad,
+}
+
+// replayKinds lists the kinds replay knows, sorted.
+func replayKinds() []string {
+	var ks []string
+	for k := range replayers {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// replayAny replays a witness through its kind's replayer.
+func replayAny(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
+	rp, ok := replayers[w.Kind]
+	if !ok {
+		return nil, witnessfile.Bad("unknown kind %q (want one of %s)", w.Kind, strings.Join(replayKinds(), ", "))
+	}
+	return rp(w)
+}
+
+// replayFlags are the flags that mean something with -replay: the rule
+// set and tie policy to re-run the witness under, and the HTML page.
+var replayFlags = map[string]bool{"replay": true, "rules": true, "tie": true, "html": true}
+
+// replay re-runs a witness file, prints what the replay itself found, and
+// flags a stored detail that differs from it. Exit 1 when any check fails
+// along the witness, 0 when none does, 2 when the file or a flag is bad.
+func replay(o *options, stdout, stderr io.Writer) int {
+	for _, f := range o.set {
+		if !replayFlags[f] {
+			return usageError(stderr, fmt.Errorf("-%s has no meaning with -replay (a witness names its own universe and bounds; -rules and -tie re-run it under others)", f))
+		}
+	}
+	data, err := os.ReadFile(o.replay)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	w, err := witnessfile.Parse(data)
+	if err != nil {
+		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
+	}
+	stored := *w
+	if o.isSet("rules") {
+		if _, err := cat.Rules(o.rules); err != nil {
+			return usageError(stderr, fmt.Errorf("-rules: %v", err))
+		}
+		w.Rules = o.rules
+	}
+	if o.isSet("tie") {
+		if _, err := model.ParseTiePolicy(o.tie); err != nil {
+			return usageError(stderr, fmt.Errorf("-tie with -replay: %v (one policy: clear or set)", err))
+		}
+		w.Tie = o.tie
+	}
+	res, err := replayAny(w)
+	if err != nil {
+		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
+	}
+	fmt.Fprintf(stdout, "explore -replay=%s (version %s)\n", o.replay, cli.Version())
+	fmt.Fprintf(stdout, "%s witness of %s, stored under rules %s%s; replayed under rules %s%s\n",
+		w.Kind, stored.Invariant, stored.Rules, tieText(stored.Tie), w.Rules, tieText(w.Tie))
+	fmt.Fprint(stdout, res.Text)
+	if len(res.Found) == 0 {
+		fmt.Fprintln(stdout, "replay found: nothing")
+	} else {
+		fmt.Fprintln(stdout, "replay found:")
+		for _, f := range res.Found {
+			fmt.Fprintf(stdout, "  %s\n", f)
+		}
+	}
+	if o.html != "" {
+		if err := writeHTML(o.html, []*witnessfile.Witness{w}, []*witnessfile.Replayed{res}); err != nil {
+			return usageError(stderr, err)
+		}
+		fmt.Fprintf(stdout, "page written to %s\n", o.html)
+	}
+	detail := foundDetail(w.Invariant, res)
+	switch {
+	case res.Reproduced && detail != stored.Detail && w.Rules == stored.Rules && w.Tie == stored.Tie:
+		fmt.Fprintf(stdout, "reproduced: %s fails again, but the file's stored detail differs from what the replay found:\n  stored: %s\n  found:  %s\n", w.Invariant, stored.Detail, detail)
+		return exitViolation
+	case res.Reproduced:
+		fmt.Fprintf(stdout, "reproduced: %s fails again\n", w.Invariant)
+		return exitViolation
+	case len(res.Found) > 0:
+		fmt.Fprintf(stdout, "not reproduced: %s holds, but the replay found other violations (above)\n", w.Invariant)
+		return exitViolation
+	}
+	fmt.Fprintf(stdout, "not reproduced: %s holds along this witness under rules %s\n", w.Invariant, w.Rules)
+	return exitOK
+}
+
+func tieText(t string) string {
+	if t == "" {
+		return ""
+	}
+	return ", tie " + t
+}
+
+// foundDetail is the replay's detail of invariant: the kind's own, or the
+// first finding of that invariant.
+func foundDetail(invariant string, res *witnessfile.Replayed) string {
+	if res.Detail != "" {
+		return res.Detail
+	}
+	for _, f := range res.Found {
+		if d, ok := strings.CutPrefix(f, invariant+": "); ok {
+			return d
+		}
+	}
+	return ""
+}
+
+// replayLoad re-runs a full-state load witness (props' format) under the
+// rule set the witness names.
+func replayLoad(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
+	var lw props.Witness
+	dec := json.NewDecoder(bytes.NewReader(w.Raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&lw); err != nil {
+		return nil, witnessfile.Bad("load witness: %v", err)
+	}
+	if lw.Check != props.CheckSoundness && lw.Check != props.CheckQuiescent {
+		return nil, witnessfile.Bad("load witness: unknown check %q (want %s or %s)", lw.Check, props.CheckSoundness, props.CheckQuiescent)
+	}
+	if w.Invariant != props.CheckSoundness && w.Invariant != props.CheckQuiescent && w.Invariant != "stuck" {
+		return nil, witnessfile.Bad("load witness: unknown invariant %q (want soundness, quiescent or stuck)", w.Invariant)
+	}
+	rules, err := cat.Rules(w.Rules)
+	if err != nil {
+		return nil, witnessfile.Bad("%v", err)
+	}
+	if w.Tie != "" {
+		t, err := model.ParseTiePolicy(w.Tie)
+		if err != nil {
+			return nil, witnessfile.Bad("%v", err)
+		}
+		rules = rules.WithTie(t)
+	}
+	v, log := props.Replay(lw, rules)
+	if v != nil && v.Check == "config" {
+		return nil, witnessfile.Bad("load witness: %s", v.Detail)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "witness %s: load check %s, rules %s, %s\n", w.Invariant, lw.Check, w.Rules, lw.Config)
+	for _, l := range log {
+		fmt.Fprintf(&b, "  %s\n", l)
+	}
+	res := &witnessfile.Replayed{}
+	if v != nil {
+		res.Found = []string{v.Check + ": " + v.Detail}
+		res.Reproduced = v.Check == w.Invariant
+		if res.Reproduced {
+			res.Detail = v.Detail
+		}
+		fmt.Fprintf(&b, "violation %s: %s\n", v.Check, v.Detail)
+	} else {
+		fmt.Fprintf(&b, "(%s holds along this scenario)\n", w.Invariant)
+	}
+	res.Text = b.String()
+	return res, nil
+}

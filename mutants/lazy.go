@@ -1,0 +1,111 @@
+package mutants
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/nip-rs/harness/exhaustive"
+)
+
+// walk is the suite in run order, cheapest first: at(i) is its i-th check.
+type walk interface {
+	at(i int) (Check, bool)
+}
+
+// fullSuite is a suite whose order the whole control established.
+type fullSuite []Check
+
+func (s fullSuite) at(i int) (Check, bool) {
+	if i >= len(s) {
+		return Check{}, false
+	}
+	return s[i], true
+}
+
+// lazySuite finds the full run's order without running the whole
+// control. The work of a cube (its points under the baseline) and of a
+// load search (fixed) is known without running them; a universe's work is
+// the distinct states its control exploration stores, so the next check is
+// decided by exploring each universe not yet placed only up to the work of
+// the cheapest known check: if it completes within that bound it comes
+// first (and its control is done), otherwise the known check does.
+type lazySuite struct {
+	r       *runner
+	known   []Check // work known, not yet placed, in order
+	pending []Check // universes whose work exceeds every bound tried so far
+	done    []Check // placed, in run order
+}
+
+func compareChecks(a, b Check) int {
+	return cmp.Or(cmp.Compare(a.Work, b.Work), strings.Compare(a.Kind, b.Kind), strings.Compare(a.Name, b.Name))
+}
+
+func (r *runner) newLazySuite() *lazySuite {
+	s := &lazySuite{r: r}
+	first := r.opts.Baseline(r.opts.Ties[0])
+	for _, c := range SuiteChecks(r.opts.Catalog) {
+		switch c.Kind {
+		case KindExplore:
+			s.pending = append(s.pending, c)
+			continue
+		case KindDirected:
+			c.Work = int64(len(c.Directed.Cube(first)))
+		case KindLoad:
+			c.Work = int64(r.opts.LoadCases) * loadStepsPerCase
+		}
+		s.known = append(s.known, c)
+	}
+	slices.SortStableFunc(s.known, compareChecks)
+	return s
+}
+
+func (s *lazySuite) at(i int) (Check, bool) {
+	for len(s.done) <= i {
+		if len(s.known) == 0 && len(s.pending) == 0 {
+			return Check{}, false
+		}
+		s.place()
+	}
+	return s.done[i], true
+}
+
+// place moves the next check of the order to done.
+func (s *lazySuite) place() {
+	bound := int64(0) // 0: no known check left, explore in full
+	if len(s.known) > 0 {
+		bound = s.known[0].Work
+	}
+	var still []Check
+	for _, c := range s.pending {
+		if w, ok := s.probe(c, bound); ok {
+			c.Work = w
+			s.known = append(s.known, c)
+		} else {
+			still = append(still, c)
+		}
+	}
+	s.pending = still
+	slices.SortStableFunc(s.known, compareChecks)
+	s.done = append(s.done, s.known[0])
+	s.known = s.known[1:]
+}
+
+// probe explores universe check c under the baseline and the run's first
+// tie with at most bound distinct states; when it completes, its work is
+// known and the control's finding is kept.
+func (s *lazySuite) probe(c Check, bound int64) (int64, bool) {
+	r := s.r
+	tie := r.opts.Ties[0]
+	u, err := r.opts.Catalog.Universe(c.Universe)
+	if err != nil {
+		return 0, true // placed at once; running it reports the setup failure
+	}
+	if bound > 0 {
+		res, err := exhaustive.Explore(exhaustive.Config{Universe: u, Rules: r.opts.Baseline(tie), Workers: r.opts.Workers, MaxStates: int(bound)})
+		if err != nil || res.Status == exhaustive.StatusUnknown {
+			return 0, false
+		}
+	}
+	return r.controlFinding(c, tie).Work, true
+}

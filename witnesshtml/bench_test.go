@@ -1,0 +1,17 @@
+package witnesshtml
+
+import (
+	"io"
+	"testing"
+)
+
+// BenchmarkWrite renders a page of one four-step witness.
+func BenchmarkWrite(b *testing.B) {
+	w := trace(b)
+	p := Page{Title: "bench", Witnesses: []Witness{w}}
+	for b.Loop() {
+		if err := Write(io.Discard, p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

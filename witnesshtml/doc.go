@@ -1,0 +1,8 @@
+// Package witnesshtml renders witnesses as one self-contained HTML page:
+// the template, its script and its style are embedded (go:embed) and the
+// page loads nothing from the network. The witness data is embedded as
+// JSON; the page's script builds the view from it: one lane per device,
+// each step on its row with publications and deliveries drawn as arrows
+// between lanes (SVG), the register and verdict changes of the step, and
+// the violated invariant marked, with a link that jumps to it.
+package witnesshtml

@@ -1,0 +1,169 @@
+package witnesshtml
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/nip-rs/harness/witnessfile"
+)
+
+// Page is what one HTML file shows: a title and its witnesses.
+type Page struct {
+	Title     string    `json:"title"`
+	Witnesses []Witness `json:"witnesses"`
+}
+
+// Witness is one witness as the page draws it.
+type Witness struct {
+	Title     string `json:"title"`
+	Kind      string `json:"kind"`
+	Invariant string `json:"invariant"`
+	Detail    string `json:"detail"`
+	// Devices is the number of device lanes (0: a point or scenario
+	// without devices; its steps are listed without lanes).
+	Devices int      `json:"devices"`
+	Initial []string `json:"initial"`
+	Steps   []Step   `json:"steps"`
+	// Found is what replaying it found, when it was replayed.
+	Found []string `json:"found,omitempty"`
+	// Legend explains the notation of the lines.
+	Legend []string `json:"legend"`
+}
+
+// Step is one action of a witness.
+type Step struct {
+	N      int    `json:"n"`
+	Action string `json:"action"`
+	// Kind is "local" (an action on Device), "publish" (Device publishes
+	// to every peer), a channel action from From to To ("deliver",
+	// "duplicate", "drop"), or "quiescence": the state the checks ran on
+	// after the last step.
+	Kind   string   `json:"kind"`
+	Device int      `json:"device"`
+	From   int      `json:"from"`
+	To     int      `json:"to"`
+	Lines  []string `json:"lines"`
+}
+
+// Legend is the notation the witness lines use.
+var Legend = []string{
+	"reg=(S,C,B): the override register: set counter S, clear counter C, baseline B",
+	"f=N: the device's read frontier for the context; f=- it holds none (f=0 is a frontier of 0)",
+	"live / dead: the verdict: the override says unread (live) or not (dead)",
+	"unread=true: what the device shows for the newest message; dead unread=true means no override, but the message is past the frontier",
+	"dN->dM: the channel of messages from device N to device M",
+}
+
+var stepLine = regexp.MustCompile(`^step (\d+): (.*)$`)
+
+// FromWitness builds the page's view of a witness from its file form and
+// its text rendering (the lines of each step), with what a replay found.
+func FromWitness(w *witnessfile.Witness, text string, found []string) Witness {
+	out := Witness{Kind: w.Kind, Invariant: w.Invariant, Detail: w.Detail, Found: found, Legend: Legend}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if len(lines) > 0 {
+		out.Title = lines[0]
+		lines = lines[1:]
+	}
+	var cur *Step
+	inInitial := false
+	for _, l := range lines {
+		switch m := stepLine.FindStringSubmatch(l); {
+		case m != nil:
+			n, _ := strconv.Atoi(m[1])
+			out.Steps = append(out.Steps, Step{N: n, Action: m[2], Kind: "local", Device: -1, From: -1, To: -1})
+			cur, inInitial = &out.Steps[len(out.Steps)-1], false
+		case strings.HasPrefix(l, "legend: "):
+			// The page has its own legend.
+		case strings.HasPrefix(l, "quiescence"):
+			// After the last step: the drain and the publication rounds
+			// the checks ran on, shown as one more row.
+			out.Steps = append(out.Steps, Step{N: len(out.Steps) + 1, Action: "quiescence: drain, then publication rounds", Kind: "quiescence", Device: -1, From: -1, To: -1})
+			cur, inInitial = &out.Steps[len(out.Steps)-1], false
+		case l == "initial state:":
+			inInitial = true
+		case strings.HasPrefix(l, "violation "+w.Invariant+": "):
+			out.Detail = strings.TrimPrefix(l, "violation "+w.Invariant+": ")
+		case inInitial:
+			out.Initial = append(out.Initial, strings.TrimSpace(l))
+		case cur != nil:
+			cur.Lines = append(cur.Lines, strings.TrimSpace(l))
+		default:
+			out.Initial = append(out.Initial, strings.TrimSpace(l))
+		}
+	}
+	for i := range out.Steps {
+		s := &out.Steps[i]
+		if i < len(w.Actions) && s.Kind != "quiescence" {
+			a := w.Actions[i]
+			switch {
+			case a.From != nil && a.To != nil:
+				s.Kind, s.From, s.To = a.Action, *a.From, *a.To
+			case a.Device != nil:
+				s.Device = *a.Device
+				if a.Action == "publish" {
+					s.Kind = "publish"
+				}
+			}
+		}
+		out.Devices = max(out.Devices, s.Device+1, s.From+1, s.To+1)
+	}
+	for _, l := range out.Initial {
+		if d, ok := deviceOf(l); ok {
+			out.Devices = max(out.Devices, d+1)
+		}
+	}
+	return out
+}
+
+// deviceOf reads the device of a line "dN ...".
+func deviceOf(line string) (int, bool) {
+	if len(line) < 2 || line[0] != 'd' {
+		return 0, false
+	}
+	end := 1
+	for end < len(line) && line[end] >= '0' && line[end] <= '9' {
+		end++
+	}
+	n, err := strconv.Atoi(line[1:end])
+	return n, err == nil
+}
+
+//go:embed page.html.tmpl
+var pageTemplate string
+
+//go:embed page.js
+var pageScript string
+
+//go:embed page.css
+var pageStyle string
+
+var tmpl = template.Must(template.New("page").Parse(pageTemplate))
+
+// Write writes p as one HTML document.
+func Write(w io.Writer, p Page) error {
+	data, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("witness page: %w", err)
+	}
+	return tmpl.Execute(w, struct {
+		Title  string
+		Data   template.JS
+		Script template.JS
+		Style  template.CSS
+	}{p.Title, template.JS(safeJSON(data)), template.JS(pageScript), template.CSS(pageStyle)})
+}
+
+// safeJSON keeps embedded JSON from closing its script element.
+func safeJSON(b []byte) string {
+	s := string(b)
+	s = strings.ReplaceAll(s, "<", `\u003c`)
+	s = strings.ReplaceAll(s, ">", `\u003e`)
+	return strings.ReplaceAll(s, "&", `\u0026`)
+}

@@ -1,0 +1,122 @@
+// Builds the witness view from the embedded data: nothing is fetched.
+(function () {
+  "use strict";
+  var page = JSON.parse(document.getElementById("witness-data").textContent);
+  var main = document.getElementById("witnesses");
+  var jump = document.getElementById("jump");
+  var svgNS = "http://www.w3.org/2000/svg";
+  var laneW = 70, rowH = 34;
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function svg(tag, attrs) {
+    var e = document.createElementNS(svgNS, tag);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    return e;
+  }
+  function x(d) { return laneW / 2 + d * laneW; }
+
+  // lanes draws one step's row: the device lanes, and the step as a dot
+  // (local action), a dot with arrows to every peer (publication), or an
+  // arrow between two lanes (delivery, duplicate; a drop is dashed).
+  function lanes(w, s, marker) {
+    var width = Math.max(1, w.devices) * laneW;
+    var g = svg("svg", { width: width, height: rowH, "class": "lane-row" });
+    for (var d = 0; d < w.devices; d++) {
+      g.appendChild(svg("line", { x1: x(d), y1: 0, x2: x(d), y2: rowH, stroke: "#bbb" }));
+    }
+    var y = rowH / 2;
+    if (s.kind === "local" && s.device >= 0) {
+      g.appendChild(svg("circle", { cx: x(s.device), cy: y, r: 6, fill: "#36c", "class": "act" }));
+    } else if (s.kind === "publish") {
+      g.appendChild(svg("circle", { cx: x(s.device), cy: y, r: 6, fill: "#090", "class": "publication" }));
+      for (var p = 0; p < w.devices; p++) {
+        if (p === s.device) continue;
+        g.appendChild(svg("line", { x1: x(s.device), y1: y, x2: x(p), y2: y + 10, stroke: "#090", "stroke-dasharray": "2 3", "marker-end": "url(#" + marker + ")" }));
+      }
+    } else if (s.from >= 0 && s.to >= 0) {
+      var a = svg("line", { x1: x(s.from), y1: 6, x2: x(s.to), y2: rowH - 6, stroke: s.kind === "drop" ? "#999" : "#c60",
+        "marker-end": "url(#" + marker + ")", "class": "delivery" });
+      if (s.kind === "drop") a.setAttribute("stroke-dasharray", "4 3");
+      g.appendChild(a);
+    }
+    return g;
+  }
+
+  function arrowDefs(id) {
+    var s = svg("svg", { width: 0, height: 0 });
+    var defs = svg("defs", {});
+    var m = svg("marker", { id: id, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto" });
+    m.appendChild(svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#c60" }));
+    defs.appendChild(m);
+    s.appendChild(defs);
+    return s;
+  }
+
+  function header(w) {
+    var width = Math.max(1, w.devices) * laneW;
+    var g = svg("svg", { width: width, height: 18 });
+    for (var d = 0; d < w.devices; d++) {
+      var t = svg("text", { x: x(d), y: 13, "text-anchor": "middle" });
+      t.textContent = "d" + d;
+      g.appendChild(t);
+    }
+    return g;
+  }
+
+  page.witnesses.forEach(function (w, i) {
+    var sec = el("section", "witness");
+    sec.id = "witness-" + (i + 1);
+    sec.appendChild(el("h2", "", w.title));
+    var marker = "arrow-" + (i + 1);
+    sec.appendChild(arrowDefs(marker));
+    var legend = el("ul", "legend");
+    w.legend.forEach(function (l) { legend.appendChild(el("li", "", l)); });
+    sec.appendChild(legend);
+    if (w.initial && w.initial.length) {
+      var det = el("details", "initial");
+      det.appendChild(el("summary", "", "initial state (" + w.initial.length + " lines)"));
+      w.initial.forEach(function (l) { det.appendChild(el("code", "", l)); det.appendChild(el("br")); });
+      sec.appendChild(det);
+    }
+    var table = el("table", "steps");
+    var head = el("tr");
+    var h0 = el("td", "lanes"); if (w.devices) h0.appendChild(header(w));
+    head.appendChild(h0); head.appendChild(el("td", "action", "step")); head.appendChild(el("td", "lines", "registers and verdicts after the step"));
+    table.appendChild(head);
+    w.steps.forEach(function (s) {
+      var tr = el("tr", "step");
+      tr.id = "w" + (i + 1) + "-step-" + s.n;
+      var l = el("td", "lanes"); if (w.devices) l.appendChild(lanes(w, s, marker));
+      tr.appendChild(l);
+      tr.appendChild(el("td", "action", s.n + ". " + s.action));
+      var lines = el("td", "lines");
+      (s.lines && s.lines.length ? s.lines : ["(no change)"]).forEach(function (t) {
+        lines.appendChild(el("code", / live( |$)/.test(t) ? "live" : "", t));
+      });
+      tr.appendChild(lines);
+      table.appendChild(tr);
+    });
+    sec.appendChild(table);
+    var v = el("div", "violation violated");
+    v.id = "w" + (i + 1) + "-violation";
+    v.appendChild(el("h3", "", "violated: " + w.invariant));
+    v.appendChild(el("p", "", w.detail));
+    if (w.found && w.found.length) {
+      v.appendChild(el("p", "", "the replay found:"));
+      var ul = el("ul", "found");
+      w.found.forEach(function (f) { ul.appendChild(el("li", "", f)); });
+      v.appendChild(ul);
+    }
+    sec.appendChild(v);
+    main.appendChild(sec);
+    var a = el("a", "", "jump to violation " + (i + 1) + ": " + w.invariant);
+    a.href = "#" + v.id;
+    jump.appendChild(a);
+  });
+  document.body.setAttribute("data-rendered", String(page.witnesses.length));
+})();
