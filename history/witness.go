@@ -203,8 +203,9 @@ func ReplayWith(w *witnessfile.Witness, rules *Rules) (*witnessfile.Replayed, er
 		for _, f := range fs {
 			id := Invariants[f.Inv].ID
 			rep.Found = append(rep.Found, fmt.Sprintf("step %d: %s: %s", step, id, f.Detail))
-			if id == w.Invariant {
+			if id == w.Invariant && !rep.Reproduced {
 				rep.Reproduced = true
+				rep.Detail = f.Detail
 			}
 			kind := "violation"
 			if Known(rules, id) {

@@ -31,7 +31,7 @@ func readmeCommands(t *testing.T, name string) [][]string {
 	return out
 }
 
-var repoPath = regexp.MustCompile(`^(mutants|props|exhaustive)/`)
+var repoPath = regexp.MustCompile(`^(mutants|props|exhaustive|history)/`)
 
 // Every explore command the README shows runs, and ends as a pass or a
 // violation (never a usage error or an unknown result). The network

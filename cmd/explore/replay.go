@@ -11,8 +11,10 @@ import (
 
 	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/props"
 	"github.com/nip-rs/harness/witnessfile"
 )
@@ -28,6 +30,7 @@ var replayers = map[string]replayer{
 	witnessfile.KindExplore:  func(w *witnessfile.Witness) (*witnessfile.Replayed, error) { return exhaustive.Replay(cat, w) },
 	witnessfile.KindDirected: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) { return directed.Replay(w, cat.Rules) },
 	witnessfile.KindLoad:     replayLoad,
+	history.KindHistory:      mutants.ReplayHistory,
 }
 
 // replayKinds lists the kinds replay knows, sorted.
@@ -72,7 +75,10 @@ func replay(o *options, stdout, stderr io.Writer) int {
 	}
 	stored := *w
 	if o.isSet("rules") {
-		if _, err := cat.Rules(o.rules); err != nil {
+		// A history witness names the walk's rule sets (its replayer
+		// refuses an unknown one as a bad witness); every other kind
+		// names the catalogue's.
+		if _, err := cat.Rules(o.rules); err != nil && w.Kind != history.KindHistory {
 			return usageError(stderr, fmt.Errorf("-rules: %v", err))
 		}
 		w.Rules = o.rules

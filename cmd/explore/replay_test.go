@@ -12,7 +12,7 @@ import (
 // -replay and fails again as it says.
 func TestEveryStoredWitnessReplays(t *testing.T) {
 	var files []string
-	for _, pat := range []string{"../../mutants/testdata/*.json", "../../props/testdata/witness/*.json", "../../exhaustive/testdata/*.json", "testdata/*.json"} {
+	for _, pat := range []string{"../../mutants/testdata/*.json", "../../props/testdata/witness/*.json", "../../exhaustive/testdata/*.json", "../../history/testdata/*.json", "testdata/*.json"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)
@@ -28,13 +28,16 @@ func TestEveryStoredWitnessReplays(t *testing.T) {
 		if bytes.Contains(data, []byte(`"config"`)) {
 			kinds["load"]++
 		}
+		if bytes.Contains(data, []byte(`"kind": "history"`)) {
+			kinds["history"]++
+		}
 		code, out, errOut := runCLI(t, "-replay", f)
 		if code != exitViolation || !strings.Contains(out, "reproduced: ") || strings.Contains(out, "not reproduced") || strings.Contains(out, "differs") {
 			t.Errorf("%s: exit %d, stderr %q:\n%s", f, code, errOut, out)
 		}
 	}
-	if len(files) < 100 || kinds["load"] < 20 {
-		t.Fatalf("only %d witness files (%d load)", len(files), kinds["load"])
+	if len(files) < 100 || kinds["load"] < 20 || kinds["history"] < 12 {
+		t.Fatalf("only %d witness files (%d load, %d history)", len(files), kinds["load"], kinds["history"])
 	}
 }
 
@@ -73,6 +76,8 @@ func TestReplayUnderOtherRules(t *testing.T) {
 		{"../../mutants/testdata/L1.clear.json", "spec", exitOK, "not reproduced"},
 		{"../../mutants/testdata/M1.clear.explore.json", "spec", exitOK, "not reproduced"},
 		{"../../mutants/testdata/M1.clear.explore.json", "M1", exitViolation, "reproduced: "},
+		{"../../history/testdata/limitation.spec.json", "healing", exitOK, "not reproduced"},
+		{"../../mutants/testdata/H4.clear.json", "spec", exitOK, "not reproduced"},
 	} {
 		code, out, errOut := runCLI(t, "-replay", tc.file, "-rules", tc.rules)
 		if code != tc.want || !strings.Contains(out, tc.says) || !strings.Contains(out, "replayed under rules "+tc.rules) {
