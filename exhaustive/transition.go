@@ -117,6 +117,7 @@ func newReplica(spec DeviceSpec, rules *model.Rules) *model.Replica {
 		r = model.NewReplica(spec.ClientID)
 	}
 	r.Rules = rules
+	r.Parent = spec.Parent
 	if spec.Rules != nil {
 		r.Rules = spec.Rules(rules)
 	}

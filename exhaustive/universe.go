@@ -45,6 +45,9 @@ type DeviceSpec struct {
 	// shows as disagreement between peers). The device decides ties by the
 	// Tie of what it returns: the run's Tie unless it sets its own.
 	Rules func(run *model.Rules) *model.Rules
+	// Parent resolves the device's thread:/msg: contexts to their parent
+	// channel (model.Replica.Parent); nil resolves nothing.
+	Parent model.ParentResolver
 }
 
 // Reference is the universe of the formal note's bounded model: two
@@ -89,6 +92,7 @@ func NewCatalog() *Catalog {
 	c.AddUniverse("reference", Reference)
 	c.AddUniverse("network", NetworkUniverse)
 	c.AddUniverse("network-whole", NetworkWholeUniverse)
+	c.AddUniverse("hierarchy", HierarchyUniverse)
 	c.AddRules("spec", model.Spec)
 	return c
 }

@@ -382,6 +382,23 @@ func Core() []Mutant {
 			},
 			ExpectedBy: []string{"directed:hierarchy-conformance"},
 		},
+		{
+			ID: "M29", Rule: "mark-unread records the effective frontier as B, not the context's own",
+			Section: "Actions (mark-unread); Hierarchical Frontier Rule",
+			// A thread marked unread under a channel read past it is based
+			// at the thread's own, lower, frontier: dead at once.
+			Apply:      func(r *model.Rules) { r.UnreadBase = func(own, _ uint32) uint32 { return own } },
+			ExpectedBy: []string{"explore:hierarchy"},
+		},
+		{
+			ID: "M30", Rule: "canonicalisation and compaction decide liveness at the effective frontier",
+			Section: "Mandatory Canonical Publication; Hierarchical Frontier Rule",
+			// Liveness is decided at the context's own frontier, so a child
+			// the channel has overtaken keeps publishing its dead register
+			// raw.
+			Apply:      func(r *model.Rules) { r.CanonicalFrontier = func(own, _ uint32) uint32 { return own } },
+			ExpectedBy: []string{"explore:hierarchy"},
+		},
 	}
 }
 
