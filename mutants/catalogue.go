@@ -52,7 +52,7 @@ func Core() []Mutant {
 			// set-wins under clear-wins and set-wins runs alike.
 			Apply:      func(r *model.Rules) { r.Tie = model.SetWins },
 			OneDevice:  true,
-			ExpectedBy: []string{"explore:network-whole", "explore:network"},
+			ExpectedBy: []string{"explore:hierarchy", "explore:network-whole", "explore:network"},
 		},
 		{
 			ID: "M4", Rule: "a dead register compacts to its tombstone floor, never to nothing",
@@ -388,15 +388,6 @@ func Core() []Mutant {
 			// A thread marked unread under a channel read past it is based
 			// at the thread's own, lower, frontier: dead at once.
 			Apply:      func(r *model.Rules) { r.UnreadBase = func(own, _ uint32) uint32 { return own } },
-			ExpectedBy: []string{"explore:hierarchy"},
-		},
-		{
-			ID: "M30", Rule: "canonicalisation and compaction decide liveness at the effective frontier",
-			Section: "Mandatory Canonical Publication; Hierarchical Frontier Rule",
-			// Liveness is decided at the context's own frontier, so a child
-			// the channel has overtaken keeps publishing its dead register
-			// raw.
-			Apply:      func(r *model.Rules) { r.CanonicalFrontier = func(own, _ uint32) uint32 { return own } },
 			ExpectedBy: []string{"explore:hierarchy"},
 		},
 	}
