@@ -56,6 +56,7 @@ type options struct {
 	progress  time.Duration
 	list      bool
 	symmetry  bool
+	sim       simOptions
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -76,6 +77,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.progress, "progress", time.Second, "progress interval on stderr (0: off)")
 	fs.BoolVar(&o.list, "list", false, "list universes, rule sets and directed checks")
 	fs.BoolVar(&o.symmetry, "symmetry", true, "store one state per orbit of the universe's interchangeable devices and contexts (network universes)")
+	o.sim.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -108,6 +110,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	case o.replay != "":
 		return replay(o, stdout, stderr)
+	case o.sim.walks != 0:
+		return simulate(o, stdout, stderr)
 	}
 	return explore(o, stdout, stderr)
 }
