@@ -45,6 +45,9 @@ type SimResult struct {
 	// transition before their last step.
 	Steps, Checked int64
 	Stuck          int
+	// Transitions is the universe's number of transition indices, every
+	// one of which a step tries.
+	Transitions int
 	// Invariants counts, per invariant, what was checked (in its unit) and
 	// the violations met, over every walk.
 	Invariants []InvariantCount
@@ -130,7 +133,7 @@ func Simulate(cfg SimConfig) (*SimResult, error) {
 		}()
 	}
 	wg.Wait()
-	res := &SimResult{Universe: u.Name, Rules: cfg.Rules.Name, Tie: cfg.Rules.Tie, Seed: cfg.Seed, Walk: -1}
+	res := &SimResult{Universe: u.Name, Rules: cfg.Rules.Name, Tie: cfg.Rules.Tie, Seed: cfg.Seed, Walk: -1, Transitions: w.Transitions()}
 	table := w.Invariants()
 	total := search.NewTally(len(table))
 	// Coverage counts the walks up to the first violating one, in order, so

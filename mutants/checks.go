@@ -63,7 +63,7 @@ func SuiteChecks(cat *exhaustive.Catalog) []Check {
 	for _, p := range []string{props.CheckSoundness, props.CheckQuiescent} {
 		out = append(out, Check{Name: KindLoad + ":" + p, Kind: KindLoad, Prop: p, TieIndependent: true})
 	}
-	return out
+	return append(out, simulateChecks(cat)...)
 }
 
 // controls caches the control per tie policies and load settings: it is
@@ -131,6 +131,8 @@ func (r *runner) runCheck(c Check, rules *model.Rules, name string, m *Mutant) *
 		f = r.explore(c, rules, m)
 	case KindDirected:
 		f = r.directed(c, rules)
+	case KindSimulate:
+		f = r.simulate(c, rules)
 	default:
 		f = r.load(c, rules)
 	}
