@@ -183,4 +183,6 @@ type localEvent struct {
 type publication struct {
 	msgs []int32
 	err  string
+	// shape is the N7 finding of the publication ("" if canonical).
+	shape string
 }

@@ -224,6 +224,9 @@ func (w *netWorld) apply(c *cache, cur []int32, t int, next []int32, tl *search.
 		}
 		tl.Add(unitPublications, 1)
 		w.coverPublish(c, x.dev, cur[x.dev], tl)
+		if pub.shape != "" {
+			fs = append(fs, finding{InvNetCanonical, pub.shape})
+		}
 	case KindRotate:
 		if !w.net.Rotate || w.u.Devices[x.dev].Legacy {
 			return false, nil
@@ -438,6 +441,9 @@ func (w *netWorld) publish(c *cache, dev int, nd node) publication {
 		p.err = err.Error()
 	} else {
 		parts = sp.Blobs
+	}
+	if p.err == "" {
+		p.shape = w.canonicalShape(dev, r, parts)
 	}
 	if p.err == "" && slices.ContainsFunc(parts, func(b model.Blob) bool { return len(b.Contexts) > 0 }) {
 		kn := w.t.knows.get(nd.kn)

@@ -101,7 +101,8 @@ func Core() []Mutant {
 					return g, model.ShapeLive
 				}
 			},
-			ExpectedBy: []string{"directed:bounded-growth", "directed:exact-wire-shapes", "directed:merge-closure"},
+			ExpectedBy: []string{"directed:bounded-growth", "directed:exact-wire-shapes", "explore:hierarchy", "directed:merge-closure",
+				"simulate:network-whole", "explore:network-whole", "simulate:hierarchy", "simulate:network", "explore:network"},
 		},
 		{
 			ID: "M8", Rule: "slots are assigned per logical context, not per entry",
@@ -388,7 +389,15 @@ func Core() []Mutant {
 			// A thread marked unread under a channel read past it is based
 			// at the thread's own, lower, frontier: dead at once.
 			Apply:      func(r *model.Rules) { r.UnreadBase = func(own, _ uint32) uint32 { return own } },
-			ExpectedBy: []string{"explore:hierarchy"},
+			ExpectedBy: []string{"explore:hierarchy", "simulate:hierarchy"},
+		},
+		{
+			ID: "M30", Rule: "canonicalisation and compaction decide liveness at the effective frontier",
+			Section: "Mandatory Canonical Publication; Hierarchical Frontier Rule",
+			// Liveness is decided at the context's own frontier, so a child
+			// the channel has overtaken publishes its dead register raw.
+			Apply:      func(r *model.Rules) { r.CanonicalFrontier = func(own, _ uint32) uint32 { return own } },
+			ExpectedBy: []string{"explore:hierarchy", "simulate:hierarchy"},
 		},
 	}
 }
