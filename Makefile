@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: test fmt-check vet lint tools unit fuzz bench explore explore-deep mutate props-long
+.PHONY: test fmt-check vet lint tools unit fuzz bench explore explore-deep mutate props-long simulate
 
 test: fmt-check vet unit
 
@@ -72,3 +72,15 @@ PROPS_CHECKS ?= 200000
 PROPS_SEED ?= 0
 props-long:
 	$(GO) test -count=1 -timeout 60m ./props/ -run 'Conformant|Plateau|RunMatches' -rapid.checks=$(PROPS_CHECKS) -rapid.seed=$(PROPS_SEED) -v
+
+# Seeded random walks through every universe, far past the exhaustive
+# bounds, same checks at every state (`make test` runs a bounded one in
+# exhaustive's tests). The seed is printed; exit 1 on a violation, whose
+# shrunk witness goes to witness/.
+SIM_WALKS ?= 2000
+SIM_STEPS ?= 40
+SIM_SEED ?= 1
+simulate:
+	for u in reference network network-whole hierarchy; do \
+		$(GO) run ./cmd/explore -universe $$u -simulate $(SIM_WALKS) -steps $(SIM_STEPS) -seed $(SIM_SEED) -tie both || exit $$?; \
+	done
