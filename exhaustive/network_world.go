@@ -152,9 +152,8 @@ func (w *netWorld) Initial(c *cache) []int32 {
 func (w *netWorld) initialRaw(c *cache) []int32 {
 	row := make([]int32, w.Width())
 	copy(row, c.e.initial())
-	k := w.t.internKnow(know{seq: make([]uint8, len(w.ov)), ac: w.emptyACs()})
 	for d := range w.n {
-		row[w.knWord(d)] = k
+		row[w.knWord(d)] = w.startKnow(d)
 	}
 	for i := 2 * w.n; i < len(row); i++ {
 		row[i] = w.t.none
@@ -305,6 +304,10 @@ func (w *netWorld) event(c *cache, dev int, rep, next int32, slot int) localEven
 		case KindMarkRead:
 			if v, ok := w.u.nextValue(r.Frontier(ctx)); ok && r.MarkRead(ctx, v) == nil {
 				ev = localEvent{kind: intentClear}
+			} else if base.Live(ctx) && !w.replica(dev, next).Live(ctx) {
+				// Refused at the ceiling, the mark-read still advanced the
+				// frontier, and that alone ended the override.
+				ev = localEvent{kind: intentNaturalClear}
 			}
 		case KindAdvance:
 			if base.Live(ctx) && !w.replica(dev, next).Live(ctx) {

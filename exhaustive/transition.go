@@ -64,6 +64,9 @@ func (u *Universe) applyLocal(rep *model.Replica, dev, slot int) (Action, bool) 
 	if (rep.Legacy || u.frontierOnly(ctx)) && kind != KindAdvance {
 		return a, false
 	}
+	if kind == KindReinstall && u.NoReinstall {
+		return a, false
+	}
 	switch kind {
 	case KindMarkUnread:
 		_ = rep.MarkUnread(ctx) // a refusal leaves the replica as it was
@@ -120,6 +123,9 @@ func newReplica(spec DeviceSpec, rules *model.Rules) *model.Replica {
 	r.Parent = spec.Parent
 	if spec.Rules != nil {
 		r.Rules = spec.Rules(rules)
+	}
+	if spec.Start != nil {
+		spec.Start(r)
 	}
 	return r
 }

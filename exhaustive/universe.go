@@ -32,6 +32,11 @@ type Universe struct {
 	// messages stay in flight (network.go); nil is the reference model's
 	// synchronous snapshot delivery.
 	Network *Network
+	// NoReinstall disables the reinstall transition: where devices start
+	// with a history (Widen), a reinstalled device's fresh counters race
+	// with that history by how many actions each side saw, which no intent
+	// decides.
+	NoReinstall bool
 }
 
 // DeviceSpec is one installation of a universe.
@@ -48,6 +53,9 @@ type DeviceSpec struct {
 	// Parent resolves the device's thread:/msg: contexts to their parent
 	// channel (model.Replica.Parent); nil resolves nothing.
 	Parent model.ParentResolver
+	// Start, when set, gives the device its state before the first
+	// transition (Widen: counters near the ceiling).
+	Start func(r *model.Replica)
 }
 
 // Reference is the universe of the formal note's bounded model: two
@@ -93,6 +101,7 @@ func NewCatalog() *Catalog {
 	c.AddUniverse("network", NetworkUniverse)
 	c.AddUniverse("network-whole", NetworkWholeUniverse)
 	c.AddUniverse("hierarchy", HierarchyUniverse)
+	c.AddUniverse("ceiling", CeilingUniverse)
 	c.AddRules("spec", model.Spec)
 	return c
 }

@@ -312,7 +312,7 @@ func Core() []Mutant {
 					return model.Reg{S: g.Ceiling() + 1, C: g.C, B: f}, nil // wraps to 0
 				}
 			},
-			ExpectedBy: []string{"directed:action-conformance"},
+			ExpectedBy: []string{"directed:action-conformance", "explore:ceiling"},
 		},
 		{
 			ID: "M24", Rule: "a conflicted coordinate is never published to",
