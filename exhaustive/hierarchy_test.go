@@ -50,3 +50,41 @@ func TestHierarchyResolvesChildren(t *testing.T) {
 		t.Fatalf("mark-unread under a channel read past the child: %v %v live=%v", err, r.Reg(hierMsg), r.Live(hierMsg))
 	}
 }
+
+// The ceiling universe's pinned count, and its start really at the
+// corner: two mark-unreads reach the ceiling, the third is refused (a
+// wrapping counter rule is then caught there, not only by cubes).
+func TestCeilingUniverse(t *testing.T) {
+	sec := notefig.Section(t, "## Hierarchy universe and simulation")
+	for _, tie := range []model.TiePolicy{model.ClearWins, model.SetWins} {
+		res, err := Explore(Config{Universe: CeilingUniverse(), Rules: model.Spec().WithTie(tie), Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != StatusOK || res.Distinct != 4637 {
+			t.Fatalf("%s: %s, %d distinct, want ok and 4637", tie, res.Status, res.Distinct)
+		}
+	}
+	notefig.RequireLine(t, sec, fmt.Sprintf("- ceiling: depth %d, %s distinct states under either tie policy.", ceilingDepth, notefig.Commas(4637)))
+	u := CeilingUniverse()
+	r := newReplica(u.Devices[0], model.Spec())
+	if r.Reg("c0") != (model.Reg{C: model.MaxU32 - 2}) || len(u.Values) != 3 {
+		t.Fatalf("start %v, values %v", r.Reg("c0"), u.Values)
+	}
+	if r.MarkUnread("c0") != nil || r.MarkUnread("c0") != nil || r.MarkUnread("c0") == nil {
+		t.Fatal("from 2^32-3, two mark-unreads reach the ceiling and the third is refused")
+	}
+	// At the ceiling the frontier advance past B alone ends the override,
+	// so the mark-read succeeds.
+	if err := r.MarkRead("c0", 10); err != nil || r.Frontier("c0") != 10 || r.Live("c0") {
+		t.Fatalf("mark-read at the ceiling: %v, frontier %d, live %v", err, r.Frontier("c0"), r.Live("c0"))
+	}
+}
+
+func TestWidenAddsValuesAndKeepsTheBase(t *testing.T) {
+	base := NetworkWholeUniverse()
+	w := Widen(base, 2, 0)
+	if fmt.Sprint(w.Values) != "[10 20 30 40]" || fmt.Sprint(base.Values) != "[10 20]" || w.Devices[0].Start != nil {
+		t.Fatalf("widened %v (base %v)", w.Values, base.Values)
+	}
+}

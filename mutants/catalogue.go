@@ -52,7 +52,7 @@ func Core() []Mutant {
 			// set-wins under clear-wins and set-wins runs alike.
 			Apply:      func(r *model.Rules) { r.Tie = model.SetWins },
 			OneDevice:  true,
-			ExpectedBy: []string{"explore:hierarchy", "explore:network-whole", "explore:network"},
+			ExpectedBy: []string{"explore:ceiling", "explore:hierarchy", "explore:network-whole", "explore:network"},
 		},
 		{
 			ID: "M4", Rule: "a dead register compacts to its tombstone floor, never to nothing",
