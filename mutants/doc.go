@@ -11,7 +11,7 @@
 // from the props package's seeded generator (Options.Seed, LoadCases), so
 // the runner and cmd/mutate need no test machinery.
 //
-// Files: catalogue.go (M1–M28) and load.go (L1–L10) are the catalogue;
+// Files: catalogue.go (M1–M30) and load.go (L1–L10) are the catalogue;
 // registry.go registers every mutant's rules (and the one-device universe
 // variants) with the explorer so witnesses replay; checks.go is the suite
 // and the control; runner.go runs it; golden.go compares first witnesses
