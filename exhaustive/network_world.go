@@ -364,8 +364,9 @@ func (w *netWorld) receive(c *cache, dev int, nd node, m int32) (node, bool) {
 	msg := w.t.msgs.get(m)
 	s := c.receive(dev, msg.blob, nd.rep)
 	nc := w.nc(c)
-	k := [2]int32{nd.kn, m}
-	kn, ok := nc.kmerge[k]
+	k := uint64(uint32(nd.kn))<<32 | uint64(uint32(m))
+	ks, ok := nc.kmerge.get(k)
+	kn := ks.next
 	if !ok {
 		cur := w.t.knows.get(nd.kn)
 		ac := slices.Clone(cur.ac)
@@ -376,7 +377,7 @@ func (w *netWorld) receive(c *cache, dev int, nd node, m int32) (node, bool) {
 		if !slices.Equal(ac, cur.ac) {
 			kn = w.t.internKnow(know{seq: cur.seq, ac: ac})
 		}
-		nc.kmerge[k] = kn
+		nc.kmerge.put(k, step{next: kn})
 	}
 	return node{s.next, kn}, s.regress
 }
