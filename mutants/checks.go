@@ -24,7 +24,8 @@ const (
 
 // Check is one generic check: it exists for every rule set.
 type Check struct {
-	// Name is "explore:<universe>", "directed:<key>" or "load:<check>".
+	// Name is "explore:<universe>", "directed:<key>", "load:<check>" or
+	// "simulate:<universe>".
 	Name     string
 	Kind     string
 	Universe string
@@ -50,8 +51,9 @@ type runner struct {
 }
 
 // SuiteChecks lists every generic check, unordered: each registered
-// universe (one-device variants excluded), each directed check, and the two
-// load checks run under the conformant relay.
+// universe (one-device variants excluded), each directed check, the two
+// load checks run under the conformant relay, and a simulation of each
+// registered universe.
 func SuiteChecks(cat *exhaustive.Catalog) []Check {
 	var out []Check
 	for _, u := range Universes(cat) {

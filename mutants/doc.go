@@ -14,7 +14,8 @@
 // Files: catalogue.go (M1–M30) and load.go (L1–L10) are the catalogue;
 // registry.go registers every mutant's rules (and the one-device universe
 // variants) with the explorer so witnesses replay; checks.go is the suite
-// and the control; runner.go runs it; golden.go compares first witnesses
+// and the control, simulate.go its simulation checks (seeded walks of every
+// universe, exhaustive.Simulate); runner.go runs it; golden.go compares first witnesses
 // with testdata/; report.go renders NOTE.md's table. cmd/mutate is the CLI,
 // and gate_test.go the gate of `make test`.
 package mutants
