@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: test fmt-check vet lint tools unit fuzz bench explore explore-deep mutate props-long history-long amendment
+.PHONY: test fmt-check vet lint tools unit fuzz bench explore explore-deep mutate props-long history-long amendment simulate
 
 test: fmt-check vet unit
 
@@ -89,3 +89,15 @@ AMENDMENT ?= b-max-frontier
 amendment:
 	-$(GO) run ./cmd/explore -rules $(AMENDMENT)
 	$(GO) run ./cmd/mutate -control $(AMENDMENT)
+
+# Seeded random walks through every universe, far past the exhaustive
+# bounds, same checks at every state (`make test` runs a bounded one in
+# exhaustive's tests). The seed is printed; exit 1 on a violation, whose
+# shrunk witness goes to witness/.
+SIM_WALKS ?= 2000
+SIM_STEPS ?= 40
+SIM_SEED ?= 1
+simulate:
+	for u in reference network network-whole hierarchy; do \
+		$(GO) run ./cmd/explore -universe $$u -simulate $(SIM_WALKS) -steps $(SIM_STEPS) -seed $(SIM_SEED) -tie both || exit $$?; \
+	done

@@ -133,7 +133,7 @@ func (w *netWorld) coverPublish(c *cache, dev int, rep int32, tl *search.Tally) 
 	nc := w.nc(c)
 	live, ok := nc.legacy[rep]
 	if !ok {
-		reader := newReplica(DeviceSpec{ClientID: "reader"}, w.e.rules)
+		reader := newReplica(DeviceSpec{ClientID: "reader", Parent: w.u.Devices[0].Parent}, w.e.rules)
 		reader.Receive(w.replica(dev, rep).Candidate())
 		for i, ctx := range w.ov {
 			if reader.Live(ctx) {

@@ -29,4 +29,12 @@
 // (coverage.go). Each world's invariants are declared once, in
 // invariant_tables.go. A Catalog names the universes and rule sets runs and
 // witnesses refer to; the commands build it explicitly.
+//
+// hierarchy.go is the universe of a channel with thread: and msg: children
+// resolved through a model.ParentResolver; wide.go widens a universe's
+// values and starts its counters near the ceiling (the ceiling universe);
+// network_shape.go checks every publication's override groups are
+// canonical (N7). simulate.go runs seeded random walks through any
+// universe with the same checks, far past the exhaustive bounds, and
+// shrinks a violation to a witness Replay runs.
 package exhaustive

@@ -24,6 +24,7 @@ const (
 	InvNetPublish     = "N5-publication"
 	InvNetRotation    = "N6-rotation-carry-forward"
 	InvNetVacuous     = "N0-non-vacuity"
+	InvNetCanonical   = "N7-canonical-publication"
 )
 
 // The units the worlds' invariants count.
@@ -77,6 +78,8 @@ var networkTable = []search.Invariant{
 		Section: "Override Group Co-Location Rule, Bounds and Budget"},
 	{ID: InvNetRotation, Label: "N6", Doc: "rotation carries every register forward", Unit: unitRotations,
 		Section: "Client-ID Rotation, Override State Durability"},
+	{ID: InvNetCanonical, Label: "N7", Doc: "every override group published is canonical at the effective frontier", Unit: unitPublications,
+		Section: "Mandatory Canonical Publication, Hierarchical Frontier Rule"},
 	{ID: InvNetVacuous, Label: "N0", Doc: "non-vacuity: some sometimes condition reached", Unit: unitConditions,
 		Section: "(the harness: a check that never meets its situation passes vacuously)"},
 }

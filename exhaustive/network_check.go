@@ -221,7 +221,7 @@ func (w *netWorld) convergence(nodes []node) *finding {
 		if !w.u.Devices[d].Legacy {
 			continue
 		}
-		reader := newReplica(DeviceSpec{ClientID: "reader"}, w.e.rules)
+		reader := newReplica(DeviceSpec{ClientID: "reader", Parent: w.u.Devices[0].Parent}, w.e.rules)
 		reader.Receive(w.replica(d, nd.rep).Candidate())
 		for _, ctx := range w.u.Contexts {
 			if reader.Live(ctx) != r.Live(ctx) || reader.Effective(ctx) != r.Effective(ctx) {

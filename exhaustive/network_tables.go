@@ -146,7 +146,7 @@ func (t *netTables) internChan(ms []int32) int32 {
 type netCache struct {
 	event  map[[3]int32]localEvent  // (dev, rep, slot)
 	merge  map[[2]int32]int32       // (antichain, antichain)
-	kmerge map[[2]int32]int32       // (know, message)
+	kmerge *u64map                  // (know, message) -> know, in step.next
 	pub    map[[3]int32]publication // (dev, rep, know)
 	flag   map[[2]int32]int32       // (channel, context)
 	rot    map[[2]int32]rotation    // (dev, rep)
@@ -158,7 +158,7 @@ type netCache struct {
 
 func newNetCache(n int) *netCache {
 	c := &netCache{
-		event: map[[3]int32]localEvent{}, merge: map[[2]int32]int32{}, kmerge: map[[2]int32]int32{},
+		event: map[[3]int32]localEvent{}, merge: map[[2]int32]int32{}, kmerge: newU64map(),
 		pub: map[[3]int32]publication{}, flag: map[[2]int32]int32{}, rot: map[[2]int32]rotation{},
 		legacy: map[int32]uint8{}, quiet: map[string]*quietResult{}, sym: map[[4]int32]int32{},
 	}
@@ -183,4 +183,6 @@ type localEvent struct {
 type publication struct {
 	msgs []int32
 	err  string
+	// shape is the N7 finding of the publication ("" if canonical).
+	shape string
 }

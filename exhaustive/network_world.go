@@ -152,9 +152,8 @@ func (w *netWorld) Initial(c *cache) []int32 {
 func (w *netWorld) initialRaw(c *cache) []int32 {
 	row := make([]int32, w.Width())
 	copy(row, c.e.initial())
-	k := w.t.internKnow(know{seq: make([]uint8, len(w.ov)), ac: w.emptyACs()})
 	for d := range w.n {
-		row[w.knWord(d)] = k
+		row[w.knWord(d)] = w.startKnow(d)
 	}
 	for i := 2 * w.n; i < len(row); i++ {
 		row[i] = w.t.none
@@ -224,6 +223,9 @@ func (w *netWorld) apply(c *cache, cur []int32, t int, next []int32, tl *search.
 		}
 		tl.Add(unitPublications, 1)
 		w.coverPublish(c, x.dev, cur[x.dev], tl)
+		if pub.shape != "" {
+			fs = append(fs, finding{InvNetCanonical, pub.shape})
+		}
 	case KindRotate:
 		if !w.net.Rotate || w.u.Devices[x.dev].Legacy {
 			return false, nil
@@ -302,6 +304,10 @@ func (w *netWorld) event(c *cache, dev int, rep, next int32, slot int) localEven
 		case KindMarkRead:
 			if v, ok := w.u.nextValue(r.Frontier(ctx)); ok && r.MarkRead(ctx, v) == nil {
 				ev = localEvent{kind: intentClear}
+			} else if base.Live(ctx) && !w.replica(dev, next).Live(ctx) {
+				// Refused at the ceiling, the mark-read still advanced the
+				// frontier, and that alone ended the override.
+				ev = localEvent{kind: intentNaturalClear}
 			}
 		case KindAdvance:
 			if base.Live(ctx) && !w.replica(dev, next).Live(ctx) {
@@ -358,8 +364,9 @@ func (w *netWorld) receive(c *cache, dev int, nd node, m int32) (node, bool) {
 	msg := w.t.msgs.get(m)
 	s := c.receive(dev, msg.blob, nd.rep)
 	nc := w.nc(c)
-	k := [2]int32{nd.kn, m}
-	kn, ok := nc.kmerge[k]
+	k := uint64(uint32(nd.kn))<<32 | uint64(uint32(m))
+	ks, ok := nc.kmerge.get(k)
+	kn := ks.next
 	if !ok {
 		cur := w.t.knows.get(nd.kn)
 		ac := slices.Clone(cur.ac)
@@ -370,7 +377,7 @@ func (w *netWorld) receive(c *cache, dev int, nd node, m int32) (node, bool) {
 		if !slices.Equal(ac, cur.ac) {
 			kn = w.t.internKnow(know{seq: cur.seq, ac: ac})
 		}
-		nc.kmerge[k] = kn
+		nc.kmerge.put(k, step{next: kn})
 	}
 	return node{s.next, kn}, s.regress
 }
@@ -438,6 +445,9 @@ func (w *netWorld) publish(c *cache, dev int, nd node) publication {
 		p.err = err.Error()
 	} else {
 		parts = sp.Blobs
+	}
+	if p.err == "" {
+		p.shape = w.canonicalShape(dev, r, parts)
 	}
 	if p.err == "" && slices.ContainsFunc(parts, func(b model.Blob) bool { return len(b.Contexts) > 0 }) {
 		kn := w.t.knows.get(nd.kn)

@@ -64,6 +64,9 @@ func (u *Universe) applyLocal(rep *model.Replica, dev, slot int) (Action, bool) 
 	if (rep.Legacy || u.frontierOnly(ctx)) && kind != KindAdvance {
 		return a, false
 	}
+	if kind == KindReinstall && u.NoReinstall {
+		return a, false
+	}
 	switch kind {
 	case KindMarkUnread:
 		_ = rep.MarkUnread(ctx) // a refusal leaves the replica as it was
@@ -117,8 +120,12 @@ func newReplica(spec DeviceSpec, rules *model.Rules) *model.Replica {
 		r = model.NewReplica(spec.ClientID)
 	}
 	r.Rules = rules
+	r.Parent = spec.Parent
 	if spec.Rules != nil {
 		r.Rules = spec.Rules(rules)
+	}
+	if spec.Start != nil {
+		spec.Start(r)
 	}
 	return r
 }

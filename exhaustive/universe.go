@@ -32,6 +32,11 @@ type Universe struct {
 	// messages stay in flight (network.go); nil is the reference model's
 	// synchronous snapshot delivery.
 	Network *Network
+	// NoReinstall disables the reinstall transition: where devices start
+	// with a history (Widen), a reinstalled device's fresh counters race
+	// with that history by how many actions each side saw, which no intent
+	// decides.
+	NoReinstall bool
 }
 
 // DeviceSpec is one installation of a universe.
@@ -45,6 +50,12 @@ type DeviceSpec struct {
 	// shows as disagreement between peers). The device decides ties by the
 	// Tie of what it returns: the run's Tie unless it sets its own.
 	Rules func(run *model.Rules) *model.Rules
+	// Parent resolves the device's thread:/msg: contexts to their parent
+	// channel (model.Replica.Parent); nil resolves nothing.
+	Parent model.ParentResolver
+	// Start, when set, gives the device its state before the first
+	// transition (Widen: counters near the ceiling).
+	Start func(r *model.Replica)
 }
 
 // Reference is the universe of the formal note's bounded model: two
@@ -73,7 +84,7 @@ func Reference() Universe {
 
 // Catalog holds the named universes and rule sets a run or a witness can
 // refer to. NewCatalog has the project's own (the universes reference,
-// network and network-whole; the rule set spec); a command adds more
+// network, network-whole, hierarchy and ceiling; the rule set spec); a command adds more
 // (mutants.Register) before it parses its flags. A Catalog is safe for
 // concurrent use.
 type Catalog struct {
@@ -89,6 +100,8 @@ func NewCatalog() *Catalog {
 	c.AddUniverse("reference", Reference)
 	c.AddUniverse("network", NetworkUniverse)
 	c.AddUniverse("network-whole", NetworkWholeUniverse)
+	c.AddUniverse("hierarchy", HierarchyUniverse)
+	c.AddUniverse("ceiling", CeilingUniverse)
 	c.AddRules("spec", model.Spec)
 	return c
 }

@@ -165,7 +165,7 @@ func (r *Replica) MarkUnread(ctx string) error {
 	if err := r.gate(); err != nil {
 		return fmt.Errorf("mark-unread %q: %w", ctx, err)
 	}
-	f := r.Effective(ctx)
+	f := r.Rules.UnreadBase(r.Frontier(ctx), r.Effective(ctx))
 	e := r.at(ctx)
 	nr, err := r.Rules.MarkUnread(e.R, f)
 	if err != nil {
@@ -205,7 +205,7 @@ func (r *Replica) Compact(ctx string) bool {
 	if !ok || r.ents[i].R == (Reg{}) {
 		return false
 	}
-	f := r.Effective(ctx)
+	f := r.Rules.CanonicalFrontier(r.ents[i].F, r.Effective(ctx))
 	reg := r.ents[i].R
 	canon, shape := r.Rules.Canonical(reg, f, r.Rules.IsLive(reg, f))
 	if shape == ShapeOmit {
@@ -250,10 +250,7 @@ func (r *Replica) appendOverride(es []Entry, e ctxState) []Entry {
 	if e.R == (Reg{}) {
 		return es
 	}
-	f := e.F
-	if r.Parent != nil {
-		f = r.Effective(e.ID)
-	}
+	f := r.Rules.CanonicalFrontier(e.F, r.Effective(e.ID))
 	canon, shape := r.Rules.Canonical(e.R, f, r.Rules.IsLive(e.R, f))
 	switch shape {
 	case ShapeLive:

@@ -42,6 +42,16 @@ type Rules struct {
 	// MarkRead is the register half of an explicit mark-read, after the
 	// frontier advance to fAfter; live = Live(r, fAfter, tie).
 	MarkRead func(r Reg, fAfter uint32, live bool) (Reg, error)
+	// UnreadBase is the frontier mark-unread records as B, from the
+	// context's own frontier and its effective one (Actions: mark-unread
+	// records the effective frontier, so a thread under a channel read past
+	// the thread's own value is based where the user saw it).
+	UnreadBase func(own, effective uint32) uint32
+	// CanonicalFrontier is the frontier a replica decides liveness against
+	// when it canonicalises for publication and when it compacts, from the
+	// context's own frontier and its effective one (Mandatory Canonical
+	// Publication: against the publisher's own effective frontier).
+	CanonicalFrontier func(own, effective uint32) uint32
 
 	// SanitizeValue reads a JSON number literal as a wire value (Content
 	// Validation: integers in 0..4294967295 only). Spec() reads by the
@@ -67,20 +77,22 @@ type Rules struct {
 // Spec returns the production rules.
 func Spec() *Rules {
 	return &Rules{
-		Name:          "spec",
-		Tie:           ClearWins,
-		Join:          JoinReg,
-		Live:          LiveReg,
-		Canonical:     CanonicalForm,
-		MarkUnread:    MarkUnreadReg,
-		MarkRead:      markReadDecision,
-		SanitizeValue: SanitizeValue,
-		ValidateGroup: ValidateGroup,
-		GroupKey:      GroupKey,
-		Escape:        EscapeKey,
-		Unescape:      UnescapeKey,
-		Slots:         specSlotRules(),
-		Load:          specLoadRules(),
+		Name:              "spec",
+		Tie:               ClearWins,
+		Join:              JoinReg,
+		Live:              LiveReg,
+		Canonical:         CanonicalForm,
+		MarkUnread:        MarkUnreadReg,
+		MarkRead:          markReadDecision,
+		UnreadBase:        EffectiveFrontier,
+		CanonicalFrontier: EffectiveFrontier,
+		SanitizeValue:     SanitizeValue,
+		ValidateGroup:     ValidateGroup,
+		GroupKey:          GroupKey,
+		Escape:            EscapeKey,
+		Unescape:          UnescapeKey,
+		Slots:             specSlotRules(),
+		Load:              specLoadRules(),
 	}
 }
 
@@ -112,6 +124,10 @@ func CanonicalForm(r Reg, _ uint32, live bool) (Reg, Shape) {
 		return Reg{C: r.Ceiling()}, ShapeFloor
 	}
 }
+
+// EffectiveFrontier is the production choice of frontier for a rule that
+// takes the own and the effective one: the effective frontier.
+func EffectiveFrontier(_, effective uint32) uint32 { return effective }
 
 func markReadDecision(r Reg, _ uint32, live bool) (Reg, error) {
 	if r.Ceiling() == MaxU32 {

@@ -219,7 +219,7 @@ var rulePaths = []rulePath{
 	}, []string{"Rules.Live"}},
 	{"Replica.MarkUnread", func(t *testing.T, rules *Rules) {
 		mustDo(t, restored(t, rules, 10, Reg{}).MarkUnread("chan"))
-	}, []string{"Rules.MarkUnread"}},
+	}, []string{"Rules.MarkUnread", "Rules.UnreadBase"}},
 	{"Replica.MarkRead", func(t *testing.T, rules *Rules) {
 		mustDo(t, restored(t, rules, 10, Reg{S: 1, B: 10}).MarkRead("chan", 20))
 	}, []string{"Rules.Live", "Rules.MarkRead"}},
@@ -227,14 +227,14 @@ var rulePaths = []rulePath{
 		if !restored(t, rules, 20, Reg{S: 1, C: 2, B: 10}).Compact("chan") {
 			t.Fatal("nothing compacted")
 		}
-	}, []string{"Rules.Live", "Rules.Canonical"}},
+	}, []string{"Rules.Live", "Rules.Canonical", "Rules.CanonicalFrontier"}},
 	{"Replica.Candidate", func(t *testing.T, rules *Rules) {
 		r := restored(t, rules, 10, Reg{S: 1, B: 10})
 		r.Advance("ov_s:evil", 5)
 		if _, ok := r.Candidate().Value("esc:ov_s:evil"); !ok {
 			t.Fatal("reserved id not escaped")
 		}
-	}, []string{"Rules.Live", "Rules.Canonical", "Rules.Escape"}},
+	}, []string{"Rules.Live", "Rules.Canonical", "Rules.CanonicalFrontier", "Rules.Escape"}},
 	{"Replica.Receive", func(t *testing.T, rules *Rules) {
 		r := restored(t, rules, 10, Reg{S: 1, B: 10})
 		r.Receive(Blob{V: 1, ClientID: "b", Contexts: []Entry{{"chan", 10}, {"esc:ov_s:evil", 5}, {"ov_c:chan", 2}}})

@@ -52,7 +52,7 @@ func Core() []Mutant {
 			// set-wins under clear-wins and set-wins runs alike.
 			Apply:      func(r *model.Rules) { r.Tie = model.SetWins },
 			OneDevice:  true,
-			ExpectedBy: []string{"explore:network-whole", "explore:network"},
+			ExpectedBy: []string{"explore:ceiling", "explore:hierarchy", "explore:network-whole", "explore:network"},
 		},
 		{
 			ID: "M4", Rule: "a dead register compacts to its tombstone floor, never to nothing",
@@ -101,7 +101,8 @@ func Core() []Mutant {
 					return g, model.ShapeLive
 				}
 			},
-			ExpectedBy: []string{"directed:bounded-growth", "directed:exact-wire-shapes", "directed:merge-closure"},
+			ExpectedBy: []string{"directed:bounded-growth", "directed:exact-wire-shapes", "explore:hierarchy", "directed:merge-closure",
+				"simulate:network-whole", "explore:network-whole", "simulate:hierarchy", "simulate:network", "explore:network"},
 		},
 		{
 			ID: "M8", Rule: "slots are assigned per logical context, not per entry",
@@ -311,7 +312,7 @@ func Core() []Mutant {
 					return model.Reg{S: g.Ceiling() + 1, C: g.C, B: f}, nil // wraps to 0
 				}
 			},
-			ExpectedBy: []string{"directed:action-conformance"},
+			ExpectedBy: []string{"directed:action-conformance", "explore:ceiling"},
 		},
 		{
 			ID: "M24", Rule: "a conflicted coordinate is never published to",
@@ -381,6 +382,22 @@ func Core() []Mutant {
 				}
 			},
 			ExpectedBy: []string{"directed:hierarchy-conformance"},
+		},
+		{
+			ID: "M29", Rule: "mark-unread records the effective frontier as B, not the context's own",
+			Section: "Actions (mark-unread); Hierarchical Frontier Rule",
+			// A thread marked unread under a channel read past it is based
+			// at the thread's own, lower, frontier: dead at once.
+			Apply:      func(r *model.Rules) { r.UnreadBase = func(own, _ uint32) uint32 { return own } },
+			ExpectedBy: []string{"explore:hierarchy", "simulate:hierarchy"},
+		},
+		{
+			ID: "M30", Rule: "canonicalisation and compaction decide liveness at the effective frontier",
+			Section: "Mandatory Canonical Publication; Hierarchical Frontier Rule",
+			// Liveness is decided at the context's own frontier, so a child
+			// the channel has overtaken publishes its dead register raw.
+			Apply:      func(r *model.Rules) { r.CanonicalFrontier = func(own, _ uint32) uint32 { return own } },
+			ExpectedBy: []string{"explore:hierarchy", "simulate:hierarchy"},
 		},
 	}
 }

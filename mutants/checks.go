@@ -25,7 +25,8 @@ const (
 
 // Check is one generic check: it exists for every rule set.
 type Check struct {
-	// Name is "explore:<universe>", "directed:<key>" or "load:<check>".
+	// Name is "explore:<universe>", "directed:<key>", "load:<check>" or
+	// "simulate:<universe>".
 	Name     string
 	Kind     string
 	Universe string
@@ -81,8 +82,9 @@ func (r *runner) tripped() map[model.TiePolicy][]*Finding {
 }
 
 // SuiteChecks lists every generic check, unordered: each registered
-// universe (one-device variants excluded), each directed check, and the two
-// load checks run under the conformant relay.
+// universe (one-device variants excluded), each directed check, the two
+// load checks run under the conformant relay, and a simulation of each
+// registered universe.
 func SuiteChecks(cat *exhaustive.Catalog) []Check {
 	var out []Check
 	for _, u := range Universes(cat) {
@@ -94,6 +96,7 @@ func SuiteChecks(cat *exhaustive.Catalog) []Check {
 	for _, p := range []string{props.CheckSoundness, props.CheckQuiescent} {
 		out = append(out, Check{Name: KindLoad + ":" + p, Kind: KindLoad, Prop: p, TieIndependent: true})
 	}
+	out = append(out, simulateChecks(cat)...)
 	return append(out, historyChecks()...)
 }
 
@@ -165,6 +168,8 @@ func (r *runner) runCheck(c Check, rules *model.Rules, name string, m *Mutant) *
 		f = r.directed(c, rules)
 	case KindHistory:
 		f = r.history(m)
+	case KindSimulate:
+		f = r.simulate(c, rules)
 	default:
 		f = r.load(c, rules)
 	}

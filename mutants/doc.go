@@ -14,11 +14,12 @@
 // The history mutants change the paged history walk's history.Rules and
 // are checked by its universe (history:walk) alone.
 //
-// Files: catalogue.go (M1–M28), load.go (L1–L10) and history.go (H1–H11,
+// Files: catalogue.go (M1–M30), load.go (L1–L10) and history.go (H1–H11,
 // with the walk's check and ReplayHistory) are the catalogue;
 // registry.go registers every mutant's rules (and the one-device universe
 // variants) with the explorer so witnesses replay; checks.go is the suite
-// and the control; runner.go runs it; golden.go compares first witnesses
+// and the control, simulate.go its simulation checks (seeded walks of every
+// universe, exhaustive.Simulate); runner.go runs it; golden.go compares first witnesses
 // with testdata/; report.go renders NOTE.md's table. cmd/mutate is the CLI,
 // and gate_test.go the gate of `make test`.
 package mutants

@@ -68,6 +68,7 @@ type options struct {
 	symmetry  bool
 	html      string
 	version   bool
+	sim       simOptions
 	// set names the flags given on the command line, in order.
 	set []string
 }
@@ -95,6 +96,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.Usage = func() { usage(fs) }
 	fs.StringVar(&o.html, "html", "", "also write the witnesses as one self-contained HTML page to this file")
+	o.sim.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -131,6 +133,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	case o.replay != "":
 		return replay(o, stdout, stderr)
+	case o.sim.walks != 0:
+		return simulate(o, stdout, stderr)
 	}
 	return explore(o, stdout, stderr)
 }
