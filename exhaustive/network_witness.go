@@ -44,7 +44,11 @@ func (w *netWorld) witness(run *search.Run, h search.Hit) *witnessfile.Witness {
 		parent := run.Store.Row(int(h.Parent))
 		target := make([]int32, len(parent))
 		w.successor(c, parent, h.Trans, target, w.scratch())
-		found = step(target, inv)
+		// A transition's finding is stored as replay words it: prefixed
+		// with the step and its action.
+		for _, f := range step(target, inv) {
+			found = append(found, finding{f.Invariant, fmt.Sprintf("step %d (%s): %s", len(actions), actions[len(actions)-1], f.Detail)})
+		}
 	}
 	found = append(found, w.check(c, cur, w.scratch())...)
 	for _, f := range found {

@@ -129,7 +129,7 @@ func TestReplayHTML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"action":"mark_unread d1 c0"`, `"invariant":"N1-cross-device-convergence"`, `"devices":3`, "<script>"} {
+	for _, want := range []string{`"action":"mark_unread d1 c0"`, `"invariant":"N1-cross-device-convergence"`, `"devices":2`, "<script>"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("page lacks %s", want)
 		}
