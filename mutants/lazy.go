@@ -25,7 +25,8 @@ func (s fullSuite) at(i int) (Check, bool) {
 
 // lazySuite finds the full run's order without running the whole
 // control. The work of a cube (its points under the baseline) and of a
-// load search (fixed) is known without running them; a universe's work is
+// load search (fixed) is known without running them, that of a simulation
+// or of the history walk by running its (small) control; a universe's work is
 // the distinct states its control exploration stores, so the next check is
 // decided by exploring each universe not yet placed only up to the work of
 // the cheapest known check: if it completes within that bound it comes
@@ -53,6 +54,10 @@ func (r *runner) newLazySuite() *lazySuite {
 			c.Work = int64(len(c.Directed.Cube(first)))
 		case KindLoad:
 			c.Work = int64(r.opts.LoadCases) * loadStepsPerCase
+		case KindSimulate, KindHistory:
+			// Bounded walks and the walk's small universe: cheap enough to
+			// run their control for their work.
+			c.Work = r.controlFinding(c, r.opts.Ties[0]).Work
 		}
 		s.known = append(s.known, c)
 	}
