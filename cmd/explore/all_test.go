@@ -117,3 +117,16 @@ func mapKeys(m map[string]string) []string {
 	slices.Sort(ks)
 	return ks
 }
+
+// -all asks the exhaustive search for every invariant's witness; with a
+// replay or a simulation it is a usage error, not silently dropped.
+func TestAllWithReplayOrSimulateIsAUsageError(t *testing.T) {
+	for _, args := range [][]string{
+		{"-all", "-replay", "../../mutants/testdata/M3.clear.json"},
+		{"-all", "-simulate", "3", "-progress=0"},
+	} {
+		if code, out, errOut := runCLI(t, args...); code != exitUsage || !strings.Contains(errOut, "-all has no meaning") {
+			t.Errorf("%v: exit %d, stderr %q:\n%s", args, code, errOut, out)
+		}
+	}
+}

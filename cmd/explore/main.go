@@ -135,6 +135,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	case o.replay != "":
 		return replay(o, stdout, stderr)
+	case o.sim.walks != 0 && o.all:
+		return usageError(stderr, errors.New("-all has no meaning with -simulate (a simulation shrinks the first violation it meets)"))
 	case o.sim.walks != 0:
 		return simulate(o, stdout, stderr)
 	}
