@@ -40,6 +40,9 @@ type Config struct {
 	// NoSymmetry turns off the reduction by the universe's symmetries
 	// (Network.SymDevices, Network.SymContexts), which is on by default.
 	NoSymmetry bool
+	// AllWitnesses also builds the witness of the smallest violation of
+	// every invariant violated on a trace (Result.Witnesses).
+	AllWitnesses bool
 	// Progress, if set, is called every ProgressEvery (default 1s).
 	Progress      func(Progress)
 	ProgressEvery time.Duration
@@ -80,9 +83,12 @@ type Result struct {
 	// Invariants follows the world's table, in its order.
 	Invariants []InvariantCount
 	// Witness is the smallest violation by (depth, action sequence).
-	Witness  *witnessfile.Witness
-	BoundHit string
-	Elapsed  time.Duration
+	Witness *witnessfile.Witness
+	// Witnesses, with Config.AllWitnesses, holds one witness per invariant
+	// violated on a trace, the smallest of each, in table order.
+	Witnesses []*witnessfile.Witness
+	BoundHit  string
+	Elapsed   time.Duration
 
 	// Symmetry reports whether states were reduced by the universe's
 	// symmetries (a state then stands for its whole orbit).
@@ -128,6 +134,18 @@ func Explore(cfg Config) (*Result, error) {
 		Transitions: run.Tally.Units(unitSteps), Registers: run.Tally.Units(unitRegisters), DeviceStates: e.deviceStates()}
 	if h := run.Tally.Best(); h != nil {
 		res.Witness = w.witness(run, *h)
+	}
+	if cfg.AllWitnesses {
+		for i := range w.Invariants() {
+			h := run.Tally.BestOf(i)
+			switch {
+			case h == nil:
+			case *h == *run.Tally.Best():
+				res.Witnesses = append(res.Witnesses, res.Witness)
+			default:
+				res.Witnesses = append(res.Witnesses, w.witness(run, *h))
+			}
+		}
 	}
 	w.finish(run, res)
 	for i, inv := range w.Invariants() {

@@ -2,18 +2,21 @@ package search
 
 // Tally accumulates what one worker's checks examined and found: the count
 // per unit, per-invariant violations, named coverage counters and the
-// smallest hit. Workers own their tallies; the engine merges them in piece
+// smallest hit, overall and per invariant. Workers own their tallies; the engine merges them in piece
 // order.
 type Tally struct {
 	units      [MaxUnits]int64
 	violations []int64
 	counters   map[string]int64
 	best       *Hit
+	// bestOf[i] is the smallest hit of invariant i: the same order as
+	// best, so it does not depend on how the pieces were split.
+	bestOf []*Hit
 }
 
 // NewTally returns an empty tally for a table of n invariants.
 func NewTally(n int) *Tally {
-	return &Tally{violations: make([]int64, n), counters: map[string]int64{}}
+	return &Tally{violations: make([]int64, n), counters: map[string]int64{}, bestOf: make([]*Hit, n)}
 }
 
 // Add counts n examined units of kind u.
@@ -43,10 +46,17 @@ func (t *Tally) Violate(i int) { t.violations[i]++ }
 // Best is the smallest hit recorded, or nil.
 func (t *Tally) Best() *Hit { return t.best }
 
+// BestOf is the smallest hit of invariant i (shallowest, then the same
+// tie-break as Best), or nil when i was never violated on a trace.
+func (t *Tally) BestOf(i int) *Hit { return t.bestOf[i] }
+
 func (t *Tally) record(h Hit) {
 	t.violations[h.Finding.Inv]++
 	if t.best == nil || h.less(*t.best) {
 		t.best = &h
+	}
+	if b := t.bestOf[h.Finding.Inv]; b == nil || h.less(*b) {
+		t.bestOf[h.Finding.Inv] = &h
 	}
 }
 
@@ -62,6 +72,11 @@ func (t *Tally) merge(o *Tally) {
 	}
 	if o.best != nil && (t.best == nil || o.best.less(*t.best)) {
 		t.best = o.best
+	}
+	for i, h := range o.bestOf {
+		if h != nil && (t.bestOf[i] == nil || h.less(*t.bestOf[i])) {
+			t.bestOf[i] = h
+		}
 	}
 }
 

@@ -15,3 +15,14 @@ func BenchmarkWrite(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWriteLoad renders a page of one fourteen-row load witness and
+// one directed witness.
+func BenchmarkWriteLoad(b *testing.B) {
+	p := Page{Title: "bench", Witnesses: []Witness{loadTrace(b), directedTrace(b)}}
+	for b.Loop() {
+		if err := Write(io.Discard, p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -34,6 +34,11 @@ type Witness struct {
 	Found []string `json:"found,omitempty"`
 	// Legend explains the notation of the lines.
 	Legend []string `json:"legend"`
+	// Fields is a directed witness's point: its check and run, then each
+	// parameter.
+	Fields []Field `json:"fields,omitempty"`
+	// Load is a load witness's scenario, one row per line.
+	Load []LoadRow `json:"load,omitempty"`
 }
 
 // Step is one action of a witness.
@@ -71,6 +76,15 @@ func FromWitness(w *witnessfile.Witness, text string, found []string) Witness {
 		out.Title = lines[0]
 		lines = lines[1:]
 	}
+	switch w.Kind {
+	case witnessfile.KindLoad:
+		out.Legend = LoadLegend
+		loadView(w, lines, &out)
+		return out
+	case witnessfile.KindDirected:
+		out.Legend = nil
+		directedView(w, &out)
+	}
 	var cur *Step
 	inInitial := false
 	for _, l := range lines {
@@ -90,6 +104,8 @@ func FromWitness(w *witnessfile.Witness, text string, found []string) Witness {
 			inInitial = true
 		case strings.HasPrefix(l, "violation "+w.Invariant+": "):
 			out.Detail = strings.TrimPrefix(l, "violation "+w.Invariant+": ")
+		case w.Kind == witnessfile.KindDirected && strings.HasPrefix(l, "point: "):
+			// The point's table shows it parameter by parameter.
 		case inInitial:
 			out.Initial = append(out.Initial, strings.TrimSpace(l))
 		case cur != nil:

@@ -68,6 +68,74 @@
     return g;
   }
 
+  // loadLanes draws one row of a load scenario on two lanes, the client
+  // and the relay: a query is an arrow to the relay, a delivery one back,
+  // a stored event a dot on the relay, the verdict a dot on the client.
+  var loadNames = ["client", "relay"];
+  function loadLanes(r, marker) {
+    var g = svg("svg", { width: 2 * laneW, height: rowH, "class": "lane-row" });
+    for (var d = 0; d < 2; d++) {
+      g.appendChild(svg("line", { x1: x(d), y1: 0, x2: x(d), y2: rowH, stroke: "#bbb" }));
+    }
+    var y = rowH / 2;
+    if (r.lane === "query") {
+      g.appendChild(svg("line", { x1: x(0), y1: 6, x2: x(1), y2: rowH - 6, stroke: "#36c", "marker-end": "url(#" + marker + ")", "class": "query" }));
+    } else if (r.lane === "delivery") {
+      g.appendChild(svg("line", { x1: x(1), y1: 6, x2: x(0), y2: rowH - 6, stroke: "#c60", "marker-end": "url(#" + marker + ")", "class": "delivery" }));
+    } else if (r.lane === "relay") {
+      g.appendChild(svg("circle", { cx: x(1), cy: y, r: 5, fill: "#090", "class": "stored" }));
+    } else if (r.lane === "verdict") {
+      g.appendChild(svg("circle", { cx: x(0), cy: y, r: 7, fill: r.violation ? "#c00" : "#36c", "class": "verdict" }));
+    }
+    return g;
+  }
+
+  function loadTable(w, i, marker) {
+    var table = el("table", "steps load");
+    var head = el("tr");
+    var h0 = el("td", "lanes");
+    var hs = svg("svg", { width: 2 * laneW, height: 18 });
+    loadNames.forEach(function (n, d) {
+      var t = svg("text", { x: x(d), y: 13, "text-anchor": "middle" });
+      t.textContent = n;
+      hs.appendChild(t);
+    });
+    h0.appendChild(hs);
+    head.appendChild(h0); head.appendChild(el("td", "action", "#")); head.appendChild(el("td", "lines", "relay, queries and deliveries"));
+    table.appendChild(head);
+    w.load.forEach(function (r) {
+      var tr = el("tr", r.lane === "phase" ? "phase" : "step" + (r.violation ? " violating" : ""));
+      tr.id = "w" + (i + 1) + "-row-" + r.n;
+      if (r.lane === "phase") {
+        var td = el("td", "phase", r.text);
+        td.colSpan = 3;
+        tr.appendChild(td);
+      } else {
+        var l = el("td", "lanes"); l.appendChild(loadLanes(r, marker));
+        tr.appendChild(l);
+        tr.appendChild(el("td", "action", String(r.n)));
+        var c = el("td", "lines");
+        c.appendChild(el("code", r.lane, r.text));
+        tr.appendChild(c);
+      }
+      table.appendChild(tr);
+    });
+    return table;
+  }
+
+  // pointTable lays out a directed witness's point: the check and its run,
+  // then each parameter.
+  function pointTable(w) {
+    var table = el("table", "point");
+    w.fields.forEach(function (f) {
+      var tr = el("tr");
+      tr.appendChild(el("th", "", f.name));
+      tr.appendChild(el("td", "", f.value));
+      table.appendChild(tr);
+    });
+    return table;
+  }
+
   page.witnesses.forEach(function (w, i) {
     var sec = el("section", "witness");
     sec.id = "witness-" + (i + 1);
@@ -75,14 +143,49 @@
     var marker = "arrow-" + (i + 1);
     sec.appendChild(arrowDefs(marker));
     var legend = el("ul", "legend");
-    w.legend.forEach(function (l) { legend.appendChild(el("li", "", l)); });
-    sec.appendChild(legend);
+    (w.legend || []).forEach(function (l) { legend.appendChild(el("li", "", l)); });
+    if (legend.childNodes.length) sec.appendChild(legend);
     if (w.initial && w.initial.length) {
       var det = el("details", "initial");
       det.appendChild(el("summary", "", "initial state (" + w.initial.length + " lines)"));
       w.initial.forEach(function (l) { det.appendChild(el("code", "", l)); det.appendChild(el("br")); });
       sec.appendChild(det);
     }
+    if (w.load && w.load.length) {
+      sec.appendChild(loadTable(w, i, marker));
+    } else if (w.fields && w.fields.length) {
+      sec.appendChild(el("h3", "", "the point"));
+      sec.appendChild(pointTable(w));
+    } else {
+      sec.appendChild(stepsTable(w, i, marker));
+    }
+    var v = el("div", "violation violated");
+    v.id = "w" + (i + 1) + "-violation";
+    v.appendChild(el("h3", "", "violated: " + w.invariant));
+    v.appendChild(el("p", "", w.detail));
+    (w.load || []).forEach(function (r) {
+      if (!r.violation) return;
+      var at = el("a", "at-row", "at row " + r.n + ": " + r.text);
+      at.href = "#w" + (i + 1) + "-row-" + r.n;
+      v.appendChild(at);
+    });
+    if (w.found && w.found.length) {
+      v.appendChild(el("p", "", "the replay found:"));
+      var ul = el("ul", "found");
+      w.found.forEach(function (f) { ul.appendChild(el("li", "", f)); });
+      v.appendChild(ul);
+    }
+    sec.appendChild(v);
+    main.appendChild(sec);
+    var a = el("a", "", "jump to violation " + (i + 1) + ": " + w.invariant);
+    a.href = "#" + v.id;
+    jump.appendChild(a);
+  });
+  document.body.setAttribute("data-rendered", String(page.witnesses.length));
+
+  // stepsTable draws an explorer witness: a row per step on the device
+  // lanes, the register and verdict changes beside it.
+  function stepsTable(w, i, marker) {
     var table = el("table", "steps");
     var head = el("tr");
     var h0 = el("td", "lanes"); if (w.devices) h0.appendChild(header(w));
@@ -101,22 +204,6 @@
       tr.appendChild(lines);
       table.appendChild(tr);
     });
-    sec.appendChild(table);
-    var v = el("div", "violation violated");
-    v.id = "w" + (i + 1) + "-violation";
-    v.appendChild(el("h3", "", "violated: " + w.invariant));
-    v.appendChild(el("p", "", w.detail));
-    if (w.found && w.found.length) {
-      v.appendChild(el("p", "", "the replay found:"));
-      var ul = el("ul", "found");
-      w.found.forEach(function (f) { ul.appendChild(el("li", "", f)); });
-      v.appendChild(ul);
-    }
-    sec.appendChild(v);
-    main.appendChild(sec);
-    var a = el("a", "", "jump to violation " + (i + 1) + ": " + w.invariant);
-    a.href = "#" + v.id;
-    jump.appendChild(a);
-  });
-  document.body.setAttribute("data-rendered", String(page.witnesses.length));
+    return table;
+  }
 })();

@@ -68,6 +68,7 @@ type options struct {
 	symmetry  bool
 	html      string
 	version   bool
+	all       bool
 	sim       simOptions
 	// set names the flags given on the command line, in order.
 	set []string
@@ -94,6 +95,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.list, "list", false, "list universes, rule sets and directed checks")
 	fs.BoolVar(&o.symmetry, "symmetry", true, "store one state per orbit of the universe's interchangeable devices and contexts (network universes)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs.BoolVar(&o.all, "all", false, "write and print one witness per violated invariant, the smallest of each, not only the smallest overall")
 	fs.Usage = func() { usage(fs) }
 	fs.StringVar(&o.html, "html", "", "also write the witnesses as one self-contained HTML page to this file")
 	o.sim.register(fs)
@@ -133,6 +135,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	case o.replay != "":
 		return replay(o, stdout, stderr)
+	case o.sim.walks != 0 && o.all:
+		return usageError(stderr, errors.New("-all has no meaning with -simulate (a simulation shrinks the first violation it meets)"))
 	case o.sim.walks != 0:
 		return simulate(o, stdout, stderr)
 	}
@@ -216,6 +220,8 @@ type outcome struct {
 	// and per tie the rule inputs it decided otherwise than spec.
 	Amendment *amendments.Amendment `json:"-"`
 	Diffs     []string              `json:"amendment_differs,omitempty"`
+	// All keeps one witness per violated invariant (-all).
+	All bool `json:"-"`
 }
 
 func explore(o *options, stdout, stderr io.Writer) int {
@@ -249,7 +255,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	if depth == 0 {
 		depth = u.Depth
 	}
-	out := &outcome{Run: header(o, depth, u.Network != nil), Universe: u.Name}
+	out := &outcome{Run: header(o, depth, u.Network != nil), Universe: u.Name, All: o.all}
 	if amended {
 		out.Amendment = &am
 	}
@@ -263,7 +269,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 			diff = &amendments.Diff{}
 			runRules = diff.Wrap(am.Rules(t), am.Baseline(t))
 		}
-		cfg := exhaustive.Config{Universe: u, Depth: depth, Rules: runRules, Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry}
+		cfg := exhaustive.Config{Universe: u, Depth: depth, Rules: runRules, Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry, AllWitnesses: o.all}
 		current.start(out, t)
 		cfg.ProgressEvery = o.progress
 		if o.progress <= 0 {
@@ -339,7 +345,14 @@ func (out *outcome) status() int {
 func (out *outcome) witnesses() []namedWitness {
 	var ws []namedWitness
 	for _, r := range out.Explore {
-		if r.Witness != nil {
+		switch {
+		case out.All:
+			// Named by invariant: one file each, so the set of files
+			// says which invariants failed.
+			for _, w := range r.Witnesses {
+				ws = append(ws, namedWitness{fmt.Sprintf("explore-%s-depth%d-%s-%s.json", r.Universe, r.Depth, r.Tie, w.Invariant), w})
+			}
+		case r.Witness != nil:
 			ws = append(ws, namedWitness{fmt.Sprintf("explore-%s-depth%d-%s.json", r.Universe, r.Depth, r.Tie), r.Witness})
 		}
 	}
@@ -371,6 +384,19 @@ func writeWitnesses(dir string, out *outcome) ([]string, error) {
 			return files, fmt.Errorf("write witness: %w", err)
 		}
 		files = append(files, p)
+		if out.All {
+			// -all also writes each witness's text beside it, for reading
+			// one invariant's trace without the others.
+			text, err := witnessText(nw.w)
+			if err != nil {
+				return files, fmt.Errorf("render witness %s: %w", nw.name, err)
+			}
+			p = strings.TrimSuffix(p, ".json") + ".txt"
+			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+				return files, fmt.Errorf("write witness: %w", err)
+			}
+			files = append(files, p)
+		}
 	}
 	return files, nil
 }

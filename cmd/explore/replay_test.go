@@ -146,3 +146,31 @@ func TestWitnessNamesItsRulesAndNotation(t *testing.T) {
 		}
 	}
 }
+
+// A replayed load or directed witness reaches the page in its own view: the
+// load's rows with the verdict marked, the directed check's point.
+func TestReplayHTMLOfEveryKind(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want []string
+	}{
+		{"L1.clear.json", []string{`"kind":"load"`, `"lane":"query","phase":"start","text":"→ REQ L1-fence limit=2"`,
+			`"lane":"verdict","phase":"finish","text":"verdict complete (none): L1-q2 delivered 0 events: enumeration exhausted","violation":true`}},
+		{"M1.clear.json", []string{`"kind":"directed"`, `"fields":[{"name":"check","value":"bounded-growth"},{"name":"tie","value":"clear"},{"name":"rules","value":"M1"},{"name":"ctx","value":"\"c0\""}]`}},
+	} {
+		path := filepath.Join(t.TempDir(), "w.html")
+		code, out, errOut := runCLI(t, "-replay", "../../mutants/testdata/"+tc.file, "-html", path)
+		if code != exitViolation {
+			t.Fatalf("%s: exit %d, stderr %q:\n%s", tc.file, code, errOut, out)
+		}
+		page, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(string(page), want) {
+				t.Errorf("%s: page lacks %s", tc.file, want)
+			}
+		}
+	}
+}

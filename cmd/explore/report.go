@@ -166,7 +166,9 @@ type jsonExplore struct {
 	DeviceStates int                  `json:"device_states"`
 	Invariants   []jsonInvariant      `json:"invariants"`
 	Witness      *witnessfile.Witness `json:"witness,omitempty"`
-	ElapsedMS    float64              `json:"elapsed_ms"`
+	// Witnesses is one per violated invariant, with -all.
+	Witnesses []*witnessfile.Witness `json:"witnesses,omitempty"`
+	ElapsedMS float64                `json:"elapsed_ms"`
 	// Network universes only.
 	Symmetry   *bool            `json:"symmetry,omitempty"`
 	Actions    map[string]int64 `json:"actions,omitempty"`
@@ -214,6 +216,9 @@ func toJSON(out *outcome) jsonOutcome {
 		e := jsonExplore{Universe: r.Universe, Depth: r.Depth, Tie: r.Tie.String(), Rules: r.Rules, Status: r.Status.String(), BoundHit: r.BoundHit,
 			Distinct: r.Distinct, PerDepth: r.PerDepth, Checked: r.Checked, Transitions: r.Transitions, Registers: r.Registers,
 			DeviceStates: r.DeviceStates, Witness: r.Witness, ElapsedMS: float64(r.Elapsed.Microseconds()) / 1000}
+		if out.All {
+			e.Witnesses = r.Witnesses
+		}
 		for _, c := range r.Invariants {
 			e.Invariants = append(e.Invariants, jsonInvariant{Name: c.Name, Label: c.Label, Unit: c.Unit, Checked: c.Checked, Violations: c.Violations})
 		}

@@ -20,6 +20,7 @@ examples:
   go run ./cmd/explore                                   # reference universe, both ties, every cube
   go run ./cmd/explore -universe network -depth 6        # the in-flight network universe
   go run ./cmd/explore -rules b-max-frontier             # an amendment as the rule set (see -list)
+  go run ./cmd/explore -rules M6 -universe network -depth 4 -all  # a witness per violated invariant
   go run ./cmd/explore -replay mutants/testdata/M3.clear.json -rules spec
   go run ./cmd/explore -list                             # universes, rule sets, invariants, cubes
 

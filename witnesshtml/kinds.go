@@ -1,0 +1,103 @@
+package witnesshtml
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/nip-rs/harness/witnessfile"
+)
+
+// Field is one named value of a directed witness's point (or of its run:
+// check, tie, rules), shown as one row of the point's table.
+type Field struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// LoadRow is one line of a full-state load scenario. Lane says where it
+// happens: "phase" (a scenario step: a publication, start, a round,
+// finish), "relay" (the relay stores an event), "query" (the client sends
+// REQ or CLOSE to the relay), "delivery" (the relay sends EVENT or EOSE to
+// the client), "verdict" (the load's conclusion) or "note" (a prediction).
+type LoadRow struct {
+	N     int    `json:"n"`
+	Lane  string `json:"lane"`
+	Phase string `json:"phase"`
+	Text  string `json:"text"`
+	// Violation marks the row where the load concluded wrongly.
+	Violation bool `json:"violation,omitempty"`
+}
+
+// directedView fills the point's table: the check and its run, then each
+// parameter in the point's own order.
+func directedView(w *witnessfile.Witness, out *Witness) {
+	out.Fields = []Field{{"check", w.Check}, {"tie", w.Tie}, {"rules", w.Rules}}
+	for _, p := range w.Point {
+		v := strconv.FormatInt(p.Num, 10)
+		if p.IsStr {
+			v = strconv.Quote(p.Str)
+		}
+		out.Fields = append(out.Fields, Field{p.Name, v})
+	}
+}
+
+// loadView reads a load witness's text (the replay's form, "witness INV:
+// load check ..." then its lines, or the stored form, "check ..." then
+// "violation: INV: ...") into rows. The violation is where the load gave
+// its verdict: the last verdict row, or the last row when none was given.
+func loadView(w *witnessfile.Witness, lines []string, out *Witness) {
+	phase := ""
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "":
+			continue
+		case strings.HasPrefix(t, "replay found:"):
+			markLoadViolation(out)
+			return
+		case strings.HasPrefix(t, "violation"):
+			d := strings.TrimPrefix(strings.TrimPrefix(t, "violation"), ":")
+			d = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(d), w.Invariant+":"))
+			out.Detail = d
+			continue
+		}
+		row := LoadRow{N: len(out.Load) + 1, Phase: phase, Text: t}
+		switch {
+		case strings.HasPrefix(t, "→ "):
+			row.Lane = "query"
+		case strings.HasPrefix(t, "← "):
+			row.Lane = "delivery"
+		case strings.HasPrefix(t, "stored "):
+			row.Lane = "relay"
+		case strings.HasPrefix(t, "verdict "):
+			row.Lane = "verdict"
+		case strings.HasPrefix(t, "predicted "):
+			row.Lane = "note"
+		default:
+			row.Lane, phase = "phase", t
+			row.Phase = t
+		}
+		out.Load = append(out.Load, row)
+	}
+	markLoadViolation(out)
+}
+
+// LoadLegend is the notation of a load witness's rows.
+var LoadLegend = []string{
+	"→ REQ / CLOSE: the client's query to the relay, by subscription id (limit, since, until as sent)",
+	"← EVENT / EOSE: what the relay delivered to the client on that subscription",
+	"stored X: the relay accepted event X; rsN@T/h is the read-state event whose d tag ends in N, created_at T, id beginning h; app:... another application's event",
+	"verdict: what the load concluded; the marked row is where that conclusion is wrong",
+}
+
+func markLoadViolation(out *Witness) {
+	at := len(out.Load) - 1
+	for i := range out.Load {
+		if out.Load[i].Lane == "verdict" {
+			at = i
+		}
+	}
+	if at >= 0 {
+		out.Load[at].Violation = true
+	}
+}
