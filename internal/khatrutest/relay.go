@@ -22,8 +22,10 @@ type Options struct {
 	MaxLimit int
 	// Conforming puts a wrapper in front of the store that answers every
 	// query as NIP-01 asks (since inclusive, ties by lowest id, the cap
-	// keeping the newest and lowest ids) instead of slicestore's query.
-	// khatru's own behaviour (replacement, pushes) is unchanged.
+	// keeping the newest and lowest ids) instead of slicestore's query,
+	// and pushes a stored event to open subscriptions before any query
+	// can read it (khatru stores first and pushes later, so a query in
+	// between breaks the delivery barrier). Replacement is unchanged.
 	Conforming bool
 	// RejectEvent, if set, refuses the events it returns a reason for
 	// (OK false with that reason).
@@ -48,8 +50,12 @@ func Start(opts Options) (*Relay, error) {
 	if err := inner.Init(); err != nil {
 		return nil, err
 	}
-	st := &lockedStore{inner: inner, conforming: opts.Conforming, byID: map[string]*nostr.Event{}}
+	st := &lockedStore{inner: inner, conforming: opts.Conforming, byID: map[string]*nostr.Event{}, broadcast: map[string]bool{}}
 	kr := khatru.NewRelay()
+	if opts.Conforming {
+		kr.OnEventSaved = append(kr.OnEventSaved, func(_ context.Context, ev *nostr.Event) { st.saved(kr, ev) })
+		kr.PreventBroadcast = append(kr.PreventBroadcast, func(_ *khatru.WebSocket, ev *nostr.Event) bool { return st.pushed(ev) })
+	}
 	kr.Log = log.New(io.Discard, "", 0)
 	kr.StoreEvent = append(kr.StoreEvent, st.save)
 	kr.QueryEvents = append(kr.QueryEvents, st.query)
@@ -97,7 +103,7 @@ func (r *Relay) Stored() []*nostr.Event { return r.store.all() }
 // building large histories quickly.
 func (r *Relay) Preload(evs ...*nostr.Event) error {
 	for _, ev := range evs {
-		if err := r.store.save(context.Background(), ev); err != nil {
+		if err := r.store.put(context.Background(), ev); err != nil {
 			return err
 		}
 	}

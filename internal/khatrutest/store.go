@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/fiatjaf/eventstore/slicestore"
+	"github.com/fiatjaf/khatru"
 	"github.com/nbd-wtf/go-nostr"
 )
 
@@ -19,12 +20,35 @@ type lockedStore struct {
 	// slicestore's query.
 	conforming bool
 	byID       map[string]*nostr.Event
+
+	// barrier (conforming only) closes khatru's window between storing an
+	// event and pushing it to open subscriptions, in which a query could
+	// read the event before a subscription open since before had it (the
+	// delivery barrier of Full-State Load): a save holds it from the store
+	// until the push is written (broadcast), a query reads under it.
+	barrier   sync.RWMutex
+	bmu       sync.Mutex
+	broadcast map[string]bool // pushed by the barrier, not to push again
 }
 
 func (s *lockedStore) lock()   { s.mu.Lock() }
 func (s *lockedStore) unlock() { s.mu.Unlock() }
 
+// save is khatru's StoreEvent: under the barrier (conforming), which
+// saved releases once the event is pushed.
 func (s *lockedStore) save(ctx context.Context, ev *nostr.Event) error {
+	if s.conforming {
+		s.barrier.Lock()
+	}
+	err := s.put(ctx, ev)
+	if err != nil && s.conforming {
+		s.barrier.Unlock()
+	}
+	return err
+}
+
+// put stores an event (Preload's path: nothing is subscribed to push to).
+func (s *lockedStore) put(ctx context.Context, ev *nostr.Event) error {
 	s.lock()
 	defer s.unlock()
 	err := s.inner.SaveEvent(ctx, ev)
@@ -32,6 +56,24 @@ func (s *lockedStore) save(ctx context.Context, ev *nostr.Event) error {
 		s.byID[ev.ID] = ev
 	}
 	return err
+}
+
+// saved (conforming only) pushes a stored event to every open subscription
+// before a query may read storage again, then lets queries in.
+func (s *lockedStore) saved(rl *khatru.Relay, ev *nostr.Event) {
+	rl.BroadcastEvent(ev)
+	s.bmu.Lock()
+	s.broadcast[ev.ID] = true
+	s.bmu.Unlock()
+	s.barrier.Unlock()
+}
+
+// pushed reports whether the barrier already pushed ev, so khatru's own
+// push after the save is suppressed.
+func (s *lockedStore) pushed(ev *nostr.Event) bool {
+	s.bmu.Lock()
+	defer s.bmu.Unlock()
+	return s.broadcast[ev.ID]
 }
 
 func (s *lockedStore) delete(ctx context.Context, ev *nostr.Event) error {
@@ -48,6 +90,10 @@ func (s *lockedStore) count(ctx context.Context, f nostr.Filter) (int64, error) 
 }
 
 func (s *lockedStore) query(_ context.Context, f nostr.Filter) (chan *nostr.Event, error) {
+	if s.conforming {
+		s.barrier.RLock()
+		defer s.barrier.RUnlock()
+	}
 	s.lock()
 	var evs []*nostr.Event
 	var err error
