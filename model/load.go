@@ -62,7 +62,8 @@ var (
 // the pinned window {since: T, until: T}. Fence deliveries are collected
 // like query deliveries but never move T or C, and neither does a query
 // delivery the fence pushed while that query was in flight: a relay may
-// push onto the query's own subscription (PushIsResult). Because messages are fed in
+// push onto the query's own subscription (PushIsResult). A query whose
+// results are not newest-first ends the load as non-conforming. Because messages are fed in
 // wire order and collected as they are fed, every fence delivery received
 // before the final end-of-stored-events has been collected when the
 // verdict is rendered.
@@ -277,6 +278,25 @@ func (l *Load) results(q *query) (res []*nostr.Event, delivered int) {
 	return res, len(q.evs)
 }
 
+// outOfOrder reports why a query's results, in wire order, are not
+// newest-first, or the empty string when they are. A relay meeting the
+// newest-first prefix requirement answers a query from storage in
+// descending created_at, so a result newer than one delivered before it
+// is evidence against the relay, and the cursor, C and the pinned
+// window's count would all rest on an order the relay does not keep.
+// Pushes on the query's own subscription are no results (results), so a
+// newer write pushed while the query is answered is no such evidence.
+// Ties are not judged: the load's reasoning needs only created_at order.
+func outOfOrder(sub string, res []*nostr.Event) string {
+	for i := 1; i < len(res); i++ {
+		if prev, ev := res[i-1], res[i]; ev.CreatedAt > prev.CreatedAt {
+			return fmt.Sprintf("%s delivered %s@%d after %s@%d: its results are not newest-first",
+				sub, short(ev.ID), ev.CreatedAt, short(prev.ID), prev.CreatedAt)
+		}
+	}
+	return ""
+}
+
 func (l *Load) fenceEvent(ev *nostr.Event) []Out {
 	l.res.Stats.Fence++
 	if !l.fenceEOSE {
@@ -366,6 +386,10 @@ func (l *Load) eose(sub string) []Out {
 	l.q = nil
 	out := []Out{{Kind: OutCLOSE, SubID: q.id}}
 	res, delivered := l.results(q)
+	if why := outOfOrder(q.id, res); why != "" {
+		l.finish(CannotProveComplete, ReasonNonConforming, why)
+		return append(out, l.closeAll()...)
+	}
 	if len(res) > l.n {
 		l.finish(CannotProveComplete, ReasonNonConforming, fmt.Sprintf("%s delivered %d results, more than the requested %d", q.id, len(res), l.n))
 		return append(out, l.closeAll()...)

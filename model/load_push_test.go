@@ -80,6 +80,54 @@ func TestLoadQueryPush(t *testing.T) {
 	}
 }
 
+// TestLoadResultsNewestFirst: a query's results out of created_at order
+// are evidence that the relay breaks the newest-first requirement, so the
+// load is cannot-prove-complete with that reason; a newer event pushed on
+// the query while it is answered (and so also on the fence) is no result
+// and no such evidence.
+func TestLoadResultsNewestFirst(t *testing.T) {
+	a := mkEv(slotD(1), 100, "a")
+	b := mkEv(slotD(2), 90, "b")
+	late := mkEv(slotD(3), 120, "late")
+	mid, old := mkEv(slotD(4), 70, "mid"), mkEv(slotD(5), 50, "old")
+	tests := []struct {
+		name    string
+		in      func(f string) []In
+		verdict Verdict
+		reason  Reason
+	}{
+		{"newest first", func(f string) []In {
+			return []In{eoseIn(f), evIn("load-q1", a), evIn("load-q1", b), eoseIn("load-q1")}
+		}, Running, ReasonNone},
+		{"an older result first", func(f string) []In {
+			return []In{eoseIn(f), evIn("load-q1", b), evIn("load-q1", a), eoseIn("load-q1")}
+		}, CannotProveComplete, ReasonNonConforming},
+		{"a newer stored result last", func(f string) []In {
+			return []In{eoseIn(f), evIn("load-q1", a), evIn("load-q1", b), evIn("load-q1", late), eoseIn("load-q1")}
+		}, CannotProveComplete, ReasonNonConforming},
+		{"a newer write pushed on the query", func(f string) []In {
+			return []In{eoseIn(f), evIn("load-q1", a), evIn("load-q1", b), evIn(f, late), evIn("load-q1", late), eoseIn("load-q1")}
+		}, Running, ReasonNone},
+		{"a continuation out of order", func(f string) []In {
+			return []In{eoseIn(f), evIn("load-q1", late), evIn("load-q1", a), evIn("load-q1", b), eoseIn("load-q1"),
+				evIn("load-q2", b), eoseIn("load-q2"), evIn("load-q3", old), evIn("load-q3", mid), eoseIn("load-q3")}
+		}, CannotProveComplete, ReasonNonConforming},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newTestLoad(t, 3, nil)
+			out := script(l, tc.in(l.FenceID())...)
+			res := l.Result()
+			if res.Verdict != tc.verdict || res.Reason != tc.reason {
+				t.Fatalf("%s/%s (%s), want %s/%s\n%s", res.Verdict, res.Reason, res.Detail, tc.verdict, tc.reason, strings.Join(out, "\n"))
+			}
+			if tc.reason == ReasonNonConforming && !strings.Contains(res.Detail, "not newest-first") {
+				t.Fatalf("detail %q does not say the results are out of order", res.Detail)
+			}
+		})
+	}
+}
+
 // TestLoadPushRetriesBounded: a relay that answers every band with only
 // events the fence pushed meanwhile cannot be descended: after a bounded
 // number of repeats the load is cannot-prove-complete.

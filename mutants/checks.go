@@ -83,8 +83,8 @@ func (r *runner) tripped() map[model.TiePolicy][]*Finding {
 
 // SuiteChecks lists every generic check, unordered: each registered
 // universe (one-device variants excluded), each directed check, the two
-// load checks run under the conformant relay, and a simulation of each
-// registered universe.
+// load checks run under the conformant relays (props.GateProfiles), and
+// a simulation of each registered universe.
 func SuiteChecks(cat *exhaustive.Catalog) []Check {
 	var out []Check
 	for _, u := range Universes(cat) {
@@ -230,8 +230,8 @@ func (r *runner) directed(c Check, rules *model.Rules) *Finding {
 }
 
 func (r *runner) load(c Check, rules *model.Rules) *Finding {
-	w, err := props.Search(props.SearchConfig{Check: c.Prop, Rules: rules, Profile: "conformant",
-		Cases: r.opts.LoadCases, Seed: r.opts.Seed})
+	w, err := props.SearchProfiles(props.SearchConfig{Check: c.Prop, Rules: rules,
+		Cases: r.opts.LoadCases, Seed: r.opts.Seed}, props.GateProfiles(c.Prop))
 	if err != nil {
 		return setupFailure(err)
 	}

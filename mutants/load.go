@@ -9,10 +9,12 @@ import (
 // Generic checks of the full-state load: a false complete under a
 // conforming relay (props.CheckSoundness), and a verdict other than the
 // one the procedure predicts over a relay nothing writes to during the
-// load (props.CheckQuiescent). A runner executes one with props.Search
-// over m.Rules() and the conformant profile, the part after "load:" being
-// the props check name, for Options.LoadCases cases drawn from the
-// project's seeded generator (props.Seeded) of Options.Seed.
+// load (props.CheckQuiescent). A runner executes one with
+// props.SearchProfiles over m.Rules() and the profiles props.GateProfiles
+// names (soundness: every profile meeting the five requirements), the
+// part after "load:" being the props check name, for Options.LoadCases
+// cases per profile drawn from the project's seeded generator
+// (props.Seeded) of Options.Seed.
 const (
 	CheckLoadSoundness = "load:soundness"
 	CheckLoadQuiescent = "load:quiescent"
@@ -96,6 +98,15 @@ func Load() []Mutant {
 			ID: "L10", Rule: "fence deliveries never contribute to C",
 			Section:    "Full-State Load, step 2",
 			Apply:      func(r *model.Rules) { r.Load.FenceCountsForC = func(*nostr.Event) bool { return true } },
+			ExpectedBy: []string{CheckLoadSoundness},
+		},
+		{
+			ID: "L11", Rule: "a query delivery the fence pushed while the query was in flight is not a query result",
+			Section: "Full-State Load, step 3 and the relay requirements",
+			// Over a relay that pushes onto the query's own subscription
+			// (conformant-query-push), a backdated push counted as a
+			// result drops the cursor below the band.
+			Apply:      func(r *model.Rules) { r.Load.PushIsResult = func(*nostr.Event) bool { return true } },
 			ExpectedBy: []string{CheckLoadSoundness},
 		},
 	}

@@ -236,6 +236,40 @@ func PropertyFor(check string, rules *model.Rules, profile string) (Property, er
 	return nil, fmt.Errorf("props: unknown check %q (want %q or %q)", check, CheckSoundness, CheckQuiescent)
 }
 
+// GateProfiles names the relay profiles a generic check searches when it
+// judges a rule set: the conformant profile first, then for soundness
+// every other profile that meets the five requirements
+// (relaysim.Quirks). A complete verdict must be sound over any relay the
+// requirements admit, so soundness covers them all; the quiescent check
+// writes nothing while a load runs, where those profiles behave as the
+// conformant one does, so it runs over the conformant profile alone.
+func GateProfiles(check string) []string {
+	names := []string{"conformant"}
+	if check != CheckSoundness {
+		return names
+	}
+	for _, p := range relaysim.Quirks(2) {
+		names = append(names, p.Name)
+	}
+	return names
+}
+
+// SearchProfiles runs Search over each named profile in order and returns
+// the first profile's witness, or nil when no profile exposes one.
+func SearchProfiles(cfg SearchConfig, profiles []string) (*Witness, error) {
+	if len(profiles) == 0 {
+		return nil, errors.New("props: no relay profile to search")
+	}
+	for _, p := range profiles {
+		cfg.Profile = p
+		w, err := Search(cfg)
+		if err != nil || w != nil {
+			return w, err
+		}
+	}
+	return nil, nil
+}
+
 // SearchConfig is what a search runs: a generic check under rules and a
 // relay profile, for up to Cases cases drawn from the Seeded source of
 // Seed.

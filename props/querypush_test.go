@@ -1,12 +1,14 @@
 package props
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/relaysim"
 )
 
 // pushAsResult is the load as it was before pushes on a query's own
@@ -46,4 +48,34 @@ func TestQueryPushFindsCountedPush(t *testing.T) {
 		t.Fatalf("the production rules on the witness: %v\n%s", v, strings.Join(log, "\n"))
 	}
 	t.Logf("witness (%s):\n%s", w.Config, strings.Join(log, "\n"))
+}
+
+// TestGateProfiles: the gate's soundness search covers every profile that
+// meets the five requirements, the conformant one first; the quiescent
+// search the conformant one alone. An empty list is an error.
+func TestGateProfiles(t *testing.T) {
+	s := GateProfiles(CheckSoundness)
+	if len(s) < 2 || s[0] != "conformant" || !slices.Contains(s, "conformant-query-push") {
+		t.Fatalf("soundness profiles %v", s)
+	}
+	for _, name := range s {
+		p, err := relaysim.ByName(name, 3)
+		if err != nil || !p.Conforms() {
+			t.Errorf("%s: %v, breaks %v", name, err, p.Breaks)
+		}
+	}
+	if q := GateProfiles(CheckQuiescent); !slices.Equal(q, []string{"conformant"}) {
+		t.Fatalf("quiescent profiles %v", q)
+	}
+	cfg := SearchConfig{Check: CheckSoundness, Rules: pushAsResult(), Cases: 1000, Seed: 20240601}
+	if w, err := SearchProfiles(cfg, nil); err == nil || w != nil {
+		t.Fatalf("no profiles: witness %v, error %v", w, err)
+	}
+	if w, err := SearchProfiles(cfg, []string{"conformant", "nosuch"}); err == nil || w != nil {
+		t.Fatalf("unknown profile: witness %v, error %v", w, err)
+	}
+	w, err := SearchProfiles(cfg, s)
+	if err != nil || w == nil || w.Config.Profile != "conformant-query-push" {
+		t.Fatalf("counted pushes over %v: witness %v, error %v", s, w, err)
+	}
 }

@@ -1,0 +1,25 @@
+package props
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nip-rs/harness/model"
+)
+
+// BenchmarkGateSoundness is the control's load:soundness search of the
+// mutant gate: the production rules, which nothing catches, over every
+// profile the gate searches at its default cases and seed (go test
+// ./props/ -run '^$' -bench GateSoundness -benchtime 3x).
+func BenchmarkGateSoundness(b *testing.B) {
+	for _, profiles := range [][]string{{"conformant"}, GateProfiles(CheckSoundness)} {
+		b.Run(strings.Join(profiles, "+"), func(b *testing.B) {
+			cfg := SearchConfig{Check: CheckSoundness, Rules: model.Spec(), Cases: 1000, Seed: 20240601}
+			for b.Loop() {
+				if w, err := SearchProfiles(cfg, profiles); err != nil || w != nil {
+					b.Fatal(w, err)
+				}
+			}
+		})
+	}
+}
