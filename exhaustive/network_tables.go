@@ -157,12 +157,21 @@ type netCache struct {
 	repKey []map[int32]string       // per device
 }
 
+// kmergeMemoSlots and pubMemoCap bound two of a worker's memos, caches of
+// exact functions of interned ids, so that deep runs' memory is mostly the
+// state store.
+const (
+	kmergeMemoSlots = 1 << 20
+	pubMemoCap      = 1 << 16
+)
+
 func newNetCache(n int) *netCache {
 	c := &netCache{
-		event: map[[3]int32]localEvent{}, merge: map[[2]int32]int32{}, kmerge: newU64map(),
+		event: map[[3]int32]localEvent{}, merge: map[[2]int32]int32{}, kmerge: &u64map{limit: kmergeMemoSlots},
 		pub: map[[3]int32]publication{}, flag: map[[2]int32]int32{}, rot: map[[2]int32]rotation{},
 		legacy: map[int32]uint8{}, quiet: map[string]*quietResult{}, view: map[uint64]string{}, sym: map[[4]int32]int32{},
 	}
+	c.kmerge.init(1 << 10)
 	for range n {
 		c.repKey = append(c.repKey, map[int32]string{})
 	}
