@@ -88,9 +88,18 @@ func (w *netWorld) quiesce(c *cache, row []int32) *quietResult {
 		return q
 	}
 	q := w.analyse(c, nodes)
+	if len(nc.quiet) >= quietMemoCap {
+		// The memo is a cache: a result is a function of the drained
+		// nodes, so one evicted is recomputed exactly. Bounding it keeps
+		// deep runs' memory to the state store.
+		clear(nc.quiet)
+	}
 	nc.quiet[string(key)] = q
 	return q
 }
+
+// quietMemoCap bounds each worker's quiescence memo.
+const quietMemoCap = 1 << 16
 
 // analyse runs the quiescence checks from drained nodes.
 func (w *netWorld) analyse(c *cache, drained []node) *quietResult {
@@ -132,7 +141,7 @@ func (w *netWorld) analyse(c *cache, drained []node) *quietResult {
 		q.findings = append(q.findings, finding{InvNetFixpoint, fmt.Sprintf("no fixpoint after %d rounds of publishing and receiving", w.net.Rounds)})
 		return q
 	}
-	if f := w.convergence(cur); f != nil {
+	if f := w.convergence(c, cur); f != nil {
 		q.findings = append(q.findings, *f)
 	}
 	q.final = cur
@@ -159,6 +168,9 @@ func (w *netWorld) orderIndependence(c *cache, drained []node, pubs [][]int32) *
 	for _, p := range pubs {
 		all = append(all, p...)
 	}
+	if w.orderFree(c, drained, all) {
+		return nil
+	}
 	perms := permutations(len(all))
 	for d, start := range drained {
 		var want node
@@ -180,6 +192,65 @@ func (w *netWorld) orderIndependence(c *cache, drained []node, pubs [][]int32) *
 	return nil
 }
 
+// orderFree reports whether every device ends in one state whatever the
+// order in which it receives all. It walks the orders as a tree of
+// prefixes, and a prefix that reaches a (received set, node) pair already
+// walked is not walked again: its completions are the ones already
+// compared. When orders disagree, orderIndependence enumerates them one by
+// one to name the first disagreeing pair.
+func (w *netWorld) orderFree(c *cache, drained []node, all []int32) bool {
+	if len(all) > 16 {
+		return false
+	}
+	full := uint32(1)<<len(all) - 1
+	seen := map[[3]int32]bool{}
+	for d, start := range drained {
+		clear(seen)
+		var want node
+		have := false
+		var walk func(set uint32, nd node) bool
+		walk = func(set uint32, nd node) bool {
+			if set == full {
+				if !have {
+					want, have = nd, true
+				}
+				return nd == want
+			}
+			k := [3]int32{int32(set), nd.rep, nd.kn}
+			if seen[k] {
+				return true
+			}
+			seen[k] = true
+			for i, m := range all {
+				if set&(1<<i) != 0 {
+					continue
+				}
+				next, _ := w.receive(c, d, nd, m)
+				if !walk(set|1<<i, next) {
+					return false
+				}
+			}
+			return true
+		}
+		if !walk(0, start) {
+			return false
+		}
+	}
+	return true
+}
+
+// viewOf is view memoised per device replica: it depends on nothing else.
+func (w *netWorld) viewOf(c *cache, d int, rep int32) string {
+	nc := w.nc(c)
+	k := uint64(uint32(d))<<32 | uint64(uint32(rep))
+	if v, ok := nc.view[k]; ok {
+		return v
+	}
+	v := w.view(d, node{rep: rep})
+	nc.view[k] = v
+	return v
+}
+
 // view is what must agree between upgraded replicas at quiescence.
 func (w *netWorld) view(d int, nd node) string {
 	r := w.replica(d, nd.rep)
@@ -197,14 +268,14 @@ func (w *netWorld) view(d int, nd node) string {
 	return strings.Join(parts, "; ") + "; canonical {" + strings.Join(ov, " ") + "}"
 }
 
-func (w *netWorld) convergence(nodes []node) *finding {
+func (w *netWorld) convergence(c *cache, nodes []node) *finding {
 	ref := -1
 	var want string
 	for d, nd := range nodes {
 		if w.u.Devices[d].Legacy {
 			continue
 		}
-		v := w.view(d, nd)
+		v := w.viewOf(c, d, nd.rep)
 		if ref < 0 {
 			ref, want = d, v
 			continue

@@ -152,16 +152,26 @@ type netCache struct {
 	rot    map[[2]int32]rotation    // (dev, rep)
 	legacy map[int32]uint8          // legacy rep -> the live groups it rewrites
 	quiet  map[string]*quietResult  // drained nodes
+	view   map[uint64]string        // (dev, rep) -> what must agree at quiescence
 	sym    map[[4]int32]int32       // (kind, element, dev, id)
 	repKey []map[int32]string       // per device
 }
 
+// kmergeMemoSlots and pubMemoCap bound two of a worker's memos, caches of
+// exact functions of interned ids, so that deep runs' memory is mostly the
+// state store.
+const (
+	kmergeMemoSlots = 1 << 20
+	pubMemoCap      = 1 << 16
+)
+
 func newNetCache(n int) *netCache {
 	c := &netCache{
-		event: map[[3]int32]localEvent{}, merge: map[[2]int32]int32{}, kmerge: newU64map(),
+		event: map[[3]int32]localEvent{}, merge: map[[2]int32]int32{}, kmerge: &u64map{limit: kmergeMemoSlots},
 		pub: map[[3]int32]publication{}, flag: map[[2]int32]int32{}, rot: map[[2]int32]rotation{},
-		legacy: map[int32]uint8{}, quiet: map[string]*quietResult{}, sym: map[[4]int32]int32{},
+		legacy: map[int32]uint8{}, quiet: map[string]*quietResult{}, view: map[uint64]string{}, sym: map[[4]int32]int32{},
 	}
+	c.kmerge.init(1 << 10)
 	for range n {
 		c.repKey = append(c.repKey, map[int32]string{})
 	}

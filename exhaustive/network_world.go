@@ -470,6 +470,9 @@ func (w *netWorld) publish(c *cache, dev int, nd node) publication {
 			p.msgs = append(p.msgs, w.t.internMsg(m))
 		}
 	}
+	if len(nc.pub) >= pubMemoCap {
+		clear(nc.pub)
+	}
 	nc.pub[k] = p
 	return p
 }

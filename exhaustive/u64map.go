@@ -8,6 +8,10 @@ type u64map struct {
 	slots []u64slot
 	n     int
 	mask  uint64
+	// limit, when not zero, is the most slots the map grows to; a map
+	// that would grow past it is emptied instead. Only a cache whose
+	// values are recomputed exactly may be bounded.
+	limit int
 }
 
 type u64slot struct {
@@ -48,6 +52,10 @@ func (m *u64map) get(k uint64) (step, bool) {
 }
 
 func (m *u64map) put(k uint64, v step) {
+	if (m.n+1)*2 > len(m.slots) && m.limit > 0 && len(m.slots)*2 > m.limit {
+		clear(m.slots)
+		m.n = 0
+	}
 	if (m.n+1)*2 > len(m.slots) {
 		old := m.slots
 		m.init(len(old) * 2)

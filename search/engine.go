@@ -230,8 +230,9 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 		outs := parallel(x, pieces, func(c C, p int) pieceOut {
 			o := pieceOut{t: NewTally(x.ninv)}
 			row := make([]int32, w)
+			cur := make([]int32, w)
 			for i := b + p*pieceSize; i < min(b+(p+1)*pieceSize, be); i++ {
-				cur := x.store.Row(i)
+				x.store.RowInto(i, cur)
 				for t := range nt {
 					ok, fs := x.w.Successor(c, cur, t, row, o.t)
 					if !ok {
@@ -272,8 +273,9 @@ func (x *explorer[C]) checkStates(lo, hi, d int) {
 	pieces := (hi - lo + pieceSize - 1) / pieceSize
 	outs := parallel(x, pieces, func(c C, p int) *Tally {
 		t := NewTally(x.ninv)
+		row := make([]int32, x.store.width)
 		for i := lo + p*pieceSize; i < min(lo+(p+1)*pieceSize, hi); i++ {
-			for _, f := range x.w.Check(c, x.store.Row(i), t) {
+			for _, f := range x.w.Check(c, x.store.RowInto(i, row), t) {
 				t.record(Hit{d, x.store.parent[i], x.transOf(i), f})
 			}
 			x.queue.Add(-1)

@@ -120,3 +120,41 @@ func TestStoreIsExact(t *testing.T) {
 		t.Fatal("rows or parents wrong")
 	}
 }
+
+// Rows are exact across the store's 16-bit to 32-bit widening: words that
+// agree in their low 16 bits stay distinct, before and after it.
+func TestStoreWidensExactly(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		rows [][]int32
+	}{
+		{"narrow only", [][]int32{{0, 0}, {65535, 1}, {1, 65535}}},
+		{"past 16 bits", [][]int32{{65535, 0}, {65536, 0}, {0, 65535}, {131071, 0}}},
+		{"negative", [][]int32{{65535, 2}, {-1, 2}, {2, 65535}, {2, -1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStore(2)
+			for i, r := range tc.rows {
+				if !s.add(r, int32(i)-1, uint16(i)) {
+					t.Fatalf("row %v reported present", r)
+				}
+				for _, old := range tc.rows[:i+1] {
+					if !s.has(old) {
+						t.Fatalf("row %v lost after adding %v", old, r)
+					}
+				}
+			}
+			for i, r := range tc.rows {
+				if got := s.Row(i); !slices.Equal(got, r) {
+					t.Errorf("row %d reads %v, want %v", i, got, r)
+				}
+				if s.add(r, 0, 0) {
+					t.Errorf("row %v added twice", r)
+				}
+			}
+			if s.has([]int32{65534, 65534}) {
+				t.Error("a row never added is present")
+			}
+		})
+	}
+}

@@ -4,9 +4,15 @@ package search
 // words, with the transition that first reached it; a hash index over the
 // rows is the visited set. The key is exact: rows are compared word for
 // word, the hash only locates them.
+//
+// While every word stored fits in 16 bits the rows are kept in half the
+// space; the first word that does not fit widens the whole store to 32
+// bits. Either way a row reads back exactly as it was added.
 type Store struct {
 	width  int
-	words  []int32 // row i is words[i*width : (i+1)*width]
+	narrow []uint16 // row i is narrow[i*width : (i+1)*width], while wide is nil
+	words  []int32  // row i is words[i*width : (i+1)*width], once widened
+	wide   bool
 	parent []int32 // -1 for the initial state
 	trans  []uint16
 	index  []int32 // open addressing; row+1, 0 empty
@@ -22,25 +28,86 @@ func newStore(width int) *Store {
 // Len is the number of stored states.
 func (s *Store) Len() int { return len(s.parent) }
 
-// Row is stored state i; the slice is the store's own, not to be changed.
-func (s *Store) Row(i int) []int32 { return s.words[i*s.width : (i+1)*s.width] }
+// Row is stored state i, in a new slice.
+func (s *Store) Row(i int) []int32 { return s.RowInto(i, make([]int32, s.width)) }
 
-func hashRow(r []int32) uint64 {
-	h := uint64(0x9e3779b97f4a7c15)
-	for _, x := range r {
-		h ^= uint64(uint32(x))
-		h *= 0xff51afd7ed558ccd
-		h ^= h >> 32
+// RowInto writes stored state i into buf (of the store's width) and
+// returns it.
+func (s *Store) RowInto(i int, buf []int32) []int32 {
+	if s.wide {
+		copy(buf, s.words[i*s.width:(i+1)*s.width])
+		return buf
 	}
+	for k, x := range s.narrow[i*s.width : (i+1)*s.width] {
+		buf[k] = int32(x)
+	}
+	return buf
+}
+
+// rowHash is the hash of stored row i, as hashRow of its words.
+func (s *Store) rowHash(i int) uint64 {
+	if s.wide {
+		return hashRow(s.words[i*s.width : (i+1)*s.width])
+	}
+	h := hashSeed
+	for _, x := range s.narrow[i*s.width : (i+1)*s.width] {
+		h = hashWord(h, int32(x))
+	}
+	return hashFinish(h)
+}
+
+func fitsNarrow(r []int32) bool {
+	for _, x := range r {
+		if x < 0 || x > 0xffff {
+			return false
+		}
+	}
+	return true
+}
+
+// widen moves the rows to 32-bit words.
+func (s *Store) widen() {
+	s.words = make([]int32, len(s.narrow), cap(s.narrow))
+	for k, x := range s.narrow {
+		s.words[k] = int32(x)
+	}
+	s.narrow, s.wide = nil, true
+}
+
+const hashSeed = uint64(0x9e3779b97f4a7c15)
+
+func hashWord(h uint64, x int32) uint64 {
+	h ^= uint64(uint32(x))
+	h *= 0xff51afd7ed558ccd
+	return h ^ h>>32
+}
+
+func hashFinish(h uint64) uint64 {
 	h ^= h >> 29
 	h *= 0xc4ceb9fe1a85ec53
 	return h ^ h>>32
 }
 
+func hashRow(r []int32) uint64 {
+	h := hashSeed
+	for _, x := range r {
+		h = hashWord(h, x)
+	}
+	return hashFinish(h)
+}
+
 func (s *Store) equal(i int32, r []int32) bool {
-	row := s.Row(int(i))
-	for k, x := range r {
-		if row[k] != x {
+	lo := int(i) * s.width
+	if s.wide {
+		for k, x := range s.words[lo : lo+s.width] {
+			if r[k] != x {
+				return false
+			}
+		}
+		return true
+	}
+	for k, x := range s.narrow[lo : lo+s.width] {
+		if r[k] != int32(x) {
 			return false
 		}
 	}
@@ -77,7 +144,16 @@ func (s *Store) add(r []int32, parent int32, trans uint16) bool {
 		}
 	}
 	s.index[p] = int32(s.Len() + 1)
-	s.words = append(s.words, r...)
+	if !s.wide && !fitsNarrow(r) {
+		s.widen()
+	}
+	if s.wide {
+		s.words = append(s.words, r...)
+	} else {
+		for _, x := range r {
+			s.narrow = append(s.narrow, uint16(x))
+		}
+	}
 	s.parent = append(s.parent, parent)
 	s.trans = append(s.trans, trans)
 	return true
@@ -87,7 +163,7 @@ func (s *Store) resize(n int) {
 	s.index = make([]int32, n)
 	s.mask = uint64(n - 1)
 	for i := range s.Len() {
-		p := hashRow(s.Row(i)) & s.mask
+		p := s.rowHash(i) & s.mask
 		for s.index[p] != 0 {
 			p = (p + 1) & s.mask
 		}
