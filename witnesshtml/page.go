@@ -1,11 +1,13 @@
 package witnesshtml
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -161,6 +163,16 @@ var pageScript string
 var pageStyle string
 
 var tmpl = template.Must(template.New("page").Parse(pageTemplate))
+
+// WriteFile writes the page to path, whole or not at all: a failure to
+// render leaves no file.
+func WriteFile(path string, p Page) error {
+	var b bytes.Buffer
+	if err := Write(&b, p); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
 
 // Write writes p as one HTML document.
 func Write(w io.Writer, p Page) error {

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 
 	"github.com/nip-rs/harness/witnessfile"
 	"github.com/nip-rs/harness/witnesshtml"
@@ -27,11 +25,7 @@ func writeHTML(path string, ws []*witnessfile.Witness, rs []*witnessfile.Replaye
 		}
 		p.Witnesses = append(p.Witnesses, witnesshtml.FromWitness(w, text, found))
 	}
-	var b bytes.Buffer
-	if err := witnesshtml.Write(&b, p); err != nil {
-		return fmt.Errorf("-html: %w", err)
-	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := witnesshtml.WriteFile(path, p); err != nil {
 		return fmt.Errorf("-html: %w", err)
 	}
 	return nil

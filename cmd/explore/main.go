@@ -17,6 +17,7 @@ import (
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/search"
 	"github.com/nip-rs/harness/witnessfile"
@@ -224,18 +225,28 @@ type outcome struct {
 	All bool `json:"-"`
 }
 
-func explore(o *options, stdout, stderr io.Writer) int {
+// runInputs resolves the universe, tie list and rule set a run names, or
+// says which is bad.
+func runInputs(o *options) (exhaustive.Universe, []model.TiePolicy, *model.Rules, error) {
 	u, err := cat.Universe(o.universe)
 	if err != nil {
-		return usageError(stderr, err)
+		return exhaustive.Universe{}, nil, nil, err
 	}
 	tl, err := cli.ParseTies(o.tie)
 	if err != nil {
-		return usageError(stderr, err)
+		return exhaustive.Universe{}, nil, nil, err
 	}
 	rules, err := cat.Rules(o.rules)
 	if err != nil {
-		return usageError(stderr, fmt.Errorf("-rules: %v", err))
+		return exhaustive.Universe{}, nil, nil, fmt.Errorf("-rules: %v", err)
+	}
+	return u, tl, rules, nil
+}
+
+func explore(o *options, stdout, stderr io.Writer) int {
+	u, tl, rules, err := runInputs(o)
+	if err != nil {
+		return usageError(stderr, err)
 	}
 	only, err := onlySet(o.only)
 	if err != nil {

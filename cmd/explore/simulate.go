@@ -32,17 +32,9 @@ func simulate(o *options, stdout, stderr io.Writer) int {
 	if s.walks < 0 || s.steps < 1 {
 		return usageError(stderr, fmt.Errorf("-simulate %d -steps %d: need walks >= 0 and steps >= 1", s.walks, s.steps))
 	}
-	u, err := cat.Universe(o.universe)
+	u, tl, rules, err := runInputs(o)
 	if err != nil {
 		return usageError(stderr, err)
-	}
-	tl, err := cli.ParseTies(o.tie)
-	if err != nil {
-		return usageError(stderr, err)
-	}
-	rules, err := cat.Rules(o.rules)
-	if err != nil {
-		return usageError(stderr, fmt.Errorf("-rules: %v", err))
 	}
 	fmt.Fprintf(stdout, "explore -universe=%s -simulate=%d -steps=%d -seed=%d -tie=%s -rules=%s -workers=%d (version %s)\n",
 		u.Name, s.walks, s.steps, s.seed, o.tie, o.rules, o.workers, cli.Version())

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/nip-rs/harness/mutants"
@@ -32,11 +30,7 @@ func writeHTML(path string, rep *mutants.Report) error {
 		pw.Title = fmt.Sprintf("%s (tie %s, %s): %s", r.Mutant.ID, r.Tie, r.Mutant.Rule, pw.Title)
 		p.Witnesses = append(p.Witnesses, pw)
 	}
-	var b bytes.Buffer
-	if err := witnesshtml.Write(&b, p); err != nil {
-		return fmt.Errorf("-html: %w", err)
-	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := witnesshtml.WriteFile(path, p); err != nil {
 		return fmt.Errorf("-html: %w", err)
 	}
 	return nil
