@@ -6,7 +6,6 @@ import "github.com/nip-rs/harness/model"
 // unread: B := max(oldB, F) instead of B := F. It is what a production
 // client does today, and mutant M17 of the catalogue.
 func BMaxFrontier() Amendment {
-	spec := model.Spec()
 	return Amendment{
 		Name:    "b-max-frontier",
 		Title:   "mark-unread sets B := max(oldB, F) instead of B := F",
@@ -14,14 +13,6 @@ func BMaxFrontier() Amendment {
 		Rationale: "A client that never lowers a stored baseline cannot, by a mark-unread, " +
 			"make an override that a frontier already past it would deactivate; the question " +
 			"is whether a higher B than the spec's ever changes what any device shows.",
-		Apply: func(r *model.Rules) {
-			r.MarkUnread = func(g model.Reg, f uint32) (model.Reg, error) {
-				n, err := spec.MarkUnread(g, f)
-				if err == nil {
-					n.B = max(g.B, f)
-				}
-				return n, err
-			}
-		},
+		Apply: func(r *model.Rules) { r.MarkUnread = model.MarkUnreadKeepBaseline },
 	}
 }

@@ -228,15 +228,7 @@ func Core() []Mutant {
 			ID: "M17", Rule: "mark-unread sets B to the current effective frontier",
 			Section: "Actions (mark-unread)",
 			// B := max(B, F): a baseline above the frontier survives.
-			Apply: func(r *model.Rules) {
-				r.MarkUnread = func(g model.Reg, f uint32) (model.Reg, error) {
-					n, err := spec.MarkUnread(g, f)
-					if err == nil {
-						n.B = max(g.B, f)
-					}
-					return n, err
-				}
-			},
+			Apply:      func(r *model.Rules) { r.MarkUnread = model.MarkUnreadKeepBaseline },
 			ExpectedBy: []string{"directed:action-conformance"},
 		},
 		{

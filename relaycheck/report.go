@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nip-rs/harness/model"
 )
 
 // Verdict is what the probe concluded about one check or requirement.
@@ -28,14 +30,15 @@ func worse(a, b Verdict) Verdict {
 
 // Requirement is what a check bears on: one of the five relay requirements
 // of the full-state load, or a NIP-01 behaviour the load relies on.
-type Requirement string
+// The five are model's; the NIP-01 ones are the probe's own.
+type Requirement = model.RelayRequirement
 
 const (
-	ReqPrefix      Requirement = "R1 newest-first prefix"
-	ReqCap         Requirement = "R2 non-decreasing cap"
-	ReqFloor       Requirement = "R3 floor L=2"
-	ReqPush        Requirement = "R4 push delivery"
-	ReqBarrier     Requirement = "R5 delivery barrier"
+	ReqPrefix                  = model.ReqPrefix
+	ReqCap                     = model.ReqCap
+	ReqFloor                   = model.ReqFloor
+	ReqPush                    = model.ReqPush
+	ReqBarrier                 = model.ReqBarrier
 	ReqReplacement Requirement = "NIP-01 addressable replacement"
 	ReqTags        Requirement = "NIP-01 tag filter"
 )

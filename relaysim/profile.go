@@ -1,6 +1,10 @@
 package relaysim
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/nip-rs/harness/model"
+)
 
 // TieOrder orders events of equal created_at in a capped result.
 type TieOrder uint8
@@ -55,15 +59,15 @@ const (
 )
 
 // Requirement names one of the five relay requirements of the full-state
-// load.
-type Requirement string
+// load (model.RelayRequirement).
+type Requirement = model.RelayRequirement
 
 const (
-	ReqPrefix  Requirement = "R1 newest-first prefix"
-	ReqCap     Requirement = "R2 non-decreasing cap"
-	ReqFloor   Requirement = "R3 floor L=2"
-	ReqPush    Requirement = "R4 push delivery"
-	ReqBarrier Requirement = "R5 delivery barrier"
+	ReqPrefix  = model.ReqPrefix
+	ReqCap     = model.ReqCap
+	ReqFloor   = model.ReqFloor
+	ReqPush    = model.ReqPush
+	ReqBarrier = model.ReqBarrier
 )
 
 // Profile is a relay's behaviour.
