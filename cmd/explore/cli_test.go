@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -75,5 +77,25 @@ func TestUncheckedIsNotAPass(t *testing.T) {
 	}
 	if !strings.Contains(out, "not checked") || strings.Contains(out, "PASS 0 ") {
 		t.Errorf("table:\n%s", out)
+	}
+}
+
+// -cpuprofile and -memprofile write pprof files a run can be read back from;
+// a path that cannot be created is a usage error before any search.
+func TestProfilesAreWritten(t *testing.T) {
+	dir := t.TempDir()
+	cpu, mem := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "mem.prof")
+	code, out, _ := runCLI(t, "-depth", "2", "-progress=0", "-witness", dir, "-cpuprofile", cpu, "-memprofile", mem)
+	if code != exitOK {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for _, f := range []string{cpu, mem} {
+		if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v (want a non-empty profile)", f, err)
+		}
+	}
+	bad := filepath.Join(dir, "missing", "cpu.prof")
+	if code, out, errOut := runCLI(t, "-cpuprofile", bad); code != exitUsage || out != "" || !strings.Contains(errOut, "-cpuprofile") {
+		t.Errorf("unwritable -cpuprofile: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

@@ -71,6 +71,8 @@ type options struct {
 	version   bool
 	all       bool
 	sim       simOptions
+	// cpuProfile and memProfile name pprof output files ("" for none).
+	cpuProfile, memProfile string
 	// set names the flags given on the command line, in order.
 	set []string
 }
@@ -99,6 +101,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.all, "all", false, "write and print one witness per violated invariant, the smallest of each, not only the smallest overall")
 	fs.Usage = func() { usage(fs) }
 	fs.StringVar(&o.html, "html", "", "also write the witnesses as one self-contained HTML page to this file")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file (go tool pprof)")
 	o.sim.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -134,6 +138,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case o.list:
 		list(stdout)
 		return exitOK
+	}
+	stop, err := startProfiles(o, stderr)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	defer stop()
+	switch {
 	case o.replay != "":
 		return replay(o, stdout, stderr)
 	case o.sim.walks != 0 && o.all:
