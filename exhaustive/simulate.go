@@ -1,6 +1,7 @@
 package exhaustive
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -19,7 +20,8 @@ import (
 // its index alone and the result is the same at any worker count: the
 // reported violation is the one of the lowest-numbered violating walk. A
 // violation is shrunk to a shortest trace it still shows (steps deleted
-// one at a time while the same invariant still fails) and rendered as an
+// one at a time while the same invariant still fails, then each step's
+// value lowered while it still fails) and rendered as an
 // ordinary explorer witness, which Replay and `explore -replay` run.
 
 // SimConfig is one simulation run.
@@ -250,8 +252,11 @@ func fails(w simWorld, c *cache, trace []int, inv int) ([]int, bool) {
 }
 
 // shrink deletes steps, one at a time from the end, while the violation of
-// inv remains; it repeats until no single deletion keeps it. The result is
-// a trace every step of which runs, and whose last step shows inv.
+// inv remains, then lowers the values of the steps that are left (see
+// smaller), and repeats both until neither changes the trace. Each accepted
+// change shortens the trace or lowers one step's value and raises none, so
+// it ends. The result is a trace every step of which runs, and whose last
+// step shows inv.
 func shrink(w simWorld, trace []int, inv int) []int {
 	c := w.NewWorker()
 	cur, ok := fails(w, c, trace, inv)
@@ -267,8 +272,68 @@ func shrink(w simWorld, trace []int, inv int) []int {
 				k = min(k, len(cur))
 			}
 		}
+		for k := 0; k < len(cur); k++ {
+			for _, t := range smaller(w, c, cur, k) {
+				cand := slices.Clone(cur)
+				cand[k] = t
+				if ran, ok := fails(w, c, cand, inv); ok && len(ran) == len(cur) {
+					cur, changed = ran, true
+					break
+				}
+			}
+		}
 	}
 	return cur
+}
+
+// smaller lists the transitions that could stand for step k of trace with
+// a smaller value: enabled where step k runs, the same kind of action by
+// the same device on the same context and channel, with a lower value (a
+// frontier, an advance) or, at an equal value, an earlier message. They
+// come smallest first, so the first that keeps the violation is the least.
+func smaller(w simWorld, c *cache, trace []int, k int) []int {
+	cur := slices.Clone(w.Initial(c))
+	buf := make([]int32, len(cur))
+	scratch := search.NewTally(len(w.Invariants()))
+	for _, t := range trace[:k] {
+		w.Successor(c, cur, t, buf, scratch)
+		copy(cur, buf)
+	}
+	at := w.actionOf(cur, trace[k])
+	type option struct {
+		t int
+		a Action
+	}
+	var opts []option
+	for t := range w.Transitions() {
+		if t == trace[k] {
+			continue
+		}
+		if ok, _ := w.Successor(c, cur, t, buf, scratch); !ok {
+			continue
+		}
+		a := w.actionOf(cur, t)
+		if a.Kind != at.Kind || a.Device != at.Device || a.From != at.From || a.Ctx != at.Ctx {
+			continue
+		}
+		if a.Value < at.Value || (a.Value == at.Value && a.Msg < at.Msg) {
+			opts = append(opts, option{t, a})
+		}
+	}
+	slices.SortFunc(opts, func(x, y option) int {
+		if x.a.Value != y.a.Value {
+			return cmp.Compare(x.a.Value, y.a.Value)
+		}
+		if x.a.Msg != y.a.Msg {
+			return cmp.Compare(x.a.Msg, y.a.Msg)
+		}
+		return cmp.Compare(x.t, y.t)
+	})
+	out := make([]int, len(opts))
+	for i, o := range opts {
+		out[i] = o.t
+	}
+	return out
 }
 
 // simWitness is the explorer witness of a shrunk trace.

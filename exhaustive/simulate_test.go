@@ -2,7 +2,10 @@ package exhaustive
 
 import (
 	"reflect"
+	"slices"
 	"testing"
+
+	"github.com/nip-rs/harness/search"
 
 	"github.com/nip-rs/harness/model"
 )
@@ -100,5 +103,79 @@ func TestSimulateRejectsEmptyRuns(t *testing.T) {
 	}
 	if _, err := Simulate(SimConfig{Universe: HierarchyUniverse(), Walks: 3, Steps: 0}); err == nil {
 		t.Fatal("zero steps accepted")
+	}
+}
+
+// traceOf resolves actions into w's transitions from its initial state.
+func traceOf(t *testing.T, w *netWorld, actions []Action) []int {
+	t.Helper()
+	c := w.NewWorker()
+	cur := slices.Clone(w.Initial(c))
+	next := make([]int32, len(cur))
+	var trace []int
+	for _, a := range actions {
+		tr, err := w.resolve(cur, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := w.Successor(c, cur, tr, next, w.scratch()); !ok {
+			t.Fatalf("%s not enabled", a)
+		}
+		copy(cur, next)
+		trace = append(trace, tr)
+	}
+	return trace
+}
+
+// actionsOf names a trace's steps.
+func actionsOf(w *netWorld, trace []int) []string {
+	c := w.NewWorker()
+	cur := slices.Clone(w.Initial(c))
+	next := make([]int32, len(cur))
+	var names []string
+	for _, tr := range trace {
+		names = append(names, w.actionOf(cur, tr).String())
+		w.Successor(c, cur, tr, next, w.scratch())
+		copy(cur, next)
+	}
+	return names
+}
+
+// Shrinking lowers a step's parameter as well as deleting steps: a
+// violation shown through the second message on a channel is reported
+// through the first where the first shows it too, and the steps it then
+// does not need are gone.
+func TestShrinkLowersValues(t *testing.T) {
+	u := HierarchyUniverse()
+	// Every stored register published raw, as three keys.
+	rules := model.Spec()
+	rules.Canonical = func(g model.Reg, _ uint32, _ bool) (model.Reg, model.Shape) {
+		if g.Virgin() {
+			return model.Reg{}, model.ShapeOmit
+		}
+		return g, model.ShapeLive
+	}
+	wo, _, err := newWorld(&u, rules, 10, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := wo.(*netWorld)
+	trace := traceOf(t, w, []Action{
+		{Kind: KindAdvance, Device: 2, Ctx: hierChannel, Value: 10},
+		{Kind: KindPublish, Device: 2},
+		{Kind: KindAdvance, Device: 2, Ctx: hierChannel, Value: 20},
+		{Kind: KindPublish, Device: 2},
+		{Kind: KindMarkUnread, Device: 0, Ctx: hierMsg},
+		{Kind: KindDuplicate, From: 2, Device: 0, Msg: 2},
+		{Kind: KindPublish, Device: 0},
+	})
+	inv := slices.IndexFunc(w.Invariants(), func(i search.Invariant) bool { return i.ID == InvNetCanonical })
+	if _, ok := fails(w, w.NewWorker(), trace, inv); !ok {
+		t.Fatal("the built trace does not show N7")
+	}
+	got := actionsOf(w, shrink(w, trace, inv))
+	want := []string{"advance d2 chan 10", "publish d2", "mark_unread d0 " + hierMsg, "duplicate d2->d0 msg 1", "publish d0"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("shrunk to %q,\nwant %q", got, want)
 	}
 }
