@@ -200,12 +200,17 @@ func appendString(buf []byte, s string) []byte {
 	return append(buf, s...)
 }
 
+// recvMemoSlots bounds each worker's private copy of a device's deliveries:
+// the shared table behind it holds every one, so an emptied copy refills
+// exactly from it.
+const recvMemoSlots = 0
+
 // cache is one worker's lock-free view of the engine.
 type cache struct {
 	e     *engine
 	local [][][]step
 	blob  [][]int32
-	recv  []*u64map
+	recv  []*u64map[step]
 	facts [][]*devFact
 	net   *netCache // a network universe's private lookups (network_tables.go)
 }
@@ -215,10 +220,10 @@ func (e *engine) newCache() *cache {
 	n := len(e.u.Devices)
 	c.local = make([][][]step, n)
 	c.blob = make([][]int32, n)
-	c.recv = make([]*u64map, n)
+	c.recv = make([]*u64map[step], n)
 	c.facts = make([][]*devFact, n)
 	for i := range n {
-		c.recv[i] = newU64map()
+		c.recv[i] = newU64map[step](recvMemoSlots)
 	}
 	return c
 }

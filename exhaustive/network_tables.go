@@ -144,17 +144,23 @@ func (t *netTables) internChan(ms []int32) int32 {
 // netCache is one worker's memo of the network world's derived values;
 // every entry is a function of interned ids, so workers agree on them.
 type netCache struct {
-	event  map[[3]int32]localEvent  // (dev, rep, slot)
-	merge  map[[2]int32]int32       // (antichain, antichain)
-	kmerge *u64map                  // (know, message) -> know, in step.next
-	pub    map[[3]int32]publication // (dev, rep, know)
-	flag   map[[2]int32]int32       // (channel, context)
-	rot    map[[2]int32]rotation    // (dev, rep)
-	legacy map[int32]uint8          // legacy rep -> the live groups it rewrites
-	quiet  map[string]*quietResult  // drained nodes
-	view   map[uint64]string        // (dev, rep) -> what must agree at quiescence
-	sym    map[[4]int32]int32       // (kind, element, dev, id)
-	repKey []map[int32]string       // per device
+	event   map[[3]int32]localEvent  // (dev, rep, slot)
+	merge   map[[2]int32]int32       // (antichain, antichain)
+	kmerge  *u64map[step]            // (know, message) -> know, in step.next
+	pub     map[[3]int32]publication // (dev, rep, know)
+	flag    map[[2]int32]int32       // (channel, context)
+	rot     map[[2]int32]rotation    // (dev, rep)
+	legacy  map[int32]uint8          // legacy rep -> the live groups it rewrites
+	quiet   map[string]*quietResult  // drained nodes
+	view    map[uint64]string        // (dev, rep) -> what must agree at quiescence
+	reading map[uint64][]reading     // (legacy dev, rep) -> what a reader of its publication sees
+	sym     *u64map[int32]           // symKey(kind, element, dev, id)
+	repKey  [][]string               // per device, by replica id ("" not yet known)
+	symRow  []int32                  // canonical's scratch: the best image and the current one
+	// orderSeen and orderBlobs are orderFree's scratch: the (received
+	// set, replica) pairs walked, and the blobs of the messages.
+	orderSeen  *u64map[struct{}]
+	orderBlobs []int32
 }
 
 // kmergeMemoSlots and pubMemoCap bound two of a worker's memos, caches of
@@ -167,14 +173,11 @@ const (
 
 func newNetCache(n int) *netCache {
 	c := &netCache{
-		event: map[[3]int32]localEvent{}, merge: map[[2]int32]int32{}, kmerge: &u64map{limit: kmergeMemoSlots},
+		event: map[[3]int32]localEvent{}, merge: map[[2]int32]int32{}, kmerge: newU64map[step](kmergeMemoSlots),
 		pub: map[[3]int32]publication{}, flag: map[[2]int32]int32{}, rot: map[[2]int32]rotation{},
-		legacy: map[int32]uint8{}, quiet: map[string]*quietResult{}, view: map[uint64]string{}, sym: map[[4]int32]int32{},
+		legacy: map[int32]uint8{}, quiet: map[string]*quietResult{}, orderSeen: newU64map[struct{}](0), view: map[uint64]string{}, reading: map[uint64][]reading{}, sym: newU64map[int32](0),
 	}
-	c.kmerge.init(1 << 10)
-	for range n {
-		c.repKey = append(c.repKey, map[int32]string{})
-	}
+	c.repKey = make([][]string, n)
 	return c
 }
 

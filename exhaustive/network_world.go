@@ -31,6 +31,9 @@ type netWorld struct {
 	keys map[string]int // wire key of an override context's group -> index
 	spd  int            // engine local slots per device
 	sym  *symmetry      // nil when symmetry reduction is off
+	// orderKnowledge makes the delivery-order check walk whole nodes,
+	// intent knowledge included (orderFree says why it need not).
+	orderKnowledge bool
 	// depth is the run's depth bound, which witnesses record.
 	depth int
 }

@@ -1,7 +1,6 @@
 package exhaustive
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/nip-rs/harness/model"
@@ -56,6 +55,9 @@ func newSymmetry(w *netWorld) *symmetry {
 			s.elems = append(s.elems, el)
 		}
 	}
+	if len(s.elems) >= 1<<16 || w.n >= 1<<8 {
+		panic("exhaustive: symmetry group too large for its memo keys") // universes are built in code
+	}
 	return s
 }
 
@@ -94,8 +96,12 @@ func (el *symElem) rename(s string) string {
 
 // canonical replaces row by the least image of its orbit.
 func (s *symmetry) canonical(c *cache, row []int32) {
-	best := slices.Clone(row)
-	img := make([]int32, len(row))
+	nc := s.w.nc(c)
+	if len(nc.symRow) != 2*len(row) {
+		nc.symRow = make([]int32, 2*len(row))
+	}
+	best, img := nc.symRow[:len(row)], nc.symRow[len(row):]
+	copy(best, row)
 	for k := range s.elems {
 		s.image(c, k, row, img)
 		if s.compare(c, img, best) < 0 {
@@ -147,12 +153,15 @@ func (s *symmetry) compare(c *cache, a, b []int32) int {
 }
 
 func (s *symmetry) repKey(c *cache, dev int, id int32) string {
-	m := s.w.nc(c).repKey[dev]
-	if k, ok := m[id]; ok {
-		return k
+	nc := s.w.nc(c)
+	if int(id) < len(nc.repKey[dev]) {
+		if k := nc.repKey[dev][id]; k != "" {
+			return k
+		}
 	}
 	k := string(s.w.e.replicaKey(s.w.replica(dev, id)))
-	m[id] = k
+	nc.repKey[dev] = grow(nc.repKey[dev], int(id)+1, "")
+	nc.repKey[dev][id] = k
 	return k
 }
 
@@ -167,13 +176,20 @@ const (
 
 func (s *symmetry) memo(c *cache, kind, k, dev int, id int32, mk func() int32) int32 {
 	nc := s.w.nc(c)
-	key := [4]int32{int32(kind), int32(k), int32(dev), id}
-	if r, ok := nc.sym[key]; ok {
+	key := symKey(kind, k, dev, id)
+	if r, ok := nc.sym.get(key); ok {
 		return r
 	}
 	r := mk()
-	nc.sym[key] = r
+	nc.sym.put(key, r)
 	return r
+}
+
+// symKey packs a renaming's memo key into one word: the id in the low 32
+// bits, the device in the next 8, the element in the next 16 and the kind
+// above them (newSymmetry keeps elements and devices within their fields).
+func symKey(kind, k, dev int, id int32) uint64 {
+	return uint64(kind)<<56 | uint64(k)<<40 | uint64(dev)<<32 | uint64(uint32(id))
 }
 
 // mapRep renames the replica id of device d into device el.dev[d]'s table.

@@ -1,11 +1,12 @@
 package exhaustive
 
-// u64map is an open-addressing hash map from uint64 keys to steps, for the
-// workers' private delivery caches (the hottest lookup of the search). Key
-// and value share a slot so a probe touches one cache line. Keys are stored
-// plus one so that zero marks an empty slot.
-type u64map struct {
-	slots []u64slot
+// u64map is an open-addressing hash map from uint64 keys to small values,
+// for the workers' private caches (the hottest lookups of the search: a
+// delivery, a knowledge merge, a renaming under symmetry). Key and value
+// share a slot so a probe touches one cache line. Keys are stored plus one
+// so that zero marks an empty slot.
+type u64map[V any] struct {
+	slots []u64slot[V]
 	n     int
 	mask  uint64
 	// limit, when not zero, is the most slots the map grows to; a map
@@ -14,19 +15,21 @@ type u64map struct {
 	limit int
 }
 
-type u64slot struct {
+type u64slot[V any] struct {
 	key uint64
-	val step
+	val V
 }
 
-func newU64map() *u64map {
-	m := &u64map{}
+// newU64map is an empty map that grows to at most limit slots (0: no
+// bound).
+func newU64map[V any](limit int) *u64map[V] {
+	m := &u64map[V]{limit: limit}
 	m.init(1 << 10)
 	return m
 }
 
-func (m *u64map) init(size int) {
-	m.slots = make([]u64slot, size)
+func (m *u64map[V]) init(size int) {
+	m.slots = make([]u64slot[V], size)
 	m.mask = uint64(size - 1)
 	m.n = 0
 }
@@ -38,7 +41,7 @@ func mix64(k uint64) uint64 {
 	return k
 }
 
-func (m *u64map) get(k uint64) (step, bool) {
+func (m *u64map[V]) get(k uint64) (V, bool) {
 	k++
 	for p := mix64(k) & m.mask; ; p = (p + 1) & m.mask {
 		s := &m.slots[p]
@@ -46,12 +49,13 @@ func (m *u64map) get(k uint64) (step, bool) {
 		case k:
 			return s.val, true
 		case 0:
-			return step{}, false
+			var zero V
+			return zero, false
 		}
 	}
 }
 
-func (m *u64map) put(k uint64, v step) {
+func (m *u64map[V]) put(k uint64, v V) {
 	if (m.n+1)*2 > len(m.slots) && m.limit > 0 && len(m.slots)*2 > m.limit {
 		clear(m.slots)
 		m.n = 0
@@ -73,5 +77,16 @@ func (m *u64map) put(k uint64, v step) {
 	if m.slots[p].key == 0 {
 		m.n++
 	}
-	m.slots[p] = u64slot{k, v}
+	m.slots[p] = u64slot[V]{k, v}
+}
+
+// reset empties the map, shrinking it first when an earlier use grew it
+// far beyond the usual, so that emptying stays cheap.
+func (m *u64map[V]) reset() {
+	if len(m.slots) > 1<<12 {
+		m.init(1 << 10)
+		return
+	}
+	clear(m.slots)
+	m.n = 0
 }
