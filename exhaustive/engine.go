@@ -38,7 +38,7 @@ type devTable struct {
 	reps  []*model.Replica
 	local [][]step           // per state: one step per local slot
 	blob  []int32            // per state: the interned id of its publication, or -1
-	recv  map[uint64]step    // recvKey(blob id, state id) -> the state after receiving it
+	recv  *recvTable         // recvKey(blob id, state id) -> the state after receiving it
 	facts map[int32]*devFact // per state: what the state invariants need
 }
 
@@ -52,7 +52,7 @@ type step struct {
 func newEngine(u *Universe, rules *model.Rules, key func([]byte, *model.Replica) []byte) *engine {
 	e := &engine{u: u, rules: rules, key: key, blobK: map[string]int32{}}
 	for range u.Devices {
-		e.devs = append(e.devs, &devTable{ids: map[string]int32{}, recv: map[uint64]step{}, facts: map[int32]*devFact{}})
+		e.devs = append(e.devs, &devTable{ids: map[string]int32{}, recv: newRecvTable(), facts: map[int32]*devFact{}})
 	}
 	return e
 }
@@ -200,17 +200,11 @@ func appendString(buf []byte, s string) []byte {
 	return append(buf, s...)
 }
 
-// recvMemoSlots bounds each worker's private copy of a device's deliveries:
-// the shared table behind it holds every one, so an emptied copy refills
-// exactly from it.
-const recvMemoSlots = 0
-
 // cache is one worker's lock-free view of the engine.
 type cache struct {
 	e     *engine
 	local [][][]step
 	blob  [][]int32
-	recv  []*u64map[step]
 	facts [][]*devFact
 	net   *netCache // a network universe's private lookups (network_tables.go)
 }
@@ -220,11 +214,7 @@ func (e *engine) newCache() *cache {
 	n := len(e.u.Devices)
 	c.local = make([][][]step, n)
 	c.blob = make([][]int32, n)
-	c.recv = make([]*u64map[step], n)
 	c.facts = make([][]*devFact, n)
-	for i := range n {
-		c.recv[i] = newU64map[step](recvMemoSlots)
-	}
 	return c
 }
 
@@ -284,25 +274,18 @@ func (c *cache) blobOf(dev int, id int32) int32 {
 
 func (c *cache) receive(dev int, bid, id int32) step {
 	key := recvKey(bid, id)
-	if s, ok := c.recv[dev].get(key); ok {
+	t := c.e.devs[dev]
+	if s, ok := t.recv.get(key); ok {
 		return s
 	}
-	t := c.e.devs[dev]
 	t.mu.Lock()
-	s, ok := t.recv[key]
 	base := t.reps[id]
 	t.mu.Unlock()
-	if !ok {
-		x := c.e.computeReceive(base, c.e.blob(bid))
-		t.mu.Lock()
-		if s, ok = t.recv[key]; !ok {
-			s = step{next: t.intern(x.rep, x.key), regress: x.regress}
-			t.recv[key] = s
-		}
-		t.mu.Unlock()
-	}
-	c.recv[dev].put(key, s)
-	return s
+	x := c.e.computeReceive(base, c.e.blob(bid))
+	t.mu.Lock()
+	next := t.intern(x.rep, x.key)
+	t.mu.Unlock()
+	return t.recv.putIfAbsent(key, step{next: next, regress: x.regress})
 }
 
 // next is the device-level outcome of transition t in global state ids:

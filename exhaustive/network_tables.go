@@ -121,7 +121,13 @@ func appendBlobBody(buf []byte, b model.Blob) []byte {
 }
 
 func (t *netTables) internMsg(m message) int32 {
-	buf := appendBlobBody(nil, m.b)
+	return t.internMsgBody(m, appendBlobBody(nil, m.b))
+}
+
+// internMsgBody is internMsg with the blob's body key already encoded.
+func (t *netTables) internMsgBody(m message, body []byte) int32 {
+	buf := make([]byte, 0, len(body)+3+8*len(m.tag))
+	buf = append(buf, body...)
 	buf = append(buf, m.part, m.parts, m.flags)
 	for _, a := range m.tag {
 		buf = appendString(buf, t.acs.key(a))
@@ -148,6 +154,7 @@ type netCache struct {
 	merge   map[[2]int32]int32       // (antichain, antichain)
 	kmerge  *u64map[step]            // (know, message) -> know, in step.next
 	pub     map[[3]int32]publication // (dev, rep, know)
+	pubBase map[uint64]*pubBase      // (dev, rep)
 	flag    map[[2]int32]int32       // (channel, context)
 	rot     map[[2]int32]rotation    // (dev, rep)
 	legacy  map[int32]uint8          // legacy rep -> the live groups it rewrites
@@ -174,7 +181,7 @@ const (
 func newNetCache(n int) *netCache {
 	c := &netCache{
 		event: map[[3]int32]localEvent{}, merge: map[[2]int32]int32{}, kmerge: newU64map[step](kmergeMemoSlots),
-		pub: map[[3]int32]publication{}, flag: map[[2]int32]int32{}, rot: map[[2]int32]rotation{},
+		pub: map[[3]int32]publication{}, pubBase: map[uint64]*pubBase{}, flag: map[[2]int32]int32{}, rot: map[[2]int32]rotation{},
 		legacy: map[int32]uint8{}, quiet: map[string]*quietResult{}, orderSeen: newU64map[struct{}](0), view: map[uint64]string{}, reading: map[uint64][]reading{}, sym: newU64map[int32](0),
 	}
 	c.repKey = make([][]string, n)

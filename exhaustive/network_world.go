@@ -439,38 +439,19 @@ func (w *netWorld) publish(c *cache, dev int, nd node) publication {
 	if p, ok := nc.pub[k]; ok {
 		return p
 	}
-	r := w.replica(dev, nd.rep).Clone()
-	var parts []model.Blob
-	var p publication
-	if r.Legacy || w.net.Budget == nil {
-		parts = []model.Blob{r.Publish()}
-	} else if sp, err := r.PublishSplit(*w.net.Budget); err != nil {
-		p.err = err.Error()
-	} else {
-		parts = sp.Blobs
-	}
-	if p.err == "" {
-		p.shape = w.canonicalShape(dev, r, parts)
-	}
-	if p.err == "" && slices.ContainsFunc(parts, func(b model.Blob) bool { return len(b.Contexts) > 0 }) {
+	base := w.publishBase(c, dev, nd.rep)
+	p := publication{err: base.err, shape: base.shape}
+	if base.err == "" && base.nonEmpty {
 		kn := w.t.knows.get(nd.kn)
-		carrier := make([]int, len(w.ov)) // part carrying each context's knowledge: the primary unless another holds its group
-		for pi, b := range parts {
-			for _, en := range b.Contexts {
-				if i, ok := w.keys[en.Key]; ok && pi > 0 {
-					carrier[i] = pi
-				}
-			}
-		}
-		for pi, b := range parts {
-			m := message{blob: w.e.internBlob(b), b: b, part: uint8(pi), parts: uint8(len(parts)), tag: w.emptyACs()}
+		for pi, b := range base.parts {
+			m := message{blob: base.blobs[pi], b: b, part: uint8(pi), parts: uint8(len(base.parts)), tag: w.emptyACs()}
 			for i := range w.ov {
-				if carrier[i] == pi {
+				if base.carrier[i] == pi {
 					m.tag[i] = kn.ac[i]
 				}
 			}
-			m.holds, m.floors = w.groups(b)
-			p.msgs = append(p.msgs, w.t.internMsg(m))
+			m.holds, m.floors = base.holds[pi], base.floors[pi]
+			p.msgs = append(p.msgs, w.t.internMsgBody(m, base.bodies[pi]))
 		}
 	}
 	if len(nc.pub) >= pubMemoCap {
@@ -478,6 +459,58 @@ func (w *netWorld) publish(c *cache, dev int, nd node) publication {
 	}
 	nc.pub[k] = p
 	return p
+}
+
+// pubBase is what a publication owes to the replica alone, whatever the
+// intent knowledge beside it: the parts, their blob ids, body keys and
+// groups, the part carrying each override context's knowledge, and the
+// publication's error or N7 finding.
+type pubBase struct {
+	parts         []model.Blob
+	blobs         []int32
+	bodies        [][]byte
+	holds, floors []uint8
+	carrier       []int
+	err, shape    string
+	nonEmpty      bool
+}
+
+// publishBase is the replica part of publish, memoised per device replica.
+func (w *netWorld) publishBase(c *cache, dev int, rep int32) *pubBase {
+	nc := w.nc(c)
+	key := uint64(uint32(dev))<<32 | uint64(uint32(rep))
+	if b, ok := nc.pubBase[key]; ok {
+		return b
+	}
+	r := w.replica(dev, rep).Clone()
+	base := &pubBase{}
+	var parts []model.Blob
+	if r.Legacy || w.net.Budget == nil {
+		parts = []model.Blob{r.Publish()}
+	} else if sp, err := r.PublishSplit(*w.net.Budget); err != nil {
+		base.err = err.Error()
+	} else {
+		parts = sp.Blobs
+	}
+	if base.err == "" {
+		base.shape = w.canonicalShape(dev, r, parts)
+		base.nonEmpty = slices.ContainsFunc(parts, func(b model.Blob) bool { return len(b.Contexts) > 0 })
+		base.parts = parts
+		base.carrier = make([]int, len(w.ov)) // the primary unless another part holds the context's group
+		for pi, b := range parts {
+			for _, en := range b.Contexts {
+				if i, ok := w.keys[en.Key]; ok && pi > 0 {
+					base.carrier[i] = pi
+				}
+			}
+			base.blobs = append(base.blobs, w.e.internBlob(b))
+			base.bodies = append(base.bodies, appendBlobBody(nil, b))
+			h, f := w.groups(b)
+			base.holds, base.floors = append(base.holds, h), append(base.floors, f)
+		}
+	}
+	nc.pubBase[key] = base
+	return base
 }
 
 // groups reports which override contexts a blob carries keys of, and which

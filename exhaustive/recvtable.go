@@ -1,0 +1,98 @@
+package exhaustive
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// recvTable is a device's deliveries, shared by every worker: recvKey(blob
+// id, state id) -> the step receiving that blob takes. A delivery is looked
+// up millions of times and made once, so reads take no lock: a slot's
+// value is stored before its key, and a reader that sees the key sees the
+// value. Writes take the mutex; growing builds a new slot array and
+// publishes it whole, so a reader still probing the old one finds every
+// entry made before the growth and, for a newer one, misses and asks under
+// the mutex. One shared table instead of one per worker keeps memory to
+// one entry per delivery.
+type recvTable struct {
+	mu  sync.Mutex
+	cur atomic.Pointer[recvSlots]
+	n   int
+}
+
+type recvSlots struct {
+	keys []atomic.Uint64 // key+1; 0 is empty
+	vals []atomic.Uint64 // packStep of the value
+	mask uint64
+}
+
+func newRecvSlots(size int) *recvSlots {
+	return &recvSlots{keys: make([]atomic.Uint64, size), vals: make([]atomic.Uint64, size), mask: uint64(size - 1)}
+}
+
+func newRecvTable() *recvTable {
+	t := &recvTable{}
+	t.cur.Store(newRecvSlots(1 << 10))
+	return t
+}
+
+func packStep(s step) uint64 {
+	v := uint64(uint32(s.next))
+	if s.regress {
+		v |= 1 << 32
+	}
+	return v
+}
+
+func unpackStep(v uint64) step { return step{next: int32(uint32(v)), regress: v>>32 != 0} }
+
+func (s *recvSlots) get(k uint64) (step, bool) {
+	k++
+	for p := mix64(k) & s.mask; ; p = (p + 1) & s.mask {
+		switch s.keys[p].Load() {
+		case k:
+			return unpackStep(s.vals[p].Load()), true
+		case 0:
+			return step{}, false
+		}
+	}
+}
+
+// insert stores k's value where no key is yet; the caller holds the mutex
+// and has checked that k is absent.
+func (s *recvSlots) insert(k uint64, v uint64) {
+	k++
+	p := mix64(k) & s.mask
+	for s.keys[p].Load() != 0 {
+		p = (p + 1) & s.mask
+	}
+	s.vals[p].Store(v)
+	s.keys[p].Store(k)
+}
+
+// get is the step stored for k, without locking.
+func (t *recvTable) get(k uint64) (step, bool) { return t.cur.Load().get(k) }
+
+// putIfAbsent stores mk's step for k unless one is there, and returns the
+// step stored.
+func (t *recvTable) putIfAbsent(k uint64, v step) step {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.cur.Load()
+	if old, ok := s.get(k); ok {
+		return old
+	}
+	if (t.n+1)*2 > len(s.keys) {
+		grown := newRecvSlots(len(s.keys) * 2)
+		for i := range s.keys {
+			if key := s.keys[i].Load(); key != 0 {
+				grown.insert(key-1, s.vals[i].Load())
+			}
+		}
+		t.cur.Store(grown)
+		s = grown
+	}
+	s.insert(k, packStep(v))
+	t.n++
+	return v
+}
