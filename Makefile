@@ -2,9 +2,14 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: test fmt-check vet lint tools unit fuzz bench explore explore-deep mutate props-long history-long amendment simulate
+.PHONY: test race fmt-check vet lint tools unit fuzz bench explore explore-deep mutate props-long history-long amendment simulate
 
-test: fmt-check vet unit
+test: fmt-check vet unit race
+
+# The lock-free shared tables under the race detector (the explorer's
+# workers read them without a lock).
+race:
+	$(GO) test -race -count=1 ./exhaustive/ -run 'TestRecvTableConcurrent|TestU64map'
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -210,9 +210,7 @@ func (w *netWorld) orderFree(c *cache, drained []node, all []int32) bool {
 	if len(all) > 16 {
 		return false
 	}
-	full := uint32(1)<<len(all) - 1
 	nc := w.nc(c)
-	seen := nc.orderSeen
 	blobs := nc.orderBlobs[:0]
 	for _, m := range all {
 		blobs = append(blobs, w.t.msgs.get(m).blob)
@@ -220,70 +218,60 @@ func (w *netWorld) orderFree(c *cache, drained []node, all []int32) bool {
 	nc.orderBlobs = blobs
 	for d, start := range drained {
 		if w.orderKnowledge {
-			if !w.orderFreeNodes(c, d, start, all) {
+			// Whole nodes: what the replica-only walk is checked against.
+			seen := map[[3]int32]bool{}
+			if !orderWalk(len(all), start, func(nd node, i int) node {
+				next, _ := w.receive(c, d, nd, all[i])
+				return next
+			}, func(set uint32, nd node) bool {
+				k := [3]int32{int32(set), nd.rep, nd.kn}
+				old := seen[k]
+				seen[k] = true
+				return old
+			}) {
 				return false
 			}
 			continue
 		}
-		seen.reset()
-		var want int32
-		have := false
-		var walk func(set uint32, rep int32) bool
-		walk = func(set uint32, rep int32) bool {
-			if set == full {
-				if !have {
-					want, have = rep, true
-				}
-				return rep == want
-			}
+		nc.orderSeen.reset()
+		if !orderWalk(len(blobs), start.rep, func(rep int32, i int) int32 {
+			return c.receive(d, blobs[i], rep).next
+		}, func(set uint32, rep int32) bool {
 			k := uint64(set)<<32 | uint64(uint32(rep))
-			if _, ok := seen.get(k); ok {
+			if _, ok := nc.orderSeen.get(k); ok {
 				return true
 			}
-			seen.put(k, struct{}{})
-			for i, b := range blobs {
-				if set&(1<<i) != 0 {
-					continue
-				}
-				if !walk(set|1<<i, c.receive(d, b, rep).next) {
-					return false
-				}
-			}
-			return true
-		}
-		if !walk(0, start.rep) {
+			nc.orderSeen.put(k, struct{}{})
+			return false
+		}) {
 			return false
 		}
 	}
 	return true
 }
 
-// orderFreeNodes is orderFree's walk for one device over whole nodes,
-// knowledge included: what the replica-only walk is checked against.
-func (w *netWorld) orderFreeNodes(c *cache, d int, start node, all []int32) bool {
-	full := uint32(1)<<len(all) - 1
-	seen := map[[3]int32]bool{}
-	var want node
+// orderWalk reports whether every order of receiving n messages from start
+// ends in one state. next is the state after receiving message i; visited
+// records a (received set, state) pair and reports whether it was recorded
+// already, in which case its completions were compared and are not walked
+// again.
+func orderWalk[N comparable](n int, start N, next func(N, int) N, visited func(uint32, N) bool) bool {
+	full := uint32(1)<<n - 1
+	var want N
 	have := false
-	var walk func(set uint32, nd node) bool
-	walk = func(set uint32, nd node) bool {
+	var walk func(set uint32, st N) bool
+	walk = func(set uint32, st N) bool {
 		if set == full {
 			if !have {
-				want, have = nd, true
+				want, have = st, true
 			}
-			return nd == want
+			return st == want
 		}
-		k := [3]int32{int32(set), nd.rep, nd.kn}
-		if seen[k] {
+		if visited(set, st) {
 			return true
 		}
-		seen[k] = true
-		for i, m := range all {
-			if set&(1<<i) != 0 {
-				continue
-			}
-			next, _ := w.receive(c, d, nd, m)
-			if !walk(set|1<<i, next) {
+		for i := range n {
+			if set&(1<<i) == 0 && !walk(set|1<<i, next(st, i)) {
 				return false
 			}
 		}

@@ -174,8 +174,8 @@ type netCache struct {
 // exact functions of interned ids, so that deep runs' memory is mostly the
 // state store.
 const (
-	kmergeMemoSlots = 1 << 20
-	pubMemoCap      = 1 << 16
+	kmergeMemoSlots = 1 << 18
+	pubMemoCap      = 1 << 14
 )
 
 func newNetCache(n int) *netCache {
