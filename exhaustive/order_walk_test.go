@@ -8,8 +8,9 @@ import (
 )
 
 // orderBreakers are rule sets under which delivery order matters: a
-// last-writer-wins register join, and one that keeps the incoming baseline
-// whole, each breaking the join's commutativity somewhere.
+// last-writer-wins register join (the gate's M6), and one that keeps the
+// incoming baseline whole, each breaking the join's commutativity; spec
+// comes first as the control.
 func orderBreakers() []namedRules {
 	lww := model.Spec()
 	lww.Join = func(a, b model.Reg) model.Reg {

@@ -5,9 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/nip-rs/harness/search"
-
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/search"
 )
 
 // ownBase is the hierarchy breakage of mark-unread as a rule set: B is the
@@ -147,7 +146,8 @@ func actionsOf(w *netWorld, trace []int) []string {
 // does not need are gone.
 func TestShrinkLowersValues(t *testing.T) {
 	u := HierarchyUniverse()
-	// Every stored register published raw, as three keys.
+	// Every stored register published raw, as three keys (the change of
+	// the canonical-publication rule the gate's M7 makes).
 	rules := model.Spec()
 	rules.Canonical = func(g model.Reg, _ uint32, _ bool) (model.Reg, model.Shape) {
 		if g.Virgin() {
