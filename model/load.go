@@ -35,6 +35,13 @@ type LoadConfig struct {
 	// Evidence says what the client knows against the relay, for the
 	// verdict's detail when KnownNonConforming is set.
 	Evidence string
+	// Unproven, when not empty, says why the relay is not proven to meet
+	// what the load rests on: the load runs as usual and collects every
+	// coordinate it sees, but an enumeration that runs to its end ends
+	// cannot-prove-complete (ReasonUnproven) instead of complete. A
+	// client loads on a relay it has no positive evidence for, and acts
+	// on the result as potentially incomplete.
+	Unproven string
 	// Rules makes every decision; nil means Spec().
 	Rules *Rules
 }
@@ -76,6 +83,8 @@ type Load struct {
 	known  bool
 	why    string
 	maxEv  int
+	// unproven is LoadConfig.Unproven.
+	unproven string
 
 	started     bool
 	fenceEOSE   bool
@@ -134,7 +143,7 @@ func NewLoad(cfg LoadConfig) (*Load, error) {
 	}
 	return &Load{
 		rules: rules, pubkey: cfg.PubKey, n: cfg.Limit, floor: floor,
-		prefix: prefix, known: cfg.KnownNonConforming, why: cfg.Evidence, maxEv: cfg.MaxEventBytes,
+		prefix: prefix, known: cfg.KnownNonConforming, why: cfg.Evidence, maxEv: cfg.MaxEventBytes, unproven: cfg.Unproven,
 		coords: map[string]*nostr.Event{}, pushedAt: map[string]int{}, counted: map[string]bool{},
 	}, nil
 }
@@ -513,5 +522,9 @@ func (l *Load) closeAll() []Out {
 }
 
 func (l *Load) finish(v Verdict, r Reason, detail string) {
+	if v == Complete && l.unproven != "" {
+		v, r = CannotProveComplete, ReasonUnproven
+		detail += "; the relay is not proven to meet the relay requirements: " + l.unproven
+	}
 	l.res.Verdict, l.res.Reason, l.res.Detail = v, r, detail
 }

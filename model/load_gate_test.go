@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -67,5 +68,33 @@ func TestPublishRefusedDuringOwnLoad(t *testing.T) {
 	}
 	if _, err := r.PublishCanonical(false); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestUnprovenLoad: a load told its relay is unproven runs and collects as
+// usual, but an enumeration that runs to its end is cannot-prove-complete
+// (ReasonUnproven), never complete; the same run without it is complete.
+func TestUnprovenLoad(t *testing.T) {
+	pk := strings.Repeat("ab", 32)
+	for _, why := range []string{"", "no probe record"} {
+		l, err := NewLoad(LoadConfig{PubKey: pk, Limit: 5, Unproven: why})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Start()
+		l.Feed(In{Kind: InEOSE, SubID: l.FenceID()})
+		q := l.q.id
+		l.Feed(In{Kind: InEOSE, SubID: q})
+		res := l.Result()
+		want, reason := Complete, ReasonNone
+		if why != "" {
+			want, reason = CannotProveComplete, ReasonUnproven
+		}
+		if res.Verdict != want || res.Reason != reason {
+			t.Errorf("unproven %q: %s/%s, want %s/%s (%s)", why, res.Verdict, res.Reason, want, reason, res.Detail)
+		}
+		if why != "" && !strings.Contains(res.Detail, why) {
+			t.Errorf("detail %q does not say why", res.Detail)
+		}
 	}
 }

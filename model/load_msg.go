@@ -154,10 +154,16 @@ const (
 	// delivered only events the fence pushed meanwhile), so the cursor
 	// cannot be trusted.
 	ReasonQueryPush
+	// ReasonUnproven: the enumeration ran to its end, but the relay is
+	// not proven to meet what the load rests on (no probe record, an
+	// expired one, or one with a requirement not shown to conform), so
+	// the end of the enumeration is no proof of completeness
+	// (LoadConfig.Unproven).
+	ReasonUnproven
 )
 
 func (r Reason) String() string {
-	return [...]string{"none", "plateau", "fence-lapsed", "relay-failure", "non-conforming", "query-push"}[r]
+	return [...]string{"none", "plateau", "fence-lapsed", "relay-failure", "non-conforming", "query-push", "unproven"}[r]
 }
 
 // LoadStats counts what a load exchanged with its relay.

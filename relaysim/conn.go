@@ -103,6 +103,11 @@ func (c *Conn) req(id string, f nostr.Filter) {
 	c.subs = slices.DeleteFunc(c.subs, func(s subscription) bool { return s.id == id })
 	c.pushes = slices.DeleteFunc(c.pushes, func(p push) bool { return p.sub == id })
 	c.subs = append(c.subs, subscription{id, f})
+	if max := c.r.prof.MaxSubs; max > 0 && len(c.subs) > max {
+		gone := c.subs[0].id
+		c.subs = c.subs[1:]
+		c.pushes = slices.DeleteFunc(c.pushes, func(p push) bool { return p.sub == gone })
+	}
 	if c.r.Record {
 		c.snaps[id] = c.r.Coordinates()
 	}

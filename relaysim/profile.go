@@ -101,6 +101,10 @@ type Profile struct {
 	// ticks (a tick is one processed message or accepted write); writes do
 	// not invalidate it. 0 disables the cache.
 	CacheTTL int
+	// MaxSubs keeps at most this many subscriptions open on a connection:
+	// a REQ past it silently drops the oldest one (no CLOSED, no NOTICE),
+	// as @nostr-relay/core does at 20. 0 means no bound.
+	MaxSubs int
 	// SoftDelete keeps deleted rows, counting them toward the cap and
 	// withholding them after it.
 	SoftDelete bool

@@ -367,3 +367,42 @@ func TestProfiles(t *testing.T) {
 		t.Fatalf("breaking profiles cover %v", breaks)
 	}
 }
+
+// TestMaxSubsEvictsOldest: past MaxSubs a REQ silently drops the oldest
+// subscription, which then receives no push; the newer ones still do.
+func TestMaxSubsEvictsOldest(t *testing.T) {
+	p := Conformant(5)
+	p.MaxSubs = 2
+	r := New(p)
+	c := r.Connect()
+	f := nostr.Filter{Kinds: []int{30078}}
+	for _, id := range []string{"a", "b", "c"} {
+		c.Send(model.Out{Kind: model.OutREQ, SubID: id, Filter: f})
+		if err := c.Process(0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for {
+		if _, ok := c.Next(); !ok {
+			break
+		}
+	}
+	r.Publish(ev("app:x", 10, ""))
+	c.Flush(c.Pushes())
+	got := map[string]bool{}
+	for {
+		m, ok := c.Next()
+		if !ok {
+			break
+		}
+		if m.Kind == model.InEvent {
+			got[m.SubID] = true
+		}
+		if m.Kind == model.InClosed {
+			t.Fatalf("eviction sent CLOSED for %s", m.SubID)
+		}
+	}
+	if got["a"] || !got["b"] || !got["c"] {
+		t.Fatalf("pushes reached %v, want b and c only", got)
+	}
+}
