@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: test race fmt-check vet lint tools unit fuzz bench explore explore-deep mutate props-long history-long amendment simulate
+.PHONY: test race fmt-check vet lint tools unit fuzz bench explore explore-deep mutate props-long history-long amendment simulate peers
 
 test: fmt-check vet unit race
 
@@ -106,3 +106,11 @@ simulate:
 	for u in reference network network-whole hierarchy; do \
 		$(GO) run ./cmd/explore -universe $$u -simulate $(SIM_WALKS) -steps $(SIM_STEPS) -seed $(SIM_SEED) -tie both || exit $$?; \
 	done
+
+# The dynamic load scenarios against every peer relay (khatru over
+# slicestore, badger, lmdb, sqlite3) with many more loads than `make test`
+# runs (PEERS_LOADS per scenario), ungated figures logged and gated loads
+# asserted to have no false complete.
+PEERS_LOADS ?= 100
+peers:
+	PEERS_LOADS=$(PEERS_LOADS) $(GO) test -count=1 -timeout 60m ./internal/khatrutest/ -run 'TestScenariosOnPeers|TestGatedLoadsOnPeers' -v

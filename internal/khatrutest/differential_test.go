@@ -27,6 +27,8 @@ const diffCap = 4
 // deliveries, in the same order, from khatru v0.8.4 over slicestore and
 // from relaysim's khatru-slice-like profile, which claims to mimic it.
 // Each check starts a fresh khatru; rapid's default of 100 checks.
+// Slicestore only: the profile claims to mimic slicestore's quirks (since
+// exclusive, ties by descending id), which no other backend shares.
 func TestDifferentialKhatruSlice(t *testing.T) {
 	pk, _ := nostr.GetPublicKey(diffSK)
 	rapid.Check(t, func(rt *rapid.T) {

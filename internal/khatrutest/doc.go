@@ -1,16 +1,26 @@
-// Package khatrutest runs a real relay for tests: khatru v0.8.4 with an
-// in-memory store, served on 127.0.0.1 at a port the system picks, in the
-// test's own process. Nothing has to be installed or started by hand.
+// Package khatrutest runs real relays for tests: khatru v0.8.4 over one
+// of eventstore v0.9.0's backends (slicestore in memory, badger, lmdb,
+// sqlite3 on disk in a fresh directory), served on 127.0.0.1 at a port
+// the system picks, in the test's own process. Nothing has to be
+// installed or started by hand.
 //
-// The store is eventstore v0.9.0's slicestore behind a mutex (slicestore
-// has none, and khatru handles every message on its own goroutine), with
-// every query drained into a slice while the lock is held, so no store
-// goroutine outlives a query whatever khatru does with the channel. The
-// relay's own behaviour is left as it is, defects included: since is
-// exclusive, ties come out highest id first, a same-second replacement
-// can keep both versions. Options.Conforming puts a wrapper in front of
-// the store that answers queries as NIP-01 says, and nothing else.
+// Every store is left to behave as it does, defects included, since that
+// is what deployed relays do (the relay research notes list them):
+// slicestore's since is exclusive and its ties come out highest id
+// first; badger and lmdb give MaxLimit/4 for a limit at or above their
+// cap and order ties by key; sqlite3 matches tag values by substring and
+// stalls under concurrent writes; khatru v0.8.4 itself replaces by
+// deleting the old version before saving the new one and keeps an older
+// version that arrives second. Only slicestore, which has no mutex, is
+// serialised. Options.Conforming (slicestore only) puts a wrapper in
+// front of it that answers queries as NIP-01 says, and nothing else.
 //
-// Close closes the listener and every connection the relay accepted, so a
-// test that closes its relay leaves no server goroutine behind.
+// Close closes the listener and every connection the relay accepted,
+// waits for the store's calls and query workers, closes the store and
+// removes its data directory, so a test that closes its relay leaves no
+// server goroutine or file behind.
+//
+// RunScenario drives full-state loads against a relay while other
+// installations write, and counts the loads that report complete with a
+// coordinate missing or stale.
 package khatrutest

@@ -19,7 +19,8 @@ const loadSK = "00000000000000000000000000000000000000000000000000000000000000e5
 
 // TestLoadUnderBackdatedWrites: khatru pushes an event it accepts onto
 // every open subscription, a query still being answered included. While
-// loads run against khatru (cap 3, store answering as NIP-01 says),
+// loads run against khatru over every backend (cap 3; slicestore
+// answering as NIP-01 says, the others as they do),
 // another application writes backdated kind 30078 events (up to 10 a
 // load, as fast as khatru acknowledges them); every
 // load that reports complete has collected every read-state coordinate.
@@ -27,12 +28,14 @@ const loadSK = "00000000000000000000000000000000000000000000000000000000000000e5
 // events depends on timing here (this store answers at once); relaysim's
 // conformant-query-push profile forces it (props.TestQueryPush*).
 func TestLoadUnderBackdatedWrites(t *testing.T) {
-	const loads, maxBack = 30, 10
-	r, err := khatrutest.Start(khatrutest.Options{MaxLimit: 3, Conforming: true})
-	if err != nil {
-		t.Fatal(err)
+	for _, backend := range khatrutest.Backends() {
+		t.Run(backend, func(t *testing.T) { loadUnderBackdatedWrites(t, backend) })
 	}
-	defer r.Close()
+}
+
+func loadUnderBackdatedWrites(t *testing.T, backend string) {
+	const loads, maxBack = 30, 10
+	r := startPeer(t, khatrutest.Options{Backend: backend, MaxLimit: 3, Conforming: backend == khatrutest.Slicestore})
 	pk, _ := nostr.GetPublicKey(loadSK)
 	base := nostr.Timestamp(1_700_000_000)
 	var history []*nostr.Event
@@ -101,16 +104,18 @@ func signed(d string, at nostr.Timestamp, content string) *nostr.Event {
 }
 
 // TestLoadsShareConnection: 20 loads one after another on one connection
-// to khatru all complete, each on subscription ids of its own (a CLOSE
+// to khatru, over every backend, all complete, each on subscription ids of its own (a CLOSE
 // followed at once by a REQ of the same id can leave the reopened one
 // without pushes on khatru; TestLoadDefaultIDsUnique in model pins the
 // uniqueness itself).
 func TestLoadsShareConnection(t *testing.T) {
-	r, err := khatrutest.Start(khatrutest.Options{MaxLimit: 10, Conforming: true})
-	if err != nil {
-		t.Fatal(err)
+	for _, backend := range khatrutest.Backends() {
+		t.Run(backend, func(t *testing.T) { loadsShareConnection(t, backend) })
 	}
-	defer r.Close()
+}
+
+func loadsShareConnection(t *testing.T, backend string) {
+	r := startPeer(t, khatrutest.Options{Backend: backend, MaxLimit: 10, Conforming: backend == khatrutest.Slicestore})
 	pk, _ := nostr.GetPublicKey(loadSK)
 	if err := r.Preload(signed("read-state:00000000000000000000000000000001", 1_700_000_000, "rs")); err != nil {
 		t.Fatal(err)

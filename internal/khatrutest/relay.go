@@ -3,29 +3,37 @@ package khatrutest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
-	"github.com/fiatjaf/eventstore/slicestore"
 	"github.com/fiatjaf/khatru"
 	"github.com/nbd-wtf/go-nostr"
 )
 
 // Options configures a relay.
 type Options struct {
-	// MaxLimit is the store's cap: a query's limit above it, or no limit,
-	// gets MaxLimit events (slicestore's default of 500 if zero).
+	// Backend is the store khatru runs over, one of Backends(); empty
+	// means slicestore.
+	Backend string
+	// MaxLimit is the store's cap knob (slicestore, badger and lmdb
+	// MaxLimit, sqlite3 QueryLimit); zero leaves the store's default
+	// (500, or 100 for sqlite3). What a query gets under it is the
+	// store's own rule: slicestore and sqlite3 give min(limit, MaxLimit),
+	// badger and lmdb give MaxLimit/4 for a limit at or above MaxLimit.
 	MaxLimit int
-	// Conforming puts a wrapper in front of the store that answers every
-	// query as NIP-01 asks (since inclusive, ties by lowest id, the cap
-	// keeping the newest and lowest ids) instead of slicestore's query,
-	// and pushes a stored event to open subscriptions before any query
-	// can read it (khatru stores first and pushes later, so a query in
-	// between breaks the delivery barrier). Replacement is unchanged.
+	// Conforming (slicestore only) puts a wrapper in front of the store
+	// that answers every query as NIP-01 asks (since inclusive, ties by
+	// lowest id, the cap keeping the newest and lowest ids) instead of
+	// slicestore's query, and pushes a stored event to open subscriptions
+	// before any query can read it (khatru stores first and pushes later,
+	// so a query in between breaks the delivery barrier). Replacement is
+	// unchanged.
 	Conforming bool
 	// RejectEvent, if set, refuses the events it returns a reason for
 	// (OK false with that reason).
@@ -36,21 +44,58 @@ type Options struct {
 type Relay struct {
 	// URL is its websocket address, ws://127.0.0.1:port.
 	URL string
+	// Backend is the store it runs over.
+	Backend string
+	// Dir is the store's data directory (empty for slicestore), made for
+	// this relay and removed by Close.
+	Dir string
 
 	relay *khatru.Relay
-	store *lockedStore
+	store *store
 	srv   *http.Server
 	ln    *trackingListener
 	done  chan struct{}
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
-// Start serves a new relay on a random loopback port.
-func Start(opts Options) (*Relay, error) {
-	inner := &slicestore.SliceStore{MaxLimit: opts.MaxLimit}
-	if err := inner.Init(); err != nil {
+// Start serves a new relay on a random loopback port, over a fresh store
+// (a new data directory for a disk store). On an error nothing is left
+// behind.
+func Start(opts Options) (r *Relay, err error) {
+	backend := opts.Backend
+	if backend == "" {
+		backend = Slicestore
+	}
+	if !validBackend(backend) {
+		return nil, fmt.Errorf("khatrutest: unknown backend %q (have %v)", backend, Backends())
+	}
+	if opts.Conforming && backend != Slicestore {
+		return nil, fmt.Errorf("khatrutest: Conforming is a slicestore option, not %s's", backend)
+	}
+	if opts.MaxLimit < 0 {
+		return nil, fmt.Errorf("khatrutest: MaxLimit %d is negative", opts.MaxLimit)
+	}
+	dir, err := dataDir(backend)
+	if err != nil {
 		return nil, err
 	}
-	st := &lockedStore{inner: inner, conforming: opts.Conforming, byID: map[string]*nostr.Event{}, broadcast: map[string]bool{}}
+	defer func() {
+		if err != nil && dir != "" {
+			_ = os.RemoveAll(dir)
+		}
+	}()
+	inner, maxLimit, workers, err := openBackend(backend, dir, opts.MaxLimit)
+	if err != nil {
+		return nil, err
+	}
+	st := newStore(inner, maxLimit, workers, backend == Slicestore, opts.Conforming)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		st.close()
+		return nil, err
+	}
 	kr := khatru.NewRelay()
 	if opts.Conforming {
 		kr.OnEventSaved = append(kr.OnEventSaved, func(_ context.Context, ev *nostr.Event) { st.saved(kr, ev) })
@@ -67,13 +112,9 @@ func Start(opts Options) (*Relay, error) {
 			return why != "", why
 		})
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
 	tl := &trackingListener{Listener: l, conns: map[net.Conn]struct{}{}}
-	r := &Relay{
-		URL: "ws://" + l.Addr().String(), relay: kr, store: st, ln: tl, done: make(chan struct{}),
+	r = &Relay{
+		URL: "ws://" + l.Addr().String(), Backend: backend, Dir: dir, relay: kr, store: st, ln: tl, done: make(chan struct{}),
 		srv: &http.Server{Handler: kr, ReadHeaderTimeout: 5 * time.Second},
 	}
 	go func() {
@@ -84,23 +125,37 @@ func Start(opts Options) (*Relay, error) {
 }
 
 // Close stops the relay: the listener and every accepted connection
-// (websockets included, which http.Server no longer tracks) are closed.
+// (websockets included, which http.Server no longer tracks) are closed,
+// the store is closed once the calls in progress and its own query
+// workers have ended, and the data directory is removed. Calling it
+// again (a deferred Close after a failing test's cleanup) does nothing.
 func (r *Relay) Close() error {
-	err := r.srv.Close()
-	r.ln.closeAll()
-	<-r.done
-	if errors.Is(err, http.ErrServerClosed) {
-		err = nil
-	}
-	return err
+	r.closeOnce.Do(func() {
+		err := r.srv.Close()
+		r.ln.closeAll()
+		<-r.done
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		}
+		r.store.close()
+		if r.Dir != "" {
+			if rerr := os.RemoveAll(r.Dir); err == nil {
+				err = rerr
+			}
+		}
+		r.closeErr = err
+	})
+	return r.closeErr
 }
 
-// Stored lists the newest MaxLimit events the store holds, in the
-// store's order (newest first, ties by descending id).
-func (r *Relay) Stored() []*nostr.Event { return r.store.all() }
+// Stored lists every event the store holds among those saved through it
+// (by khatru or Preload) and not deleted through it, asked of the store by
+// id, newest first, ties by lowest id.
+func (r *Relay) Stored() ([]*nostr.Event, error) { return r.store.all() }
 
-// Preload stores events directly, without khatru's checks or pushes: for
-// building large histories quickly.
+// Preload stores events directly through the store's SaveEvent, without
+// khatru's checks, replacement or pushes: for building large histories
+// quickly.
 func (r *Relay) Preload(evs ...*nostr.Event) error {
 	for _, ev := range evs {
 		if err := r.store.put(context.Background(), ev); err != nil {

@@ -2,25 +2,45 @@ package khatrutest
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
 
-	"github.com/fiatjaf/eventstore/slicestore"
+	"github.com/fiatjaf/eventstore"
 	"github.com/fiatjaf/khatru"
 	"github.com/nbd-wtf/go-nostr"
 )
 
-// lockedStore serialises slicestore and drains each of its queries under
-// the lock into a closed, buffered channel.
-type lockedStore struct {
-	mu    sync.Mutex
-	inner *slicestore.SliceStore
-	// conforming answers queries from all, by NIP-01, instead of from
-	// slicestore's query.
-	conforming bool
-	byID       map[string]*nostr.Event
+// errClosed answers a store call that khatru makes after the relay closed
+// (a message still being handled on a connection Close just ended).
+var errClosed = errors.New("khatrutest: relay closed")
 
+// store stands between khatru and a backend: every query is drained into
+// a closed, buffered channel before khatru reads it, so no worker of the
+// store outlives a query whatever khatru does with the channel, and Close
+// waits for calls in progress before it closes the backend. slicestore
+// has no mutex of its own and is serialised here; the other backends
+// handle concurrent calls themselves and are left to.
+type store struct {
+	inner    eventstore.Store
+	maxLimit int
+	workers  string // package of the backend's query workers
+	serial   bool   // one call at a time (slicestore)
+
+	mu     sync.Mutex   // held by a call when serial
+	gate   sync.RWMutex // shared by every call, exclusive for close
+	closed bool
+
+	// byID holds every event saved through the store and not deleted
+	// through it: what Stored asks the backend about, and what a
+	// conforming store answers queries from.
+	idMu sync.Mutex
+	byID map[string]*nostr.Event
+
+	// conforming (slicestore only) answers queries from byID, by NIP-01,
+	// instead of from slicestore's query.
+	conforming bool
 	// barrier (conforming only) closes khatru's window between storing an
 	// event and pushing it to open subscriptions, in which a query could
 	// read the event before a subscription open since before had it (the
@@ -31,12 +51,48 @@ type lockedStore struct {
 	broadcast map[string]bool // pushed by the barrier, not to push again
 }
 
-func (s *lockedStore) lock()   { s.mu.Lock() }
-func (s *lockedStore) unlock() { s.mu.Unlock() }
+func newStore(inner eventstore.Store, maxLimit int, workers string, serial, conforming bool) *store {
+	return &store{inner: inner, maxLimit: maxLimit, workers: workers, serial: serial, conforming: conforming,
+		byID: map[string]*nostr.Event{}, broadcast: map[string]bool{}}
+}
+
+// enter starts a call to the backend; leave ends it.
+func (s *store) enter() error {
+	s.gate.RLock()
+	if s.closed {
+		s.gate.RUnlock()
+		return errClosed
+	}
+	if s.serial {
+		s.mu.Lock()
+	}
+	return nil
+}
+
+func (s *store) leave() {
+	if s.serial {
+		s.mu.Unlock()
+	}
+	s.gate.RUnlock()
+}
+
+// close waits for the calls in progress, refuses later ones, waits for
+// the backend's query workers to end and closes the backend.
+func (s *store) close() {
+	s.gate.Lock()
+	already := s.closed
+	s.closed = true
+	s.gate.Unlock()
+	if already {
+		return
+	}
+	awaitWorkers(s.workers)
+	s.inner.Close()
+}
 
 // save is khatru's StoreEvent: under the barrier (conforming), which
 // saved releases once the event is pushed.
-func (s *lockedStore) save(ctx context.Context, ev *nostr.Event) error {
+func (s *store) save(ctx context.Context, ev *nostr.Event) error {
 	if s.conforming {
 		s.barrier.Lock()
 	}
@@ -47,20 +103,25 @@ func (s *lockedStore) save(ctx context.Context, ev *nostr.Event) error {
 	return err
 }
 
-// put stores an event (Preload's path: nothing is subscribed to push to).
-func (s *lockedStore) put(ctx context.Context, ev *nostr.Event) error {
-	s.lock()
-	defer s.unlock()
+// put stores an event through the backend's SaveEvent (Preload's path:
+// nothing is subscribed to push to).
+func (s *store) put(ctx context.Context, ev *nostr.Event) error {
+	if err := s.enter(); err != nil {
+		return err
+	}
+	defer s.leave()
 	err := s.inner.SaveEvent(ctx, ev)
 	if err == nil {
+		s.idMu.Lock()
 		s.byID[ev.ID] = ev
+		s.idMu.Unlock()
 	}
 	return err
 }
 
 // saved (conforming only) pushes a stored event to every open subscription
 // before a query may read storage again, then lets queries in.
-func (s *lockedStore) saved(rl *khatru.Relay, ev *nostr.Event) {
+func (s *store) saved(rl *khatru.Relay, ev *nostr.Event) {
 	rl.BroadcastEvent(ev)
 	s.bmu.Lock()
 	s.broadcast[ev.ID] = true
@@ -70,39 +131,54 @@ func (s *lockedStore) saved(rl *khatru.Relay, ev *nostr.Event) {
 
 // pushed reports whether the barrier already pushed ev, so khatru's own
 // push after the save is suppressed.
-func (s *lockedStore) pushed(ev *nostr.Event) bool {
+func (s *store) pushed(ev *nostr.Event) bool {
 	s.bmu.Lock()
 	defer s.bmu.Unlock()
 	return s.broadcast[ev.ID]
 }
 
-func (s *lockedStore) delete(ctx context.Context, ev *nostr.Event) error {
-	s.lock()
-	defer s.unlock()
-	delete(s.byID, ev.ID)
-	return s.inner.DeleteEvent(ctx, ev)
+func (s *store) delete(ctx context.Context, ev *nostr.Event) error {
+	if err := s.enter(); err != nil {
+		return err
+	}
+	defer s.leave()
+	err := s.inner.DeleteEvent(ctx, ev)
+	if err == nil {
+		s.idMu.Lock()
+		delete(s.byID, ev.ID)
+		s.idMu.Unlock()
+	}
+	return err
 }
 
-func (s *lockedStore) count(ctx context.Context, f nostr.Filter) (int64, error) {
-	s.lock()
-	defer s.unlock()
-	return s.inner.CountEvents(ctx, f)
+func (s *store) count(ctx context.Context, f nostr.Filter) (int64, error) {
+	if err := s.enter(); err != nil {
+		return 0, err
+	}
+	defer s.leave()
+	if c, ok := s.inner.(eventstore.Counter); ok {
+		return c.CountEvents(ctx, f)
+	}
+	evs, err := drainQuery(s.inner, f)
+	return int64(len(evs)), err
 }
 
-func (s *lockedStore) query(_ context.Context, f nostr.Filter) (chan *nostr.Event, error) {
+func (s *store) query(_ context.Context, f nostr.Filter) (chan *nostr.Event, error) {
 	if s.conforming {
 		s.barrier.RLock()
 		defer s.barrier.RUnlock()
 	}
-	s.lock()
+	if err := s.enter(); err != nil {
+		return nil, err
+	}
 	var evs []*nostr.Event
 	var err error
 	if s.conforming {
 		evs = s.nip01(f)
 	} else {
-		evs, err = s.drain(f)
+		evs, err = drainQuery(s.inner, f)
 	}
-	s.unlock()
+	s.leave()
 	if err != nil {
 		return nil, err
 	}
@@ -115,43 +191,62 @@ func (s *lockedStore) query(_ context.Context, f nostr.Filter) (chan *nostr.Even
 }
 
 // nip01 answers a filter as NIP-01 asks: both bounds inclusive, newest
-// first, ties by lowest id, at most the limit and at most MaxLimit.
-func (s *lockedStore) nip01(f nostr.Filter) []*nostr.Event {
+// first, ties by lowest id, at most the limit and at most the cap.
+func (s *store) nip01(f nostr.Filter) []*nostr.Event {
+	s.idMu.Lock()
 	var out []*nostr.Event
 	for _, ev := range s.byID {
 		if f.Matches(ev) {
 			out = append(out, ev)
 		}
 	}
-	slices.SortFunc(out, func(a, b *nostr.Event) int {
-		if a.CreatedAt != b.CreatedAt {
-			return int(b.CreatedAt) - int(a.CreatedAt)
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
-	limit := s.inner.MaxLimit
+	s.idMu.Unlock()
+	slices.SortFunc(out, newestFirst)
+	limit := s.maxLimit
 	if f.Limit > 0 && f.Limit < limit {
 		limit = f.Limit
 	}
 	return out[:min(limit, len(out))]
 }
 
-// drain reads one slicestore query to its end; the caller holds the lock.
-func (s *lockedStore) drain(f nostr.Filter) ([]*nostr.Event, error) {
-	ch, err := s.inner.QueryEvents(context.Background(), f)
-	if err != nil {
-		return nil, err
+// newestFirst is NIP-01's order: created_at descending, ties by lowest id.
+func newestFirst(a, b *nostr.Event) int {
+	if a.CreatedAt != b.CreatedAt {
+		if a.CreatedAt > b.CreatedAt {
+			return -1
+		}
+		return 1
 	}
-	var out []*nostr.Event
-	for ev := range ch {
-		out = append(out, ev)
-	}
-	return out, nil
+	return strings.Compare(a.ID, b.ID)
 }
 
-func (s *lockedStore) all() []*nostr.Event {
-	s.lock()
-	defer s.unlock()
-	evs, _ := s.drain(nostr.Filter{Limit: 1 << 30})
-	return evs
+// all asks the backend, by id, about every event saved through the store
+// and not deleted through it, in batches below every backend's cap, and
+// returns what it holds in NIP-01 order. A batch the backend cannot
+// answer is an error.
+func (s *store) all() ([]*nostr.Event, error) {
+	s.idMu.Lock()
+	ids := make([]string, 0, len(s.byID))
+	for id := range s.byID {
+		ids = append(ids, id)
+	}
+	s.idMu.Unlock()
+	slices.Sort(ids)
+	batch := min(max(1, s.maxLimit-1), 100)
+	var out []*nostr.Event
+	for len(ids) > 0 {
+		part := ids[:min(batch, len(ids))]
+		ids = ids[len(part):]
+		if err := s.enter(); err != nil {
+			return nil, err
+		}
+		evs, err := drainQuery(s.inner, nostr.Filter{IDs: part, Limit: len(part)})
+		s.leave()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, evs...)
+	}
+	slices.SortFunc(out, newestFirst)
+	return slices.CompactFunc(out, func(a, b *nostr.Event) bool { return a.ID == b.ID }), nil
 }

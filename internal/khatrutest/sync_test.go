@@ -213,24 +213,27 @@ func converged(t *testing.T, a, b *model.Replica, ctxs ...string) {
 }
 
 // TestTwoInstallationsSync: two installations of one user sync through
-// khatru v0.8.4 on loopback (the store answering queries as NIP-01 says):
+// khatru v0.8.4 on loopback, over every backend (slicestore answering
+// queries as NIP-01 says, the others as they do):
 // real NIP-44 events, publications acknowledged, full-state loads with the
 // fence, the live subscription merging the other's blob and triggering a
 // read-before-write re-publish, and a rotation whose carry-forward is
 // confirmed before the old primary is deleted; a rotation the relay
 // refuses keeps the old primary.
 func TestTwoInstallationsSync(t *testing.T) {
-	r, err := khatrutest.Start(khatrutest.Options{MaxLimit: 50, Conforming: true,
+	for _, backend := range khatrutest.Backends() {
+		t.Run(backend, func(t *testing.T) { twoInstallationsSync(t, backend) })
+	}
+}
+
+func twoInstallationsSync(t *testing.T, backend string) {
+	r := startPeer(t, khatrutest.Options{Backend: backend, MaxLimit: 50, Conforming: backend == khatrutest.Slicestore,
 		RejectEvent: func(ev *nostr.Event) string {
 			if ev.Tags.GetD() == model.DTag(slotRefused) {
 				return "blocked: this coordinate is not accepted here"
 			}
 			return ""
 		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
 	keys, err := model.NewSelfKeys(userSK)
 	if err != nil {
 		t.Fatal(err)
