@@ -86,9 +86,17 @@ func Parse(data []byte) (*Witness, error) {
 	if err := w.checkFields(); err != nil {
 		return nil, err
 	}
-	if w.Kind == KindExplore || w.Kind == KindHistory {
+	switch w.Kind {
+	case KindExplore, KindHistory:
 		if err := w.CheckTrace(); err != nil {
 			return nil, err
+		}
+		if w.Kind == KindExplore && (w.Check != "" || len(w.Point) > 0) {
+			return nil, Bad("an explore witness carries no check or point (a directed witness does)")
+		}
+	case KindDirected:
+		if w.Universe != "" || w.Depth != 0 || len(w.Actions) > 0 {
+			return nil, Bad("a directed witness carries no universe, depth or actions (an explore witness does)")
 		}
 	}
 	return w, nil
