@@ -40,11 +40,12 @@ func main() {
 // cat names every universe and rule set the flags and witnesses can refer
 // to: the project's own and every mutant (so -rules can name a mutant and
 // -replay resolves the mutants' witnesses, mutants/testdata).
-var cat = func() *exhaustive.Catalog {
+// catErr, when set, says why the catalogue could not be built (two
+// amendments with one name): every run reports it and exits 2.
+var cat, catErr = func() (*exhaustive.Catalog, error) {
 	c := exhaustive.NewCatalog()
 	mutants.Register(c)
-	amendments.Register(c)
-	return c
+	return c, amendments.Register(c)
 }()
 
 // defaultMaxStates guards memory: a network universe stores about 700
@@ -131,6 +132,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	o, code, done := parseFlags(args, stdout, stderr)
 	if done {
 		return code
+	}
+	if catErr != nil {
+		return usageError(stderr, catErr)
 	}
 	if o.list {
 		list(stdout)
