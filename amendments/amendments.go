@@ -82,17 +82,28 @@ func (a Amendment) Baseline(tie model.TiePolicy) *model.Rules {
 	return model.Spec().WithTie(tie)
 }
 
-// Register adds every amendment's rule set to cat. An amendment's name may
-// not collide with a rule set already there.
-func Register(cat *exhaustive.Catalog) {
-	have := map[string]bool{}
+// Register adds every amendment's rule set to cat, or adds none and
+// reports the first amendment whose name is empty, repeats another's, or is
+// already a rule set of cat ("spec", a mutant's id): -rules and -control
+// take the name, so two meanings for one name would make both ambiguous.
+func Register(cat *exhaustive.Catalog) error { return register(cat, All()) }
+
+func register(cat *exhaustive.Catalog, as []Amendment) error {
+	have := map[string]string{}
 	for _, n := range cat.RulesNames() {
-		have[n] = true
+		have[n] = "a rule set of the catalogue (spec, a mutant, a test's)"
 	}
-	for _, a := range All() {
-		if have[a.Name] {
-			panic(fmt.Sprintf("amendments: %q is already a rule set", a.Name)) // a programming error in list
+	for i, a := range as {
+		if a.Name == "" {
+			return fmt.Errorf("amendments: amendment %d (%q) has no name", i+1, a.Title)
 		}
+		if what, dup := have[a.Name]; dup {
+			return fmt.Errorf("amendments: the name %q of amendment %q is already %s; every amendment needs a name of its own", a.Name, a.Title, what)
+		}
+		have[a.Name] = fmt.Sprintf("the name of amendment %q", a.Title)
+	}
+	for _, a := range as {
 		cat.AddRules(a.Name, func() *model.Rules { return a.Rules(model.ClearWins) })
 	}
+	return nil
 }

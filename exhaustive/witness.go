@@ -19,6 +19,11 @@ func Replay(cat *Catalog, w *witnessfile.Witness) (*witnessfile.Replayed, error)
 	if w.Kind != witnessfile.KindExplore {
 		return nil, witnessfile.Bad("kind %q is not %s", w.Kind, witnessfile.KindExplore)
 	}
+	// Bounded before anything runs: a trace longer than a causal past can
+	// record is not one the explorer could have written.
+	if err := w.CheckTrace(); err != nil {
+		return nil, err
+	}
 	u, err := cat.Universe(w.Universe)
 	if err != nil {
 		return nil, witnessfile.Bad("%v", err)
@@ -41,6 +46,12 @@ func Replay(cat *Catalog, w *witnessfile.Witness) (*witnessfile.Replayed, error)
 	}
 	return wo.replay(w)
 }
+
+// A witness's depth bound (witnessfile.MaxDepth) must stay within what a
+// network world's causal past records (maxIntentSeq events of one device on
+// one context): this array has a negative length, and the package does not
+// compile, if it does not.
+var _ [maxIntentSeq - witnessfile.MaxDepth]struct{}
 
 // Text renders an explorer witness: the one found in this process as it
 // was rendered then, one read from a file by replaying it.

@@ -9,7 +9,7 @@ import (
 )
 
 // KindHistory is the witness kind of this universe's witnesses.
-const KindHistory = "history"
+const KindHistory = witnessfile.KindHistory
 
 // UniverseName names the universe in witness files.
 const UniverseName = "walk"
@@ -94,8 +94,19 @@ func universeOf(w *witnessfile.Witness) (UniverseConfig, error) {
 	if len(seen) != len(fields) {
 		return u, witnessfile.Bad("point %s: want page, catch-up-pages, load-older-pages, overlap and max-t", w.Point)
 	}
-	if page > 1<<20 || cu > 1<<20 || lo > 1<<20 {
-		return u, witnessfile.Bad("point %s: sizes out of range", w.Point)
+	// The walk is sized at most as production is (Defaults): a larger page,
+	// budget or overlap is no configuration the client runs, and every
+	// value is bounded before it sizes anything.
+	d := Defaults()
+	for _, f := range []struct {
+		name   string
+		v, max int64
+		min    int64
+	}{{"page", page, int64(d.PageWraps), 1}, {"catch-up-pages", cu, int64(d.CatchUpPages), 1}, {"load-older-pages", lo, int64(d.LoadOlderPages), 1},
+		{"overlap", ov, d.OverlapMs, 0}, {"max-t", mt, maxSlots, 2}} {
+		if f.v < f.min || f.v > f.max {
+			return u, witnessfile.Bad("point %s %d: want %d..%d", f.name, f.v, f.min, f.max)
+		}
 	}
 	u.Round = Config{PageWraps: int(page), CatchUpPages: int(cu), LoadOlderPages: int(lo), OverlapMs: ov}
 	u.MaxT = int(mt)
@@ -184,6 +195,9 @@ func ReplayWith(w *witnessfile.Witness, rules *Rules) (*witnessfile.Replayed, er
 	}
 	if search.Index(Invariants, w.Invariant) < 0 {
 		return nil, witnessfile.Bad("unknown invariant %q", w.Invariant)
+	}
+	if err := w.CheckTrace(); err != nil {
+		return nil, err
 	}
 	u, err := universeOf(w)
 	if err != nil {

@@ -37,6 +37,9 @@ const (
 	// KindLoad is a full-state load scenario (props.Witness): its file
 	// has no kind field, it is recognised by its config.
 	KindLoad = "load"
+	// KindHistory is the history walk's trace (package history replays
+	// it); it is named here for the bounds every trace kind keeps.
+	KindHistory = "history"
 )
 
 // Action is one step of an explorer witness as the file holds it: the
@@ -67,7 +70,39 @@ func Bad(format string, a ...any) error {
 // by its "config" object and no "kind") and a witness of any other kind
 // keep the file in Raw, for the package that replays them to read strictly;
 // their common fields are filled in as far as they are present.
+//
+// Every kind is bounded before it is believed: the file's size
+// (MaxFileBytes), every text field's length, and for a trace kind (explore,
+// history) its depth bound and action count (CheckTrace). The replayer of
+// each kind then checks every parameter against its universe or check.
 func Parse(data []byte) (*Witness, error) {
+	if err := CheckSize(data); err != nil {
+		return nil, err
+	}
+	w, err := parse(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.checkFields(); err != nil {
+		return nil, err
+	}
+	switch w.Kind {
+	case KindExplore, KindHistory:
+		if err := w.CheckTrace(); err != nil {
+			return nil, err
+		}
+		if w.Kind == KindExplore && (w.Check != "" || len(w.Point) > 0) {
+			return nil, Bad("an explore witness carries no check or point (a directed witness does)")
+		}
+	case KindDirected:
+		if w.Universe != "" || w.Depth != 0 || len(w.Actions) > 0 {
+			return nil, Bad("a directed witness carries no universe, depth or actions (an explore witness does)")
+		}
+	}
+	return w, nil
+}
+
+func parse(data []byte) (*Witness, error) {
 	var head struct {
 		Kind   string          `json:"kind"`
 		Config json.RawMessage `json:"config"`

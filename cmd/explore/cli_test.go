@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/model"
 )
 
 // between is the text of s after the first before, up to the next after.
@@ -19,23 +23,65 @@ func between(s, before, after string) string {
 	return v
 }
 
-func TestHelpVersionAndList(t *testing.T) {
-	code, _, errOut := runCLI(t, "-h")
-	if code != exitUsage {
-		t.Errorf("-h: exit %d", code)
+// The command-line contract every command keeps (internal/cli): -h and
+// -help print a description, examples and the exit codes on stdout and exit
+// 0; -version and -list exit 0; a usage error is one message on stderr and
+// exit 2, with nothing on stdout.
+func TestCommandLineContract(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stdout []string
+		stderr string
+	}{
+		{[]string{"-h"}, exitOK, []string{"explore: the bounded explorer", "examples (a built binary", "-replay mutants/testdata/M3.clear.json", "exit codes:", "  3  unknown"}, ""},
+		{[]string{"-help"}, exitOK, []string{"flags:", "  -universe string", "  2  usage or input error"}, ""},
+		{[]string{"-version"}, exitOK, []string{"explore "}, ""},
+		{[]string{"-list"}, exitOK, []string{"b-max-frontier       amendment: mark-unread sets B := max(oldB, F)", "M17                  mutant: ", "spec                 the production rules"}, ""},
+		{[]string{"-nonesuch"}, exitUsage, nil, "flag provided but not defined: -nonesuch"},
+		{[]string{"-depth", "many"}, exitUsage, nil, `invalid value "many" for flag -depth`},
+		{[]string{"-depth", "-1"}, exitUsage, nil, "-depth -1 is negative"},
+		{[]string{"-depth", "65"}, exitUsage, nil, "-depth 65: at most 64"},
+		{[]string{"-simulate", "1", "-steps", "65"}, exitUsage, nil, "steps 1..64"},
+		{[]string{"-workers", "0"}, exitUsage, nil, "-workers 0"},
+		{[]string{"-universe", "nonesuch"}, exitUsage, nil, "nonesuch"},
+		{[]string{"stray"}, exitUsage, nil, "unexpected arguments: stray"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, out, errOut := runCLI(t, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr %q", code, tc.code, errOut)
+			}
+			for _, want := range tc.stdout {
+				if !strings.Contains(out, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, out)
+				}
+			}
+			if tc.code == exitUsage && (out != "" || !strings.Contains(errOut, tc.stderr)) {
+				t.Errorf("stdout %q, stderr %q: want nothing on stdout and %q on stderr", out, errOut, tc.stderr)
+			}
+		})
 	}
-	for _, want := range []string{"examples:", "exit codes:", "-replay mutants/testdata/M3.clear.json", "  3  unknown"} {
-		if !strings.Contains(errOut, want) {
-			t.Errorf("-h lacks %q:\n%s", want, errOut)
-		}
+}
+
+// An interrupt (the run's context ending, as SIGINT ends it) prints what
+// was done so far, with no verdict for the exploration in flight, and
+// exits 3.
+func TestInterruptPrintsThePartialSummary(t *testing.T) {
+	current.start(&outcome{Run: "explore -universe=reference"}, model.ClearWins)
+	current.note(exhaustive.Progress{Phase: "expand", Depth: 3, Distinct: 1234})
+	ctx, cancel := context.WithCancel(context.Background())
+	var out bytes.Buffer
+	codes := make(chan int, 1)
+	done := onInterrupt(ctx, &out, func(code int) { codes <- code })
+	cancel()
+	<-done
+	if code := <-codes; code != exitUnknown {
+		t.Errorf("exit %d, want %d", code, exitUnknown)
 	}
-	if code, out, _ := runCLI(t, "-version"); code != exitOK || !strings.HasPrefix(out, "explore ") {
-		t.Errorf("-version: exit %d, %q", code, out)
-	}
-	_, out, _ := runCLI(t, "-list")
-	for _, want := range []string{"b-max-frontier       amendment: mark-unread sets B := max(oldB, F)", "M17                  mutant: ", "spec                 the production rules"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("-list lacks %q", want)
+	for _, want := range []string{"interrupted: partial summary of explore -universe=reference", "tie clear: stopped while expanding depth 3, 1,234 distinct states stored; its invariants are not checked (no verdict)", "result: unknown (interrupted)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, out.String())
 		}
 	}
 }

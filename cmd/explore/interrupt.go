@@ -1,12 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"sync"
-	"syscall"
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/notefig"
@@ -71,13 +69,15 @@ func (t *tracker) summary(w io.Writer) {
 }
 
 // onInterrupt prints the partial summary to w and exits with exitUnknown
-// on the first SIGINT or SIGTERM.
-func onInterrupt(w io.Writer) {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+// when ctx ends (cli.Interruptible: the first SIGINT or SIGTERM). exit is
+// os.Exit in the command; done is closed once the summary is written.
+func onInterrupt(ctx context.Context, w io.Writer, exit func(int)) (done <-chan struct{}) {
+	ch := make(chan struct{})
 	go func() {
-		<-ch
+		<-ctx.Done()
 		current.summary(w)
-		os.Exit(exitUnknown)
+		close(ch)
+		exit(exitUnknown)
 	}()
+	return ch
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,27 +22,30 @@ import (
 	"github.com/nip-rs/harness/witnessfile"
 )
 
-// Exit codes.
+// Exit codes (shared by every command, internal/cli).
 const (
-	exitOK        = 0
-	exitViolation = 1
-	exitUsage     = 2
-	exitUnknown   = 3
+	exitOK        = cli.ExitOK
+	exitViolation = cli.ExitFailed
+	exitUsage     = cli.ExitUsage
+	exitUnknown   = cli.ExitUnknown
 )
 
 func main() {
-	onInterrupt(os.Stdout)
+	ctx, stop := cli.Interruptible()
+	defer stop()
+	onInterrupt(ctx, os.Stdout, os.Exit)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // cat names every universe and rule set the flags and witnesses can refer
 // to: the project's own and every mutant (so -rules can name a mutant and
 // -replay resolves the mutants' witnesses, mutants/testdata).
-var cat = func() *exhaustive.Catalog {
+// catErr, when set, says why the catalogue could not be built (two
+// amendments with one name): every run reports it and exits 2.
+var cat, catErr = func() (*exhaustive.Catalog, error) {
 	c := exhaustive.NewCatalog()
 	mutants.Register(c)
-	amendments.Register(c)
-	return c
+	return c, amendments.Register(c)
 }()
 
 // defaultMaxStates guards memory: a network universe stores about 700
@@ -68,7 +70,6 @@ type options struct {
 	list      bool
 	symmetry  bool
 	html      string
-	version   bool
 	all       bool
 	sim       simOptions
 	// cpuProfile and memProfile name pprof output files ("" for none).
@@ -79,12 +80,14 @@ type options struct {
 
 func (o *options) isSet(name string) bool { return slices.Contains(o.set, name) }
 
-func parseFlags(args []string, stderr io.Writer) (*options, error) {
-	o := &options{}
-	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// parseFlags parses the command line. done is true when the command is to
+// exit at once with code: -h, -version, or a usage error (reported).
+func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, done bool) {
+	o = &options{}
+	c := cli.New(doc)
+	fs := c.Flags
 	fs.StringVar(&o.universe, "universe", "reference", "universe to explore (see -list)")
-	fs.IntVar(&o.depth, "depth", 0, "depth bound in transitions (0: the universe's default)")
+	fs.IntVar(&o.depth, "depth", 0, fmt.Sprintf("depth bound in transitions, at most %d (0: the universe's default)", witnessfile.MaxDepth))
 	fs.StringVar(&o.tie, "tie", "both", "tie policy: clear, set or both")
 	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers")
 	fs.BoolVar(&o.directed, "directed", true, "also run the directed checks")
@@ -93,49 +96,47 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.maxStates, "max-states", defaultMaxStates, "stop with result unknown beyond this many distinct states, a guard on memory (0: no limit)")
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object")
 	fs.StringVar(&o.witness, "witness", "witness", "directory to write witness files to")
-	fs.StringVar(&o.replay, "replay", "", "replay a witness file")
+	fs.StringVar(&o.replay, "replay", "", fmt.Sprintf("replay a witness file (at most %d bytes; every field checked before it runs)", witnessfile.MaxFileBytes))
 	fs.DurationVar(&o.progress, "progress", time.Second, "progress interval on stderr (0: off)")
 	fs.BoolVar(&o.list, "list", false, "list universes, rule sets and directed checks")
 	fs.BoolVar(&o.symmetry, "symmetry", true, "store one state per orbit of the universe's interchangeable devices and contexts (network universes)")
-	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolVar(&o.all, "all", false, "write and print one witness per violated invariant, the smallest of each, not only the smallest overall")
-	fs.Usage = func() { usage(fs) }
 	fs.StringVar(&o.html, "html", "", "also write the witnesses as one self-contained HTML page to this file")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file (go tool pprof)")
 	o.sim.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return nil, err
+	if code, done := c.Parse(args, stdout, stderr); done {
+		return nil, code, true
 	}
-	fs.Visit(func(f *flag.Flag) { o.set = append(o.set, f.Name) })
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	o.set = c.Set()
+	var err error
+	switch {
+	case o.depth < 0:
+		err = fmt.Errorf("-depth %d is negative", o.depth)
+	case o.depth > witnessfile.MaxDepth:
+		// A deeper trace is one a witness file cannot carry (and a
+		// network world's causal past cannot record).
+		err = fmt.Errorf("-depth %d: at most %d", o.depth, witnessfile.MaxDepth)
+	case o.workers < 1:
+		err = fmt.Errorf("-workers %d: need at least 1", o.workers)
+	case o.maxStates < 0:
+		err = fmt.Errorf("-max-states %d is negative", o.maxStates)
 	}
-	if o.depth < 0 {
-		return nil, fmt.Errorf("-depth %d is negative", o.depth)
+	if err != nil {
+		return nil, c.Fail(stderr, err), true
 	}
-	if o.workers < 1 {
-		return nil, fmt.Errorf("-workers %d: need at least 1", o.workers)
-	}
-	if o.maxStates < 0 {
-		return nil, fmt.Errorf("-max-states %d is negative", o.maxStates)
-	}
-	return o, nil
+	return o, exitOK, false
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, stderr)
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "explore:", err)
-		}
-		return exitUsage
+	o, code, done := parseFlags(args, stdout, stderr)
+	if done {
+		return code
 	}
-	switch {
-	case o.version:
-		fmt.Fprintln(stdout, "explore", cli.Version())
-		return exitOK
-	case o.list:
+	if catErr != nil {
+		return usageError(stderr, catErr)
+	}
+	if o.list {
 		list(stdout)
 		return exitOK
 	}

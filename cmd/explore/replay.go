@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -65,9 +64,9 @@ func replay(o *options, stdout, stderr io.Writer) int {
 			return usageError(stderr, fmt.Errorf("-%s has no meaning with -replay (a witness names its own universe and bounds; -rules and -tie re-run it under others)", f))
 		}
 	}
-	data, err := os.ReadFile(o.replay)
+	data, err := witnessfile.ReadFile(o.replay)
 	if err != nil {
-		return usageError(stderr, err)
+		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
 	}
 	w, err := witnessfile.Parse(data)
 	if err != nil {
@@ -157,8 +156,14 @@ func replayLoad(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
 	if err := dec.Decode(&lw); err != nil {
 		return nil, witnessfile.Bad("load witness: %v", err)
 	}
-	if lw.Check != props.CheckSoundness && lw.Check != props.CheckQuiescent {
-		return nil, witnessfile.Bad("load witness: unknown check %q (want %s or %s)", lw.Check, props.CheckSoundness, props.CheckQuiescent)
+	if dec.More() {
+		return nil, witnessfile.Bad("load witness: trailing data after the witness object")
+	}
+	// Every parameter within what the searches draw, before anything
+	// runs: a cap under the floor would replay as a false counterexample,
+	// a huge foreign write as minutes of work.
+	if err := props.ValidateWitness(lw); err != nil {
+		return nil, witnessfile.Bad("load witness: %v", err)
 	}
 	if w.Invariant != props.CheckSoundness && w.Invariant != props.CheckQuiescent && w.Invariant != "stuck" {
 		return nil, witnessfile.Bad("load witness: unknown invariant %q (want soundness, quiescent or stuck)", w.Invariant)

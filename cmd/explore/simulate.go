@@ -9,6 +9,7 @@ import (
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
+	"github.com/nip-rs/harness/witnessfile"
 )
 
 // simOptions are the simulation flags: -simulate N walks of -steps K
@@ -21,7 +22,7 @@ type simOptions struct {
 
 func (s *simOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&s.walks, "simulate", 0, "run this many seeded random walks instead of the exhaustive search (0: off)")
-	fs.IntVar(&s.steps, "steps", 40, "transitions per simulated walk")
+	fs.IntVar(&s.steps, "steps", 40, fmt.Sprintf("transitions per simulated walk, at most %d", witnessfile.MaxDepth))
 	fs.Uint64Var(&s.seed, "seed", 1, "seed of the simulated walks")
 }
 
@@ -29,8 +30,10 @@ func (s *simOptions) register(fs *flag.FlagSet) {
 // and the coverage, and writes each shrunk witness as text and JSON.
 func simulate(o *options, stdout, stderr io.Writer) int {
 	s := o.sim
-	if s.walks < 0 || s.steps < 1 {
-		return usageError(stderr, fmt.Errorf("-simulate %d -steps %d: need walks >= 0 and steps >= 1", s.walks, s.steps))
+	if s.walks < 0 || s.steps < 1 || s.steps > witnessfile.MaxDepth {
+		// A longer walk's witness is one no file can carry (and a network
+		// world's causal past cannot record).
+		return usageError(stderr, fmt.Errorf("-simulate %d -steps %d: need walks >= 0 and steps 1..%d", s.walks, s.steps, witnessfile.MaxDepth))
 	}
 	u, tl, rules, err := runInputs(o)
 	if err != nil {

@@ -1,39 +1,31 @@
 package main
 
-import (
-	"flag"
-	"fmt"
-)
+import "github.com/nip-rs/harness/internal/cli"
 
-// usage is -h: what the command does, how to call it, its flags and its
-// exit codes.
-func usage(fs *flag.FlagSet) {
-	w := fs.Output()
-	fmt.Fprint(w, `explore: the bounded explorer of NIP-RS. It visits every state a universe
+// doc is -h: what the command does, how to call it and its exit codes.
+var doc = cli.Doc{
+	Name: "explore",
+	About: `the bounded explorer of NIP-RS. It visits every state a universe
 (devices, contexts, values, a network) can reach within a depth bound under a
 rule set, checks every invariant at every state, then runs the directed and
 conformance cubes. A violation is printed as a witness and written as JSON;
--replay re-runs one. Progress goes to standard error; Ctrl-C prints what was
-done so far.
-
-examples:
-  go run ./cmd/explore                                   # reference universe, both ties, every cube
-  go run ./cmd/explore -universe network -depth 6        # the in-flight network universe
-  go run ./cmd/explore -rules b-max-frontier             # an amendment as the rule set (see -list)
-  go run ./cmd/explore -rules M6 -universe network -depth 4 -all  # a witness per violated invariant
-  go run ./cmd/explore -replay mutants/testdata/M3.clear.json -rules spec
-  go run ./cmd/explore -list                             # universes, rule sets, invariants, cubes
-
-flags:
-`)
-	fs.PrintDefaults()
-	fmt.Fprint(w, `
-exit codes:
-  0  every check passed (with -replay: nothing fails along the witness)
-  1  a violation (with -replay: the witness, or another check, fails)
-  2  usage or input error: unknown flag, universe, rule set, invariant;
-     a witness file that does not parse or fit; a flag -replay cannot honour
-  3  unknown: a state bound (-max-states, on by default) was hit, or the run
-     was interrupted, before the depth bound
-`)
+-replay re-runs one, after checking every field of the file against what its
+universe or check can produce. Progress goes to standard error; Ctrl-C prints
+what was done so far and exits 3.`,
+	Examples: []string{
+		"explore                                   # reference universe, both ties, every cube",
+		"explore -universe network -depth 6        # the in-flight network universe",
+		"explore -rules b-max-frontier             # an amendment as the rule set (see -list)",
+		"explore -rules M6 -universe network -depth 4 -all  # a witness per violated invariant",
+		"explore -replay mutants/testdata/M3.clear.json -rules spec",
+		"explore -list                             # universes, rule sets, invariants, cubes",
+	},
+	Exit: []cli.Exit{
+		{Code: cli.ExitOK, Meaning: "every check passed (with -replay: nothing fails along the witness); -h, -version, -list"},
+		{Code: cli.ExitFailed, Meaning: "a violation (with -replay: the witness, or another check, fails)"},
+		{Code: cli.ExitUsage, Meaning: `usage or input error: unknown flag, universe, rule set, invariant;
+a witness file that does not parse or fit; a flag -replay cannot honour`},
+		{Code: cli.ExitUnknown, Meaning: `unknown: a state bound (-max-states, on by default) was hit, or the run
+was interrupted, before the depth bound`},
+	},
 }

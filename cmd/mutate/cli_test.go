@@ -1,22 +1,106 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-func TestHelpAndVersion(t *testing.T) {
-	code, _, errOut := runCLI(t, "-h")
-	if code != exitUsage || !strings.Contains(errOut, "exit codes:") || !strings.Contains(errOut, "-control b-max-frontier") {
-		t.Errorf("-h: exit %d:\n%s", code, errOut)
+// The command-line contract every command keeps (internal/cli): -h and
+// -help print a description, examples and the exit codes on stdout and exit
+// 0; -version and -list exit 0; a usage or input error is a message on
+// stderr and exit 2 before anything runs, with nothing on stdout.
+func TestCommandLineContract(t *testing.T) {
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if code, out, _ := runCLI(t, "-version"); code != exitOK || !strings.HasPrefix(out, "mutate ") {
-		t.Errorf("-version: exit %d, %q", code, out)
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stdout []string
+		stderr string
+	}{
+		{[]string{"-h"}, exitOK, []string{"mutate: the mutant gate", "examples (a built binary", "-control b-max-frontier", "exit codes:", "  3  interrupted"}, ""},
+		{[]string{"-help"}, exitOK, []string{"flags:", "  -golden string"}, ""},
+		{[]string{"-version"}, exitOK, []string{"mutate "}, ""},
+		{[]string{"-list"}, exitOK, []string{"mutants:", "amendments (-control NAME):", "checks:"}, ""},
+		{[]string{"-nonesuch"}, exitUsage, nil, "flag provided but not defined: -nonesuch"},
+		{[]string{"-workers", "many"}, exitUsage, nil, `invalid value "many" for flag -workers`},
+		{[]string{"-control", "nonesuch"}, exitUsage, nil, "unknown amendment"},
+		{[]string{"-golden", "/nonexistent", "-only", "M1"}, exitUsage, nil, "-golden /nonexistent: stat /nonexistent: no such file or directory (-update writes a new directory)"},
+		{[]string{"-golden", notDir, "-only", "M1"}, exitUsage, nil, "not a directory"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, out, errOut := runCLI(t, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr %q", code, tc.code, errOut)
+			}
+			for _, want := range tc.stdout {
+				if !strings.Contains(out, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, out)
+				}
+			}
+			if tc.code == exitUsage && (out != "" || !strings.Contains(errOut, tc.stderr)) {
+				t.Errorf("stdout %q, stderr %q: want nothing on stdout and %q on stderr", out, errOut, tc.stderr)
+			}
+		})
 	}
-	if code, _, errOut := runCLI(t, "-control", "nonesuch"); code != exitUsage || !strings.Contains(errOut, "unknown amendment") {
-		t.Errorf("-control nonesuch: exit %d, %q", code, errOut)
+}
+
+// An interrupt (the run's context ending, as SIGINT ends it) prints the
+// partial summary and exits 3; a context ended before the start runs no
+// check and writes no golden file.
+func TestInterruptExits3WithThePartialSummary(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut bytes.Buffer
+	code := runContext(ctx, []string{"-only", "M1", "-tie", "clear", "-golden", dir, "-update"}, &out, &errOut)
+	if code != exitUnknown {
+		t.Errorf("exit %d, want %d; stderr %q", code, exitUnknown, errOut.String())
+	}
+	for _, want := range []string{"interrupted: partial summary of mutate -tie=clear", "no check had finished", "result: unknown (interrupted)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, out.String())
+		}
+	}
+	if files, _ := os.ReadDir(dir); len(files) != 0 {
+		t.Errorf("%d golden files written by an interrupted run", len(files))
+	}
+}
+
+// The partial summary says, per run, what caught it so far, and never
+// calls a mutant not yet caught a survivor.
+func TestPartialSummary(t *testing.T) {
+	p := newProgress("mutate -only=\"M1,M3\"", "spec")
+	for _, l := range []string{
+		"spec tie=clear explore:reference: nothing (12ms)",
+		"M1 tie=clear explore:reference: nothing (3ms)",
+		"M1 tie=clear directed:bounded-growth: I8-floor-shape (5ms)",
+		"M1 tie=clear explore:network: N3-intent-oracle (50ms)",
+		"M3 tie=clear simulate:network: nothing (7ms)",
+	} {
+		p.note(l)
+	}
+	var b bytes.Buffer
+	p.summary(&b)
+	for _, want := range []string{
+		"5 checks finished",
+		"control spec tie=clear: nothing tripped so far (no verdict)",
+		"M1 tie=clear: caught by directed:bounded-growth I8-floor-shape",
+		"M3 tie=clear: not caught so far (no verdict)",
+		"result: unknown (interrupted)",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "survived") {
+		t.Errorf("a partial summary calls a mutant a survivor:\n%s", b.String())
 	}
 }
 

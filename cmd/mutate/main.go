@@ -1,9 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,23 +20,31 @@ import (
 	"github.com/nip-rs/harness/mutants"
 )
 
+// Exit codes (shared by every command, internal/cli).
 const (
-	exitOK       = 0
-	exitFailed   = 1
-	exitUsage    = 2
-	defaultGoldn = "mutants/testdata"
+	exitOK      = cli.ExitOK
+	exitFailed  = cli.ExitFailed
+	exitUsage   = cli.ExitUsage
+	exitUnknown = cli.ExitUnknown
 )
+
+const defaultGoldn = "mutants/testdata"
 
 // cat names the universes the gate explores and the rule sets its
 // witnesses refer to: the project's own and every mutant.
-var cat = func() *exhaustive.Catalog {
+// catErr, when set, says why the catalogue could not be built (two
+// amendments with one name): every run reports it and exits 2.
+var cat, catErr = func() (*exhaustive.Catalog, error) {
 	c := exhaustive.NewCatalog()
 	mutants.Register(c)
-	amendments.Register(c)
-	return c
+	return c, amendments.Register(c)
 }()
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	ctx, stop := cli.Interruptible()
+	defer stop()
+	os.Exit(runContext(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
 
 type options struct {
 	only      string
@@ -51,15 +59,16 @@ type options struct {
 	progress  bool
 	list      bool
 	control   string
-	version   bool
 	html      string
 	set       []string
 }
 
-func parseFlags(args []string, stderr io.Writer) (*options, error) {
-	o := &options{}
-	fs := flag.NewFlagSet("mutate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// parseFlags parses the command line. done is true when the command is to
+// exit at once with code: -h, -version, or a usage error (reported).
+func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, done bool) {
+	o = &options{}
+	c := cli.New(doc)
+	fs := c.Flags
 	fs.StringVar(&o.only, "only", "", "run only these mutants (comma-separated ids, see -list)")
 	fs.StringVar(&o.tie, "tie", "both", "tie policy: clear, set or both")
 	fs.BoolVar(&o.all, "all", false, "run every check for every mutant instead of stopping at the first that catches it")
@@ -67,29 +76,29 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers of the explorer and the cubes")
 	fs.Uint64Var(&o.seed, "seed", mutants.DefaultSeed, "seed of the load searches' generator (positive)")
 	fs.IntVar(&o.loadCases, "load-cases", mutants.DefaultLoadCases, "cases per load search")
-	fs.StringVar(&o.golden, "golden", defaultGoldn, "directory of the golden witness files")
+	fs.StringVar(&o.golden, "golden", defaultGoldn, "directory of the golden witness files (must exist, unless -update)")
 	fs.BoolVar(&o.update, "update", false, "rewrite the golden witness files")
 	fs.BoolVar(&o.progress, "progress", true, "report every check run on stderr (-progress=false: quiet)")
 	fs.BoolVar(&o.list, "list", false, "list the mutants, the amendments and the checks, with one line each")
 	fs.StringVar(&o.control, "control", "spec", "baseline rule set: spec, or an amendment (see -list) to run the whole gate against")
-	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.StringVar(&o.html, "html", "", "also write the first witnesses as one self-contained HTML page to this file")
-	fs.Usage = func() { usage(fs) }
-	if err := fs.Parse(args); err != nil {
-		return nil, err
+	if code, done := c.Parse(args, stdout, stderr); done {
+		return nil, code, true
 	}
-	fs.Visit(func(f *flag.Flag) { o.set = append(o.set, f.Name) })
+	o.set = c.Set()
+	var err error
 	switch {
-	case fs.NArg() > 0:
-		return nil, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	case o.workers < 1:
-		return nil, fmt.Errorf("-workers %d: need at least 1", o.workers)
+		err = fmt.Errorf("-workers %d: need at least 1", o.workers)
 	case o.loadCases < 1:
-		return nil, fmt.Errorf("-load-cases %d: need at least 1", o.loadCases)
+		err = fmt.Errorf("-load-cases %d: need at least 1", o.loadCases)
 	case o.seed == 0:
-		return nil, fmt.Errorf("-seed 0: need a positive seed (the default is %d)", mutants.DefaultSeed)
+		err = fmt.Errorf("-seed 0: need a positive seed (the default is %d)", mutants.DefaultSeed)
 	}
-	return o, nil
+	if err != nil {
+		return nil, c.Fail(stderr, err), true
+	}
+	return o, exitOK, false
 }
 
 func onlyList(s string) ([]string, error) {
@@ -107,56 +116,86 @@ func onlyList(s string) ([]string, error) {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, stderr)
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "mutate:", err)
-		}
-		return exitUsage
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+func usageError(stderr io.Writer, err error) int {
+	fmt.Fprintln(stderr, "mutate:", err)
+	return exitUsage
+}
+
+// checkGolden refuses a golden directory the run cannot compare with: one
+// that does not exist (or is not a directory), unless -update writes it.
+// Checked before anything runs, so a mistyped path costs no gate run.
+func checkGolden(o *options) error {
+	if o.control != "spec" || o.update {
+		return nil
 	}
+	st, err := os.Stat(o.golden)
 	switch {
-	case o.version:
-		fmt.Fprintln(stdout, "mutate", cli.Version())
-		return exitOK
-	case o.list:
+	case err != nil:
+		return fmt.Errorf("-golden %s: %v (-update writes a new directory)", o.golden, err)
+	case !st.IsDir():
+		return fmt.Errorf("-golden %s: not a directory", o.golden)
+	}
+	return nil
+}
+
+// runContext is the command: ctx ending (cli.Interruptible, the first
+// SIGINT or SIGTERM) stops it with the partial summary and exit 3.
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	o, code, done := parseFlags(args, stdout, stderr)
+	if done {
+		return code
+	}
+	if catErr != nil {
+		return usageError(stderr, catErr)
+	}
+	if o.list {
 		list(stdout)
 		return exitOK
 	}
 	tl, err := cli.ParseTies(o.tie)
 	if err != nil {
-		fmt.Fprintln(stderr, "mutate:", err)
-		return exitUsage
+		return usageError(stderr, err)
 	}
 	only, err := onlyList(o.only)
 	if err != nil {
-		fmt.Fprintln(stderr, "mutate:", err)
-		return exitUsage
+		return usageError(stderr, err)
 	}
 	opts := mutants.Options{Ties: tl, Only: only, All: o.all, Workers: o.workers, Seed: o.seed, LoadCases: o.loadCases}
 	if o.control != "spec" {
 		a, ok := amendments.Lookup(o.control)
 		if !ok {
-			fmt.Fprintf(stderr, "mutate: -control: unknown amendment %q (see -list)\n", o.control)
-			return exitUsage
+			return usageError(stderr, fmt.Errorf("-control: unknown amendment %q (see -list)", o.control))
 		}
 		if a.Pinned && slices.Contains(o.set, "tie") && (len(tl) != 1 || tl[0] != a.Tie) {
-			fmt.Fprintf(stderr, "mutate: -tie %s: amendment %s decides ties itself (%s)\n", o.tie, a.Name, a.Tie)
-			return exitUsage
+			return usageError(stderr, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", o.tie, a.Name, a.Tie))
 		}
 		opts.Ties, opts.Baseline, opts.BaselineName = a.Ties(tl), a.Rules, a.Name
 	}
-	if o.progress {
-		opts.Progress = func(s string) { fmt.Fprintln(stderr, "mutate:", s) }
+	if err := checkGolden(o); err != nil {
+		return usageError(stderr, err)
 	}
 	head := header(o)
+	prog := newProgress(head, o.control)
+	opts.Progress = func(s string) {
+		prog.note(s)
+		if o.progress {
+			fmt.Fprintln(stderr, "mutate:", s)
+		}
+	}
 	if !o.json {
 		fmt.Fprintln(stdout, head)
 	}
 	opts.Catalog = cat
-	rep, err := mutants.Run(opts)
-	if err != nil {
-		fmt.Fprintln(stderr, "mutate:", err)
-		return exitUsage
+	rep, err := runGate(ctx, opts)
+	switch {
+	case errors.Is(err, context.Canceled):
+		prog.summary(stdout)
+		return exitUnknown
+	case err != nil:
+		return usageError(stderr, err)
 	}
 	var changed []string
 	if o.control == "spec" {
@@ -168,8 +207,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if o.html != "" {
 		if err := writeHTML(o.html, rep); err != nil {
-			fmt.Fprintln(stderr, "mutate:", err)
-			return exitUsage
+			return usageError(stderr, err)
 		}
 	}
 	problems := rep.Problems()
@@ -187,6 +225,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	return exitOK
+}
+
+// runGate runs the gate, or returns context.Canceled as soon as ctx ends
+// (the process then exits; the gate's goroutine ends with it). A context
+// ended before the start runs nothing.
+func runGate(ctx context.Context, opts mutants.Options) (*mutants.Report, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, context.Canceled
+	}
+	type result struct {
+		rep *mutants.Report
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		rep, err := mutants.Run(opts)
+		ch <- result{rep, err}
+	}()
+	select {
+	case <-ctx.Done():
+		return nil, context.Canceled
+	case r := <-ch:
+		return r.rep, r.err
+	}
 }
 
 // header is the first line: everything needed to reproduce the run.

@@ -8,7 +8,11 @@
 //
 //	go run ./cmd/trace [-spec ../shared/seeds/NIP-RS.md] [-root .] [-summary]
 //
+// -h prints a description, examples and the exit codes; -list the
+// requirements; -version the build.
+//
 // Exit status: 0 when the table traces the spec, 1 when it does not (an
 // unlisted MUST sentence, a stale row, an unknown check or mutant, a mutant
-// none of a row's checks catches), 2 on a usage error or unreadable input.
+// none of a row's checks catches), 2 on a usage error or an input that is
+// not a spec (unreadable, not text, no normative sentence).
 package main

@@ -1,35 +1,62 @@
 package main
 
 import (
-	"errors"
-	"flag"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"unicode/utf8"
 
+	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/spec"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
+// doc is -h: what the command does, how to call it and its exit codes.
+var doc = cli.Doc{
+	Name: "trace",
+	About: `the traceability table of NIP-RS. It reads the spec text, finds its
+normative sentences (MUST, SHOULD, MAY, ...), and prints every requirement of
+spec/requirements.tsv grouped by how it is enforced (a check a mutant is
+caught by, tests only, argued only, uncheckable here), with counts, then every
+disagreement between the table, the spec text and the repository's checks.`,
+	Examples: []string{
+		"trace                                # the table of the spec beside this checkout",
+		"trace -summary                       # the counts and the problems only",
+		"trace -spec ../shared/seeds/NIP-RS.md -root .",
+		"trace -list                          # the requirements, one line each",
+	},
+	Exit: []cli.Exit{
+		{Code: cli.ExitOK, Meaning: "the table traces the spec; -h, -version, -list"},
+		{Code: cli.ExitFailed, Meaning: `the table does not trace the spec: an unlisted MUST sentence, a stale row,
+an unknown check or mutant, a mutant none of a row's checks catches`},
+		{Code: cli.ExitUsage, Meaning: `usage or input error: unknown flag; a spec file that cannot be read, is
+not text, or holds no normative sentence; a root without the repository`},
+	},
+}
+
 // run is the command with its arguments and streams, returning the exit
 // status.
 func run(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	root := fs.String("root", ".", "the repository root (its _test.go files and mutants/testdata are read)")
-	specFile := fs.String("spec", "", "the spec text (default: "+spec.DefaultSpecPath+" under -root)")
-	summary := fs.Bool("summary", false, "print only the counts and the problems, not every row")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	c := cli.New(doc)
+	root := c.Flags.String("root", ".", "the repository root (its _test.go files and mutants/testdata are read)")
+	specFile := c.Flags.String("spec", "", "the spec text (default: "+spec.DefaultSpecPath+" under -root)")
+	summary := c.Flags.Bool("summary", false, "print only the counts and the problems, not every row")
+	list := c.Flags.Bool("list", false, "list the requirements (id, kind, section, paraphrase) and exit")
+	if code, done := c.Parse(args, stdout, stderr); done {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "trace: unexpected arguments %q\n", fs.Args())
-		return 2
+	reqs, err := spec.Requirements()
+	if err != nil {
+		return c.Fail(stderr, fmt.Errorf("requirements table: %v", err))
+	}
+	if *list {
+		for _, r := range reqs {
+			fmt.Fprintf(stdout, "%-6s %-10s %s: %s\n", r.ID, r.Kind, r.Section, r.Paraphrase)
+		}
+		return cli.ExitOK
 	}
 	path := *specFile
 	if path == "" {
@@ -37,20 +64,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	text, err := os.ReadFile(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "trace: read the spec: %v\n", err)
-		return 2
+		return c.Fail(stderr, fmt.Errorf("read the spec: %v", err))
 	}
-	reqs, err := spec.Requirements()
+	sents, err := specSentences(path, text)
 	if err != nil {
-		fmt.Fprintf(stderr, "trace: requirements table: %v\n", err)
-		return 2
+		return c.Fail(stderr, err)
 	}
 	cat, err := spec.NewCatalogue(*root)
 	if err != nil {
-		fmt.Fprintf(stderr, "trace: %v\n", err)
-		return 2
+		return c.Fail(stderr, err)
 	}
-	sents := spec.Parse(string(text))
 	mandatory := 0
 	for _, s := range sents {
 		if s.Mandatory() {
@@ -66,11 +89,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 	problems := spec.Audit(reqs, sents, cat)
 	if len(problems) == 0 {
 		fmt.Fprintln(stdout, "every MUST sentence is listed; every check and mutant resolves")
-		return 0
+		return cli.ExitOK
 	}
 	fmt.Fprintf(stdout, "%d problems:\n", len(problems))
 	for _, p := range problems {
 		fmt.Fprintf(stdout, "  %s\n", p)
 	}
-	return 1
+	return cli.ExitFailed
+}
+
+// specSentences reads the normative sentences of a spec file, refusing a
+// file that is not a spec: not UTF-8 text (or holding NUL bytes), or with
+// no normative sentence at all. Tracing such a file would report every row
+// stale, which says nothing about the table.
+func specSentences(path string, text []byte) ([]spec.Sentence, error) {
+	if !utf8.Valid(text) || bytes.IndexByte(text, 0) >= 0 {
+		return nil, fmt.Errorf("-spec %s: not UTF-8 text, so not a spec", path)
+	}
+	sents := spec.Parse(string(text))
+	if len(sents) == 0 {
+		return nil, fmt.Errorf("-spec %s: no normative sentence (MUST, SHOULD, MAY, ...), so not a spec", path)
+	}
+	return sents, nil
 }

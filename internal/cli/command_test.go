@@ -1,0 +1,38 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// Parse keeps the contract: -h/-help print the Doc on stdout (exit 0),
+// -version prints the build (exit 0), a usage error is one message on
+// stderr (exit 2), and a clean parse lets the command run.
+func TestParse(t *testing.T) {
+	doc := Doc{Name: "demo", About: "does a thing.", Examples: []string{"demo -n 3  # three times"},
+		Exit: []Exit{{Code: ExitOK, Meaning: "done"}, {Code: ExitUsage, Meaning: "bad input:\nnothing ran"}}}
+	for _, tc := range []struct {
+		args         []string
+		code         int
+		done         bool
+		stdout, errs string
+	}{
+		{[]string{"-h"}, ExitOK, true, "demo: does a thing.\n\nexamples", ""},
+		{[]string{"-help"}, ExitOK, true, "  2  bad input:\n     nothing ran\n", ""},
+		{[]string{"-version"}, ExitOK, true, "demo ", ""},
+		{[]string{"-n", "x"}, ExitUsage, true, "", `demo: invalid value "x" for flag -n`},
+		{[]string{"-zz"}, ExitUsage, true, "", "demo: flag provided but not defined: -zz\n(demo -h prints the usage)\n"},
+		{[]string{"stray"}, ExitUsage, true, "", "unexpected arguments: stray"},
+		{[]string{"-n", "3"}, ExitOK, false, "", ""},
+	} {
+		c := New(doc)
+		c.Flags.Int("n", 1, "how many times")
+		var out, errOut bytes.Buffer
+		code, done := c.Parse(tc.args, &out, &errOut)
+		if code != tc.code || done != tc.done || !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errOut.String(), tc.errs) ||
+			(tc.stdout == "" && out.Len() > 0) || (tc.errs == "" && errOut.Len() > 0) {
+			t.Errorf("%v: exit %d done %t, stdout %q, stderr %q", tc.args, code, done, out.String(), errOut.String())
+		}
+	}
+}
