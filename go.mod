@@ -5,6 +5,8 @@ go 1.26
 require (
 	github.com/fiatjaf/eventstore v0.9.0
 	github.com/fiatjaf/khatru v0.8.4
+	github.com/gobwas/httphead v0.1.0
+	github.com/gobwas/ws v1.4.0
 	github.com/google/go-cmp v0.7.0
 	github.com/nbd-wtf/go-nostr v0.38.2
 	pgregory.net/rapid v1.3.0
@@ -17,9 +19,7 @@ require (
 	github.com/decred/dcrd/crypto/blake256 v1.1.0 // indirect
 	github.com/decred/dcrd/dcrec/secp256k1/v4 v4.3.0 // indirect
 	github.com/fasthttp/websocket v1.5.7 // indirect
-	github.com/gobwas/httphead v0.1.0 // indirect
 	github.com/gobwas/pool v0.2.1 // indirect
-	github.com/gobwas/ws v1.4.0 // indirect
 	github.com/josharian/intern v1.0.0 // indirect
 	github.com/klauspost/compress v1.17.8 // indirect
 	github.com/mailru/easyjson v0.7.7 // indirect
