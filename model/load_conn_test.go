@@ -165,11 +165,11 @@ func TestDriveSilentRelay(t *testing.T) {
 	}
 }
 
-// settledGoroutines waits briefly for exiting goroutines to finish and
-// returns the count.
+// settledGoroutines waits for exiting goroutines to finish (up to 10 s,
+// returning as soon as the count is down to want) and returns the count.
 func settledGoroutines(want int) int {
 	n := runtime.NumGoroutine()
-	for i := 0; i < 100 && n > want; i++ {
+	for i := 0; i < 2000 && n > want; i++ {
 		time.Sleep(5 * time.Millisecond)
 		n = runtime.NumGoroutine()
 	}
@@ -244,5 +244,61 @@ func TestDriveHostile(t *testing.T) {
 	}
 	if after := settledGoroutines(before); after > before {
 		t.Fatalf("%d goroutines after, %d before", after, before)
+	}
+}
+
+// stuckWire has no Close, and its reads ignore their context: each blocks
+// until the test releases it, as a transport with no way to interrupt a
+// read would.
+type stuckWire struct {
+	entered chan struct{} // a read has started
+	release chan struct{} // closed by the test: reads return
+	writes  int
+}
+
+func (s *stuckWire) WriteMessage(context.Context, []byte) error { s.writes++; return nil }
+func (s *stuckWire) ReadMessage(context.Context, io.Writer) error {
+	select {
+	case s.entered <- struct{}{}:
+	default:
+	}
+	<-s.release
+	return io.ErrClosedPipe
+}
+
+// TestDriveStuckWire: Drive returns once its context is done though the
+// wire's read never returns and the wire cannot be closed; it writes
+// nothing more to the abandoned wire, and its reading goroutine ends once
+// the read finally returns.
+func TestDriveStuckWire(t *testing.T) {
+	before := runtime.NumGoroutine()
+	l, err := model.NewLoad(model.LoadConfig{PubKey: drivePK, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &stuckWire{entered: make(chan struct{}, 1), release: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan model.LoadResult, 1)
+	go func() { done <- model.Drive(ctx, w, l) }()
+	<-w.entered
+	cancel()
+	var res model.LoadResult
+	select {
+	case res = <-done:
+	case <-time.After(30 * time.Second): // a generous watchdog: Drive should return at once
+		close(w.release)
+		t.Fatal("Drive did not return after its context ended")
+	}
+	if res.Verdict != model.Failed || res.Reason != model.ReasonRelayFailure {
+		t.Fatalf("%s/%s (%s), want failed/relay-failure", res.Verdict, res.Reason, res.Detail)
+	}
+	writes := w.writes
+	close(w.release)
+	if after := settledGoroutines(before); after > before {
+		t.Fatalf("%d goroutines after the read returned, %d before", after, before)
+	}
+	if w.writes != writes || writes != 1 {
+		t.Fatalf("%d writes (%d after Drive returned), want only the fence's REQ", w.writes, w.writes-writes)
 	}
 }
