@@ -13,7 +13,8 @@ import (
 	"github.com/nip-rs/harness/wsconn"
 )
 
-// Transport is a message-oriented connection; *nostr.Connection is one.
+// Transport is a message-oriented connection; *wsconn.Conn is one (and
+// *nostr.Connection, which bounds no message).
 type Transport interface {
 	WriteMessage(ctx context.Context, data []byte) error
 	ReadMessage(ctx context.Context, buf io.Writer) error
@@ -157,7 +158,8 @@ func (c *Conn) Next(ctx context.Context) (nostr.Envelope, error) {
 }
 
 // Publish sends an event and waits for its OK. Frames for other purposes
-// read meanwhile are handed to other (which may be nil).
+// read meanwhile are handed to other (which may be nil). The reason is the
+// relay's, escaped (Printable).
 func (c *Conn) Publish(ctx context.Context, ev *nostr.Event, other func(nostr.Envelope)) (ok bool, reason string, err error) {
 	if err := c.Send(ctx, &nostr.EventEnvelope{Event: *ev}); err != nil {
 		return false, "", err
