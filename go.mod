@@ -5,6 +5,8 @@ go 1.26
 require (
 	github.com/fiatjaf/eventstore v0.9.0
 	github.com/fiatjaf/khatru v0.8.4
+	github.com/gobwas/httphead v0.1.0
+	github.com/gobwas/ws v1.4.0
 	github.com/google/go-cmp v0.7.0
 	github.com/nbd-wtf/go-nostr v0.38.2
 	pgregory.net/rapid v1.3.0
@@ -22,9 +24,7 @@ require (
 	github.com/dgraph-io/ristretto v0.1.1 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/fasthttp/websocket v1.5.7 // indirect
-	github.com/gobwas/httphead v0.1.0 // indirect
 	github.com/gobwas/pool v0.2.1 // indirect
-	github.com/gobwas/ws v1.4.0 // indirect
 	github.com/gogo/protobuf v1.3.2 // indirect
 	github.com/golang/glog v1.1.2 // indirect
 	github.com/golang/groupcache v0.0.0-20210331224755-41bb18bfe9da // indirect

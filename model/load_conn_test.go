@@ -1,19 +1,24 @@
 package model_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/gobwas/ws"
 	"github.com/nbd-wtf/go-nostr"
 
+	"github.com/nip-rs/harness/internal/hostile"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaysim"
+	"github.com/nip-rs/harness/wsconn"
 )
 
 // drivePK is the public key of the secret key 1.
@@ -165,11 +170,11 @@ func TestDriveSilentRelay(t *testing.T) {
 	}
 }
 
-// settledGoroutines waits briefly for exiting goroutines to finish and
-// returns the count.
+// settledGoroutines waits for exiting goroutines to finish (up to 10 s,
+// returning as soon as the count is down to want) and returns the count.
 func settledGoroutines(want int) int {
 	n := runtime.NumGoroutine()
-	for i := 0; i < 100 && n > want; i++ {
+	for i := 0; i < 2000 && n > want; i++ {
 		time.Sleep(5 * time.Millisecond)
 		n = runtime.NumGoroutine()
 	}
@@ -245,4 +250,159 @@ func TestDriveHostile(t *testing.T) {
 	if after := settledGoroutines(before); after > before {
 		t.Fatalf("%d goroutines after, %d before", after, before)
 	}
+}
+
+// stuckWire has no Close, and its reads ignore their context: each blocks
+// until the test releases it, as a transport with no way to interrupt a
+// read would.
+type stuckWire struct {
+	entered chan struct{} // a read has started
+	release chan struct{} // closed by the test: reads return
+	writes  int
+}
+
+func (s *stuckWire) WriteMessage(context.Context, []byte) error { s.writes++; return nil }
+func (s *stuckWire) ReadMessage(context.Context, io.Writer) error {
+	select {
+	case s.entered <- struct{}{}:
+	default:
+	}
+	<-s.release
+	return io.ErrClosedPipe
+}
+
+// TestDriveStuckWire: Drive returns once its context is done though the
+// wire's read never returns and the wire cannot be closed; it writes
+// nothing more to the abandoned wire, and its reading goroutine ends once
+// the read finally returns.
+func TestDriveStuckWire(t *testing.T) {
+	before := runtime.NumGoroutine()
+	l, err := model.NewLoad(model.LoadConfig{PubKey: drivePK, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &stuckWire{entered: make(chan struct{}, 1), release: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan model.LoadResult, 1)
+	go func() { done <- model.Drive(ctx, w, l) }()
+	<-w.entered
+	cancel()
+	var res model.LoadResult
+	select {
+	case res = <-done:
+	case <-time.After(30 * time.Second): // a generous watchdog: Drive should return at once
+		close(w.release)
+		t.Fatal("Drive did not return after its context ended")
+	}
+	if res.Verdict != model.Failed || res.Reason != model.ReasonRelayFailure {
+		t.Fatalf("%s/%s (%s), want failed/relay-failure", res.Verdict, res.Reason, res.Detail)
+	}
+	writes := w.writes
+	close(w.release)
+	if after := settledGoroutines(before); after > before {
+		t.Fatalf("%d goroutines after the read returned, %d before", after, before)
+	}
+	if w.writes != writes || writes != 1 {
+		t.Fatalf("%d writes (%d after Drive returned), want only the fence's REQ", w.writes, w.writes-writes)
+	}
+}
+
+// TestDriveBoundedWire: over wsconn, a relay answering the fence with a
+// deflate bomb (64 MB inflated) or a frame announcing 1 GiB loses the
+// connection with a clear verdict, having allocated a few MB at most.
+func TestDriveBoundedWire(t *testing.T) {
+	tests := []struct {
+		name string
+		send func(p *hostile.Peer)
+	}{
+		{"deflate bomb", func(p *hostile.Peer) { _ = p.Deflated(hostile.Bomb(64 << 20)) }},
+		{"1 GiB announced", func(p *hostile.Peer) {
+			_ = p.Frame(ws.Header{Fin: true, OpCode: ws.OpText, Length: 1 << 30}, []byte(`["EVENT",`))
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := hostile.Start(t, true, func(p *hostile.Peer) {
+				if _, err := p.Read(); err != nil { // the fence's REQ
+					return
+				}
+				tc.send(p)
+				p.Drain()
+			})
+			w, err := wsconn.Dial(context.Background(), srv.URL, wsconn.Options{Compress: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			l, err := model.NewLoad(model.LoadConfig{PubKey: drivePK, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			res := model.Drive(context.Background(), w, l)
+			runtime.ReadMemStats(&after)
+			if res.Verdict != model.Failed || res.Reason != model.ReasonRelayFailure {
+				t.Fatalf("%s/%s (%s), want failed/relay-failure", res.Verdict, res.Reason, res.Detail)
+			}
+			if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+				t.Fatalf("the load allocated %d bytes", got)
+			}
+		})
+	}
+}
+
+// lines is a wire that reads its frames in order and then reports the
+// connection lost.
+type lines struct{ frames [][]byte }
+
+func (*lines) WriteMessage(context.Context, []byte) error { return nil }
+func (l *lines) ReadMessage(_ context.Context, buf io.Writer) error {
+	if len(l.frames) == 0 {
+		return io.EOF
+	}
+	f := l.frames[0]
+	l.frames = l.frames[1:]
+	_, err := buf.Write(f)
+	return err
+}
+
+// FuzzDrive feeds arbitrary relay frames, one per line, through Drive,
+// signature checks included: it never panics, always ends in a verdict,
+// and every event it collects is the user's, with a well-formed id that
+// is the event's hash and a signature that verifies.
+func FuzzDrive(f *testing.F) {
+	ev := driveEv("read-state:00000000000000000000000000000001", 100)
+	oldest := driveEv("read-state:00000000000000000000000000000002", math.MinInt64)
+	seeds := []string{
+		`["EOSE","load-fence"]` + "\n" + string(frame("load-q1", ev)) + "\n" + `["EOSE","load-q1"]` + "\n" + `["EOSE","load-q2"]`,
+		`["EOSE","load-fence"]` + "\n" + string(frame("load-q1", oldest)) + "\n" + `["EOSE","load-q1"]` + "\n" + `["EOSE","load-q2"]`,
+		`["EVENT","load-fence",{"id":"00","pubkey":"` + drivePK + `","created_at":1,"kind":30078,"tags":[],"content":"","sig":"00"}]`,
+		`["EOSE","load-fence"]` + "\n" + `["EVENT","load-q1",{"id":"` + strings.Repeat("a", 64) + `","pubkey":"zz","created_at":99999999999999999999,"kind":1e10,"tags":[["d"]],"sig":""}]`,
+		`["EVENT","load-q1",{"created_at":-9223372036854775808,"kind":-1,"tags":[[],[[]],{"x":1}]}]`,
+		`["EVENT","load-q1",[[[[[[[[[[[]]]]]]]]]]]]` + "\n" + `["EOSE",{"a":[1,2,{"b":null}]}]` + "\n" + strings.Repeat("[", 5000),
+		`["CLOSED","load-fence",` + strings.Repeat(`"x",`, 100) + `"y"]` + "\n" + `["EOSE"]` + "\n" + `["EOSE","load-fence","extra"]`,
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := model.NewLoad(model.LoadConfig{PubKey: drivePK, Limit: 2, SubPrefix: "load"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := model.Drive(context.Background(), &lines{frames: bytes.Split(data, []byte("\n"))}, l)
+		if res.Verdict == model.Running {
+			t.Fatal("Drive returned without a verdict")
+		}
+		for _, ev := range res.Events {
+			if ev.PubKey != drivePK || len(ev.ID) != 64 || strings.ToLower(ev.ID) != ev.ID || !ev.CheckID() {
+				t.Fatalf("collected %v", ev)
+			}
+			if ok, err := ev.CheckSignature(); !ok || err != nil {
+				t.Fatalf("collected %s with a bad signature", ev.ID)
+			}
+		}
+	})
 }

@@ -9,9 +9,12 @@ import (
 	"sync"
 
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nip-rs/harness/wsconn"
 )
 
-// Transport is a message-oriented connection; *nostr.Connection is one.
+// Transport is a message-oriented connection; *wsconn.Conn is one (and
+// *nostr.Connection, which bounds no message).
 type Transport interface {
 	WriteMessage(ctx context.Context, data []byte) error
 	ReadMessage(ctx context.Context, buf io.Writer) error
@@ -21,9 +24,11 @@ type Transport interface {
 // Dialer opens a transport to a relay.
 type Dialer func(ctx context.Context, url string) (Transport, error)
 
-// DialWebsocket dials with go-nostr's websocket connection.
+// DialWebsocket dials a bounded websocket connection (wsconn, default
+// options): no message over wsconn.DefaultMaxMessage is read, compressed
+// or not, so a relay cannot make the probe allocate without bound.
 func DialWebsocket(ctx context.Context, url string) (Transport, error) {
-	return nostr.NewConnection(ctx, url, nil, nil)
+	return wsconn.Dial(ctx, url, wsconn.Options{})
 }
 
 // ErrClosed is returned once the connection has ended.
@@ -36,16 +41,21 @@ var ErrClosed = errors.New("relaycheck: connection closed")
 type Conn struct {
 	t      Transport
 	frames chan nostr.Envelope
+	quit   chan struct{} // closed by Close: the read loop stops waiting
 	done   chan struct{}
+	once   sync.Once
 	mu     sync.Mutex
 	err    error
 	// Notices and Malformed count the NOTICE and unparseable frames read.
 	notices, malformed int
 }
 
-// maxQueued bounds the frames waiting for the caller; a relay that sends
-// more than that without being read is dropped.
-const maxQueued = 4096
+// maxQueued bounds the frames read ahead of the caller. When it is
+// reached the read loop waits for the caller, so the relay is slowed by
+// the connection's flow control instead of filling memory: the queue
+// holds at most maxQueued messages of the transport's bound (with
+// DialWebsocket, 256 x 256 KiB).
+const maxQueued = 256
 
 // Dial connects and starts the read loop.
 func Dial(ctx context.Context, dial Dialer, url string) (*Conn, error) {
@@ -53,7 +63,7 @@ func Dial(ctx context.Context, dial Dialer, url string) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Conn{t: t, frames: make(chan nostr.Envelope, maxQueued), done: make(chan struct{})}
+	c := &Conn{t: t, frames: make(chan nostr.Envelope, maxQueued), quit: make(chan struct{}), done: make(chan struct{})}
 	go c.readLoop()
 	return c, nil
 }
@@ -84,9 +94,8 @@ func (c *Conn) readLoop() {
 		}
 		select {
 		case c.frames <- env:
-		default:
-			c.fail(errors.New("relaycheck: relay sent more frames than the client can hold"))
-			_ = c.t.Close()
+		case <-c.quit:
+			c.fail(ErrClosed)
 			return
 		}
 	}
@@ -109,7 +118,11 @@ func (c *Conn) Counts() (notices, malformed int) {
 
 // Close ends the connection and waits for the read loop to stop.
 func (c *Conn) Close() error {
-	err := c.t.Close()
+	var err error
+	c.once.Do(func() {
+		close(c.quit)
+		err = c.t.Close()
+	})
 	<-c.done
 	return err
 }
@@ -131,7 +144,12 @@ func (c *Conn) Next(ctx context.Context) (nostr.Envelope, error) {
 		if !ok {
 			c.mu.Lock()
 			defer c.mu.Unlock()
-			return nil, fmt.Errorf("%w: %v", ErrClosed, c.err)
+			if c.err == ErrClosed {
+				return nil, ErrClosed
+			}
+			// The transport's error may quote the relay (a close frame's
+			// reason).
+			return nil, fmt.Errorf("%w: %s", ErrClosed, Printable(c.err.Error()))
 		}
 		return env, nil
 	case <-ctx.Done():
@@ -140,7 +158,8 @@ func (c *Conn) Next(ctx context.Context) (nostr.Envelope, error) {
 }
 
 // Publish sends an event and waits for its OK. Frames for other purposes
-// read meanwhile are handed to other (which may be nil).
+// read meanwhile are handed to other (which may be nil). The reason is the
+// relay's, escaped (Printable).
 func (c *Conn) Publish(ctx context.Context, ev *nostr.Event, other func(nostr.Envelope)) (ok bool, reason string, err error) {
 	if err := c.Send(ctx, &nostr.EventEnvelope{Event: *ev}); err != nil {
 		return false, "", err
@@ -151,52 +170,7 @@ func (c *Conn) Publish(ctx context.Context, ev *nostr.Event, other func(nostr.En
 			return false, "", err
 		}
 		if o, isOK := env.(*nostr.OKEnvelope); isOK && o.EventID == ev.ID {
-			return o.OK, o.Reason, nil
-		}
-		if other != nil {
-			other(env)
-		}
-	}
-}
-
-// Answer is what one REQ brought back before its end-of-stored-events.
-type Answer struct {
-	Events []*nostr.Event
-	// Closed is the CLOSED reason if the relay refused the REQ.
-	Closed string
-	// Refused reports a CLOSED instead of an end-of-stored-events.
-	Refused bool
-}
-
-// Query sends a REQ and reads until its end-of-stored-events (or CLOSED).
-// Frames for other subscriptions are handed to other. The subscription is
-// left open: the caller closes it (Unsub) when it wants no pushes.
-func (c *Conn) Query(ctx context.Context, sub string, f nostr.Filter, other func(nostr.Envelope)) (Answer, error) {
-	if err := c.Send(ctx, &nostr.ReqEnvelope{SubscriptionID: sub, Filters: nostr.Filters{f}}); err != nil {
-		return Answer{}, err
-	}
-	var a Answer
-	for {
-		env, err := c.Next(ctx)
-		if err != nil {
-			return a, err
-		}
-		switch e := env.(type) {
-		case *nostr.EventEnvelope:
-			if e.SubscriptionID != nil && *e.SubscriptionID == sub {
-				ev := e.Event
-				a.Events = append(a.Events, &ev)
-				continue
-			}
-		case *nostr.EOSEEnvelope:
-			if string(*e) == sub {
-				return a, nil
-			}
-		case *nostr.ClosedEnvelope:
-			if e.SubscriptionID == sub {
-				a.Closed, a.Refused = e.Reason, true
-				return a, nil
-			}
+			return o.OK, Printable(o.Reason), nil
 		}
 		if other != nil {
 			other(env)

@@ -14,6 +14,9 @@
 //
 // Conn is the client every check uses: one connection, one read loop, so
 // frames are seen in wire order (never go-nostr's Subscription channels or
-// QuerySync). The Store keeps the evidence per relay URL, which the load's
+// QuerySync), over a bounded websocket (wsconn): a relay cannot make it
+// hold more than one bounded message per frame read, nor more than a
+// query's limit of events, and what it hands out is verified (ids,
+// signatures, filters) and escaped (Printable). The Store keeps the evidence per relay URL, which the load's
 // gate consults (Gate).
 package relaycheck

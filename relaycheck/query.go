@@ -1,0 +1,133 @@
+package relaycheck
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// MaxUnlimited is how many events Query keeps for a filter that has
+// neither a limit nor ids, whatever the relay sends.
+const MaxUnlimited = 1000
+
+// Answer is what one REQ brought back before its end-of-stored-events.
+type Answer struct {
+	// Events are the events kept: each has a well-formed id that is the
+	// hash of its content, a signature that verifies, and matches the
+	// filter.
+	Events []*nostr.Event
+	// Rejected describes each event, among those read up to the bound,
+	// that was not kept and why (id malformed or not the hash, signature,
+	// filter): a relay that sends one violates NIP-01, which checks
+	// weigh as evidence.
+	Rejected []string
+	// Excess counts the events for the subscription read past the bound
+	// (the filter's limit; the number of ids asked for; MaxUnlimited
+	// without either; none under limit 0) before its end. They are read
+	// and dropped, never kept. A relay may push newly accepted events
+	// onto a query's own subscription before its EOSE (khatru does), so
+	// excess is evidence for the checks to weigh, not an error.
+	Excess int
+	// Closed is the CLOSED reason if the relay refused the REQ, escaped
+	// (Printable).
+	Closed string
+	// Refused reports a CLOSED instead of an end-of-stored-events.
+	Refused bool
+}
+
+// Query sends a REQ and reads until its end-of-stored-events (or CLOSED).
+// Frames for other subscriptions are handed to other. The subscription is
+// left open: the caller closes it (Unsub) when it wants no pushes.
+//
+// Query holds no more than the filter's bound of events, however many
+// the relay sends, and verifies each one it keeps (see Answer). On an
+// error (ctx ended, connection lost) it returns what it had read.
+func (c *Conn) Query(ctx context.Context, sub string, f nostr.Filter, other func(nostr.Envelope)) (Answer, error) {
+	if err := c.Send(ctx, &nostr.ReqEnvelope{SubscriptionID: sub, Filters: nostr.Filters{f}}); err != nil {
+		return Answer{}, err
+	}
+	bound := answerBound(f)
+	var a Answer
+	read := 0
+	for {
+		env, err := c.Next(ctx)
+		if err != nil {
+			return a, err
+		}
+		switch e := env.(type) {
+		case *nostr.EventEnvelope:
+			if e.SubscriptionID != nil && *e.SubscriptionID == sub {
+				if read++; read > bound {
+					a.Excess++
+					continue
+				}
+				ev := e.Event
+				if why := verify(&ev, f); why != "" {
+					a.Rejected = append(a.Rejected, fmt.Sprintf("event %s: %s", Printable(ev.ID), why))
+					continue
+				}
+				a.Events = append(a.Events, &ev)
+				continue
+			}
+		case *nostr.EOSEEnvelope:
+			if string(*e) == sub {
+				return a, nil
+			}
+		case *nostr.ClosedEnvelope:
+			if e.SubscriptionID == sub {
+				a.Closed, a.Refused = Printable(e.Reason), true
+				return a, nil
+			}
+		}
+		if other != nil {
+			other(env)
+		}
+	}
+}
+
+// answerBound is how many events a relay may send for f before its end
+// of stored events.
+func answerBound(f nostr.Filter) int {
+	n := MaxUnlimited
+	switch {
+	case f.LimitZero:
+		return 0
+	case f.Limit > 0:
+		n = f.Limit
+	}
+	if len(f.IDs) > 0 && len(f.IDs) < n {
+		n = len(f.IDs)
+	}
+	return n
+}
+
+// verify says why ev cannot be trusted as an answer to f, or "". The id
+// is checked for form before CheckID, which indexes it unchecked.
+func verify(ev *nostr.Event, f nostr.Filter) string {
+	switch {
+	case !isLowerHex(ev.ID, 64):
+		return "id is not 64 lowercase hex"
+	case !ev.CheckID():
+		return "id is not the hash of the event"
+	}
+	if ok, err := ev.CheckSignature(); err != nil || !ok {
+		return "signature does not verify"
+	}
+	if !f.Matches(ev) {
+		return "does not match the filter"
+	}
+	return ""
+}
+
+func isLowerHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := range len(s) {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
