@@ -9,6 +9,7 @@ import (
 
 	"github.com/nip-rs/harness/internal/khatrutest"
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/wsconn"
 )
 
 // Figures of the load against khatru (NOTE.md, "Real relays").
@@ -48,7 +49,7 @@ func BenchmarkLoadKhatru(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		conn, err := nostr.NewConnection(context.Background(), r.URL, nil, nil)
+		conn, err := wsconn.Dial(context.Background(), r.URL, wsconn.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/nip-rs/harness/internal/khatrutest"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaycheck"
+	"github.com/nip-rs/harness/wsconn"
 )
 
 const loadSK = "00000000000000000000000000000000000000000000000000000000000000e5"
@@ -61,7 +62,7 @@ func loadUnderBackdatedWrites(t *testing.T, backend string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		conn, err := nostr.NewConnection(ctx, r.URL, nil, nil)
+		conn, err := wsconn.Dial(ctx, r.URL, wsconn.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +123,7 @@ func loadsShareConnection(t *testing.T, backend string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn, err := nostr.NewConnection(ctx, r.URL, nil, nil)
+	conn, err := wsconn.Dial(ctx, r.URL, wsconn.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func loadsShareConnection(t *testing.T, backend string) {
 
 // readOnly hides the connection's Close from Drive, so a load's deadline
 // cannot close the connection the next load shares.
-type readOnly struct{ c *nostr.Connection }
+type readOnly struct{ c *wsconn.Conn }
 
 func (r readOnly) WriteMessage(ctx context.Context, b []byte) error   { return r.c.WriteMessage(ctx, b) }
 func (r readOnly) ReadMessage(ctx context.Context, w io.Writer) error { return r.c.ReadMessage(ctx, w) }

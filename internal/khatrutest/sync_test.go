@@ -13,6 +13,7 @@ import (
 	"github.com/nip-rs/harness/internal/khatrutest"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaycheck"
+	"github.com/nip-rs/harness/wsconn"
 )
 
 const userSK = "00000000000000000000000000000000000000000000000000000000000000c3"
@@ -71,7 +72,7 @@ func (in *installation) load() model.LoadResult {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	conn, err := nostr.NewConnection(ctx, in.url, nil, nil)
+	conn, err := wsconn.Dial(ctx, in.url, wsconn.Options{})
 	if err != nil {
 		in.t.Fatal(err)
 	}
