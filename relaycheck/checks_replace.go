@@ -67,7 +67,6 @@ func (p *prober) checkReplacement(ctx context.Context) []Check {
 
 func short(ev *nostr.Event) string { return fmt.Sprintf("%s@%d", ev.ID[:8], ev.CreatedAt) }
 
-
 // checkAtomic tries atomic replacement (R6) sequentially: the writer
 // replaces one coordinate version after version, each newer than the
 // last, and without waiting for the OK the reader asks for the
