@@ -47,11 +47,14 @@ func (p *prober) checkReplacement(ctx context.Context) []Check {
 		for _, ev := range order {
 			p.publish(ctx, ev) // a refusal of the superseded version is right
 		}
-		f := p.filter(10, nil, nil)
+		// Bounded to the case's two seconds: a relay may apply tags after
+		// its cap (the spec permits it), so the window must hold nothing
+		// else.
+		f := p.filter(10, ts(t-1), ts(t))
 		f.Tags = nostr.TagMap{"d": {c.d}}
 		a, err := p.query(ctx, c.id, f)
 		if err != nil || a.Refused {
-			out = append(out, unknown(c.id, ReqReplacement, fmt.Sprintf("%v %s", err, a.Closed)))
+			out = append(out, unknown(c.id, ReqReplacement, failed(err, a)))
 			continue
 		}
 		chk := Check{ID: c.id, Requirement: ReqReplacement, Verdict: Conforms, Detail: "one version, the latest, is kept"}
@@ -84,13 +87,16 @@ func (p *prober) checkAtomic(ctx context.Context) []Check {
 	if _, why := p.publish(ctx, prev); why != "" {
 		return []Check{unknown(id, ReqAtomic, why)}
 	}
-	f := p.filter(10, nil, nil)
-	f.Tags = nostr.TagMap{"d": {d}}
 	exercised, trials := 0, 0
 	for i := 1; i <= p.seq.cap && !p.seq.done(exercised); i++ {
 		trials++
 		next := p.event(d, start+nostr.Timestamp(i))
 		sub := fmt.Sprintf("atom-%d", i)
+		// The window holds the two versions' seconds only: nothing else
+		// competes for the cap, and no two trials ask the same filter (a
+		// result cache is R7's concern, not this check's).
+		f := p.filter(10, ts(prev.CreatedAt), ts(next.CreatedAt))
+		f.Tags = nostr.TagMap{"d": {d}}
 		got, why := p.atomicTrial(ctx, sub, f, next)
 		if why != "" {
 			chk := unknown(id, ReqAtomic, fmt.Sprintf("trial %d: %s", trials, why))
