@@ -18,7 +18,7 @@ const (
 	barrierAt  = 600
 	orderAt    = -10
 	tagsAt     = -20
-	tieAt      = -40
+	tieAt      = -45
 	collAt     = -70
 	atomicAt   = -100 // versions at base-100-cap ... base-100
 	freshAt    = 450

@@ -47,10 +47,10 @@ func (p *prober) checkReplacement(ctx context.Context) []Check {
 		for _, ev := range order {
 			p.publish(ctx, ev) // a refusal of the superseded version is right
 		}
-		// Bounded to the case's two seconds: a relay may apply tags after
-		// its cap (the spec permits it), so the window must hold nothing
-		// else.
-		f := p.filter(10, ts(t-1), ts(t))
+		// Bounded to the case's two seconds (and the one below, in case
+		// since is exclusive): a relay may apply tags after its cap (the
+		// spec permits it), so the window must hold few other events.
+		f := p.filter(10, ts(t-2), ts(t))
 		f.Tags = nostr.TagMap{"d": {c.d}}
 		a, err := p.query(ctx, c.id, f)
 		if err != nil || a.Refused {
@@ -92,10 +92,11 @@ func (p *prober) checkAtomic(ctx context.Context) []Check {
 		trials++
 		next := p.event(d, start+nostr.Timestamp(i))
 		sub := fmt.Sprintf("atom-%d", i)
-		// The window holds the two versions' seconds only: nothing else
-		// competes for the cap, and no two trials ask the same filter (a
-		// result cache is R7's concern, not this check's).
-		f := p.filter(10, ts(prev.CreatedAt), ts(next.CreatedAt))
+		// The window holds the two versions' seconds and the one below
+		// (since may be exclusive) only: nothing else competes for the
+		// cap, and no two trials ask the same filter (a result cache is
+		// R7's concern, not this check's).
+		f := p.filter(10, ts(prev.CreatedAt-1), ts(next.CreatedAt))
 		f.Tags = nostr.TagMap{"d": {d}}
 		got, why := p.atomicTrial(ctx, sub, f, next)
 		if why != "" {
