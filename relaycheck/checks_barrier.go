@@ -14,7 +14,7 @@ func (p *prober) checkPush(ctx context.Context) []Check {
 	c, cancel := context.WithTimeout(ctx, p.opts.Timeout)
 	defer cancel()
 	if a, err := p.r.Query(c, "push", f, nil); err != nil || a.Refused {
-		return []Check{unknown("push", ReqPush, fmt.Sprintf("%v %s", err, a.Closed))}
+		return []Check{unknown("push", ReqPush, failed(err, a))}
 	}
 	defer func() { _ = p.r.Unsub(ctx, "push") }()
 	ev := p.event("relaycheck:push", p.base+pushAt+1)

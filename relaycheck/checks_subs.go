@@ -31,7 +31,7 @@ func (p *prober) checkSubsFence(ctx context.Context) Check {
 	case why != "":
 		return unknown(id, ReqSubs, why)
 	case refused > 0:
-		return Check{ID: id, Requirement: ReqSubs, Verdict: Conforms, Detail: fmt.Sprintf("the relay refused subscription %d of 3 with CLOSED (a load sees it)", refused)}
+		return unknown(id, ReqSubs, fmt.Sprintf("the relay refused subscription %d of 3 with CLOSED: a load sees it, but the fence was not observed", refused))
 	case !got[0] && !got[1] && !got[2]:
 		return unknown(id, ReqSubs, "no subscription received the event (see R4)")
 	case !got[0]:
