@@ -3,6 +3,7 @@ package relaycheck
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -17,6 +18,11 @@ const (
 	barrierAt  = 600
 	orderAt    = -10
 	tagsAt     = -20
+	tieAt      = -45
+	collAt     = -70
+	atomicAt   = -100 // versions at base-100-cap ... base-100
+	freshAt    = 450
+	subsAt     = 550
 	replaceAt  = -50
 	tagsWanted = 2
 )
@@ -32,7 +38,7 @@ func (p *prober) checkCap(ctx context.Context) []Check {
 	}
 	acc, why := p.publish(ctx, evs...)
 	if why != "" {
-		return []Check{unknown("cap-stable", ReqCap, why), unknown("floor", ReqFloor, why)}
+		return []Check{unknown("cap-stable", ReqCap, why), unknown("cap-prefix", ReqPrefix, why), unknown("floor", ReqFloor, why)}
 	}
 	lo, hi := p.base+capAt, p.base+capAt+capEvents-1
 	filters := []nostr.Filter{p.filter(1000, ts(lo-1), nil), p.filter(1000, ts(lo-1), ts(hi+1)), p.filter(1000, ts(lo-10), ts(hi+40))}
@@ -43,7 +49,8 @@ func (p *prober) checkCap(ctx context.Context) []Check {
 		sub := fmt.Sprintf("cap-%d", i)
 		a, err := p.query(ctx, sub, f)
 		if err != nil || a.Refused {
-			return []Check{unknown("cap-stable", ReqCap, fmt.Sprintf("%s: %v %s", sub, err, a.Closed))}
+			why := sub + ": " + failed(err, a)
+			return []Check{unknown("cap-stable", ReqCap, why), unknown("cap-prefix", ReqPrefix, why), unknown("floor", ReqFloor, why)}
 		}
 		if i == 0 {
 			first = a.Events
@@ -63,6 +70,7 @@ func (p *prober) checkCap(ctx context.Context) []Check {
 		stable.Detail = fmt.Sprintf("cap %d, the same for three windows", counts[0])
 	}
 	out = append(out, stable)
+	p.cap = min(counts[0], counts[1], counts[2])
 	prefix := Check{ID: "cap-prefix", Requirement: ReqPrefix, Verdict: Conforms, Detail: "a capped delivery is the newest events"}
 	if want := nip01Order(acc)[:min(len(first), len(acc))]; !sameSet(first, want) {
 		prefix.Verdict, prefix.Detail = Violates, "the capped delivery is not the newest events of the filter"
@@ -74,7 +82,7 @@ func (p *prober) checkCap(ctx context.Context) []Check {
 	floor := Check{ID: "floor", Requirement: ReqFloor, Verdict: Conforms, Detail: "limit 2 over 30 matches delivered 2"}
 	switch {
 	case err != nil || a.Refused:
-		floor = unknown("floor", ReqFloor, fmt.Sprintf("%v %s", err, a.Closed))
+		floor = unknown("floor", ReqFloor, failed(err, a))
 	case len(a.Events) < 2:
 		floor.Verdict, floor.Detail = Violates, fmt.Sprintf("limit 2 over %d matches delivered %d", len(acc), len(a.Events))
 		floor.Evidence = []Evidence{{Sent: reqText("floor", f), Got: describeAll(a.Events), Want: "2 events"}}
@@ -83,10 +91,23 @@ func (p *prober) checkCap(ctx context.Context) []Check {
 }
 
 // checkBounds: three events at one second; since and until are inclusive
-// (NIP-01), so the pinned window {since:T, until:T} delivers all three
-// (R1: the delivery is the events matching the filter) and, asked for 2,
-// delivers 2 (R3: the pinned window is where the load relies on it).
+// (NIP-01), so the pinned window {since:T, until:T} delivers all three,
+// or as many as the relay's cap allows (R1: the delivery is the newest
+// events matching the filter, up to the cap) and, asked for 2, delivers 2
+// (R3: the pinned window is where the load relies on the floor).
 func (p *prober) checkBounds(ctx context.Context) []Check {
+	ids := []string{"bounds-pinned", "bounds-since", "bounds-until", "floor-pinned"}
+	reqs := []Requirement{ReqPrefix, ReqPrefix, ReqPrefix, ReqFloor}
+	fail := func(why string) []Check {
+		out := make([]Check, len(ids))
+		for i := range ids {
+			out[i] = unknown(ids[i], reqs[i], why)
+		}
+		return out
+	}
+	if p.cap == 0 {
+		return fail("the relay's cap was not measured")
+	}
 	t := p.base
 	var evs []*nostr.Event
 	for i := range 3 {
@@ -94,30 +115,31 @@ func (p *prober) checkBounds(ctx context.Context) []Check {
 	}
 	acc, why := p.publish(ctx, evs...)
 	if why != "" {
-		return []Check{unknown("bounds", ReqPrefix, why), unknown("floor-pinned", ReqFloor, why)}
+		return fail(why)
 	}
+	capped := min(len(acc), p.cap)
 	cases := []struct {
-		id, sub string
-		req     Requirement
-		f       nostr.Filter
-		want    int
+		sub  string
+		f    nostr.Filter
+		want int
 	}{
-		{"bounds-pinned", "pin", ReqPrefix, p.filter(10, ts(t), ts(t)), len(acc)},
-		{"bounds-since", "since", ReqPrefix, p.filter(10, ts(t), ts(t+capAt-1)), len(acc)},
-		{"bounds-until", "until", ReqPrefix, p.filter(10, ts(t-1), ts(t)), len(acc)},
-		{"floor-pinned", "pin2", ReqFloor, p.filter(2, ts(t), ts(t)), 2},
+		{"pin", p.filter(10, ts(t), ts(t)), capped},
+		{"since", p.filter(10, ts(t), ts(t+capAt-1)), capped},
+		{"until", p.filter(10, ts(t-1), ts(t)), capped},
+		{"pin2", p.filter(2, ts(t), ts(t)), 2},
 	}
 	var out []Check
-	for _, c := range cases {
+	for i, c := range cases {
 		a, err := p.query(ctx, c.sub, c.f)
 		if err != nil || a.Refused {
-			out = append(out, unknown(c.id, c.req, fmt.Sprintf("%v %s", err, a.Closed)))
+			out = append(out, unknown(ids[i], reqs[i], failed(err, a)))
 			continue
 		}
-		chk := Check{ID: c.id, Requirement: c.req, Verdict: Conforms, Detail: fmt.Sprintf("delivered %d of %d at second %d", len(a.Events), len(acc), t)}
+		chk := Check{ID: ids[i], Requirement: reqs[i], Verdict: Conforms,
+			Detail: fmt.Sprintf("delivered %d of %d at second %d (cap %d)", len(a.Events), len(acc), t, p.cap)}
 		if len(a.Events) < c.want {
 			chk.Verdict = Violates
-			chk.Detail = fmt.Sprintf("delivered %d, want %d: bounds are inclusive (NIP-01)", len(a.Events), c.want)
+			chk.Detail = fmt.Sprintf("delivered %d, want %d (cap %d): bounds are inclusive (NIP-01)", len(a.Events), c.want, p.cap)
 			chk.Evidence = []Evidence{{Sent: reqText(c.sub, c.f), Got: describeAll(a.Events), Want: fmt.Sprintf("%d events at %d", c.want, t)}}
 		}
 		out = append(out, chk)
@@ -125,51 +147,91 @@ func (p *prober) checkBounds(ctx context.Context) []Check {
 	return out
 }
 
-// checkOrder: a cap cutting inside one second keeps the lowest ids, and a
-// cap across seconds keeps the newest (R1, NIP-01's order for limit).
-func (p *prober) checkOrder(ctx context.Context) []Check {
-	var out []Check
-	// The three bounds events at base are the tie.
-	var tie []*nostr.Event
-	for _, ev := range p.published {
-		if ev.CreatedAt == p.base {
-			tie = append(tie, ev)
+// maxFalsePass bounds the chance that the tie check passes a relay whose
+// tie order is unrelated to ids.
+const maxFalsePass = 1e-3
+
+// tieEvents is how many events one second needs so that a cap of k
+// keeping exactly the k lowest ids, in ascending order, by chance has
+// probability 1/P(n,k) = (n-k)!/n! below maxFalsePass; 0 if no n up to
+// 64 suffices (k = 1 would need more than a thousand).
+func tieEvents(k int) (n int, chance float64) {
+	for n = max(12, k+1); n <= 64; n++ {
+		chance = 1
+		for i := range k {
+			chance /= float64(n - i)
+		}
+		if chance < maxFalsePass {
+			return n, chance
 		}
 	}
-	f := p.filter(2, nil, ts(p.base))
-	a, err := p.query(ctx, "ties", f)
-	ties := Check{ID: "order-ties", Requirement: ReqPrefix, Verdict: Conforms, Detail: "a cap inside a second keeps the lowest ids"}
-	want := nip01Order(tie)[:min(2, len(tie))]
-	switch {
-	case len(tie) < 3:
-		ties = unknown("order-ties", ReqPrefix, "the tie events were not stored")
-	case err != nil || a.Refused:
-		ties = unknown("order-ties", ReqPrefix, fmt.Sprintf("%v %s", err, a.Closed))
-	case !sameSet(a.Events, want):
-		ties.Verdict, ties.Detail = Violates, "a cap inside one second did not keep the lowest ids"
-		ties.Evidence = []Evidence{{Sent: reqText("ties", f), Got: describeAll(a.Events), Want: strings.Join(describeAll(want), "; ")}}
+	return 0, 0
+}
+
+// checkOrder: a cap cutting inside one second keeps the lowest ids, in
+// ascending order, and a cap across seconds keeps the newest (R1,
+// NIP-01's order for limit). The tie is decided with enough events at one
+// second that a relay ordering ties any other way passes by chance with
+// probability below maxFalsePass.
+func (p *prober) checkOrder(ctx context.Context) []Check {
+	return []Check{p.checkTies(ctx), p.checkNewest(ctx)}
+}
+
+func (p *prober) checkTies(ctx context.Context) Check {
+	if p.cap == 0 {
+		return unknown("order-ties", ReqPrefix, "the relay's cap was not measured")
 	}
-	out = append(out, ties)
+	k := min(p.cap, 3)
+	n, chance := tieEvents(k)
+	if n == 0 {
+		return unknown("order-ties", ReqPrefix, fmt.Sprintf("at cap %d no tie of a few dozen events decides the order with a chance pass below %g", p.cap, maxFalsePass))
+	}
+	at := p.base + tieAt
+	var evs []*nostr.Event
+	for i := range n {
+		evs = append(evs, p.event(fmt.Sprintf("relaycheck:ties-%d", i), at))
+	}
+	acc, why := p.publish(ctx, evs...)
+	if why != "" {
+		return unknown("order-ties", ReqPrefix, why)
+	}
+	f := p.filter(k, ts(at-1), ts(at))
+	a, err := p.query(ctx, "ties", f)
+	if err != nil || a.Refused {
+		return unknown("order-ties", ReqPrefix, failed(err, a))
+	}
+	want := nip01Order(acc)[:k]
+	c := Check{ID: "order-ties", Requirement: ReqPrefix, Verdict: Conforms, Chance: chance,
+		Detail: fmt.Sprintf("a cap of %d inside a second of %d events kept the lowest ids in ascending order; a tie order unrelated to ids passes by chance with probability 1/%.0f < %g",
+			k, n, 1/chance, maxFalsePass)}
+	if !slices.Equal(ids(a.Events), ids(want)) {
+		c.Verdict = Violates
+		c.Detail = fmt.Sprintf("a cap of %d inside a second of %d events did not deliver the lowest ids in ascending order", k, n)
+		c.Evidence = []Evidence{{Sent: reqText("ties", f), Got: describeAll(a.Events), Want: strings.Join(describeAll(want), "; ")}}
+	}
+	return c
+}
+
+func (p *prober) checkNewest(ctx context.Context) Check {
 	var evs []*nostr.Event
 	for i := range 3 {
 		evs = append(evs, p.event(fmt.Sprintf("relaycheck:ord-%d", i), p.base+orderAt-nostr.Timestamp(i)))
 	}
 	acc, why := p.publish(ctx, evs...)
 	if why != "" {
-		return append(out, unknown("order-newest", ReqPrefix, why))
+		return unknown("order-newest", ReqPrefix, why)
 	}
-	f = p.filter(2, ts(p.base+orderAt-5), ts(p.base+orderAt))
-	a, err = p.query(ctx, "newest", f)
+	f := p.filter(2, ts(p.base+orderAt-5), ts(p.base+orderAt))
+	a, err := p.query(ctx, "newest", f)
+	if err != nil || a.Refused {
+		return unknown("order-newest", ReqPrefix, failed(err, a))
+	}
 	newest := Check{ID: "order-newest", Requirement: ReqPrefix, Verdict: Conforms, Detail: "a cap across seconds keeps the newest"}
-	want = nip01Order(acc)[:2]
-	switch {
-	case err != nil || a.Refused:
-		newest = unknown("order-newest", ReqPrefix, fmt.Sprintf("%v %s", err, a.Closed))
-	case !sameSet(a.Events, want):
+	if want := nip01Order(acc)[:2]; !sameSet(a.Events, want) {
 		newest.Verdict, newest.Detail = Violates, "a cap across seconds did not keep the newest events"
 		newest.Evidence = []Evidence{{Sent: reqText("newest", f), Got: describeAll(a.Events), Want: strings.Join(describeAll(want), "; ")}}
 	}
-	return append(out, newest)
+	return newest
 }
 
 // checkTags: with three newer events whose d tags read read-state:* but
@@ -192,7 +254,7 @@ func (p *prober) checkTags(ctx context.Context) []Check {
 	f.Tags = nostr.TagMap{"t": {"read-state"}}
 	a, err := p.query(ctx, "tags", f)
 	if err != nil || a.Refused {
-		return []Check{unknown("tags", ReqTags, fmt.Sprintf("%v %s", err, a.Closed))}
+		return []Check{unknown("tags", ReqTags, failed(err, a))}
 	}
 	c := Check{ID: "tags", Requirement: ReqTags, Verdict: Conforms}
 	for _, ev := range a.Events {

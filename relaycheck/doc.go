@@ -1,22 +1,50 @@
 // Package relaycheck probes a relay for the behaviour the full-state load
-// of NIP-RS rests on (Full-State Load: the five relay requirements, and
-// the filter semantics the procedure relies on), with a throwaway key and
-// events it asks the relay to delete afterwards.
+// of NIP-RS rests on (Full-State Load: the five relay requirements, the
+// filter semantics the procedure relies on, and three more the load
+// needs from real relays: atomic replacement, fresh answers and
+// subscription capacity), with a throwaway key and events it asks the
+// relay to delete afterwards.
 //
 // Each check sends a few REQs and publications and compares what came
 // back with what NIP-01 and the requirements ask for. A check's verdict is
 // conforms (the probe saw the required behaviour), violates (with the
 // exact evidence: the REQ sent and the events that came back) or unknown
 // (the probe could not observe it: a refused write, a timeout). A
-// requirement's verdict is the worst of its checks'. The delivery barrier
-// is statistical: it is tried a stated number of times, and only a
-// violation is certain.
+// requirement's verdict is the worst of its checks'. Every check records
+// its trials. Two checks are races and so statistical, tried
+// sequentially: the delivery barrier (R5) and atomic replacement (R6) run
+// until a violation, or until the trials that exercised the race bound
+// the violation rate at a stated confidence (0 violations in n: the rate
+// is at most 1-(1-c)^(1/n)), or until a cap, which leaves them unknown.
+// The tie order is decided with enough events at one second that a relay
+// ordering ties by anything but id passes with probability below 1e-3;
+// the check says the probability. Checks that need events at one second
+// are sized to the cap the probe measured.
+//
+// The gate (Gate, GateWith) trusts positive evidence only. Records
+// (Store: MemStore, or FileStore, one JSON file shared safely by
+// processes) carry the probe's version, date and expiry (30 days by
+// default); a record of another probe version or an expired one counts as
+// absent. The policy:
+//
+//   - a valid record with evidence of a violation (a probe's, or a load's
+//     own): no load; the verdict is cannot-prove-complete at once
+//     (LoadConfig.KnownNonConforming);
+//   - a valid probe record in which every load requirement
+//     (LoadRequirements) conforms, and whose measured subscription
+//     capacity holds the caller's other subscriptions on the load's
+//     connection plus the load's two: the load may say complete;
+//   - anything else (no record, expired, another version, a requirement
+//     unknown, too many subscriptions): the client still loads, since it
+//     must be able to read its state on any relay, but the load is
+//     unproven (LoadConfig.Unproven): it collects everything and ends
+//     cannot-prove-complete instead of complete. Under ProbeFirst a relay
+//     without a valid record is refused instead.
 //
 // Conn is the client every check uses: one connection, one read loop, so
 // frames are seen in wire order (never go-nostr's Subscription channels or
 // QuerySync), over a bounded websocket (wsconn): a relay cannot make it
 // hold more than one bounded message per frame read, nor more than a
 // query's limit of events, and what it hands out is verified (ids,
-// signatures, filters) and escaped (Printable). The Store keeps the evidence per relay URL, which the load's
-// gate consults (Gate).
+// signatures, filters) and escaped (Printable).
 package relaycheck

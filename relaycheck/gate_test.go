@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/nip-rs/harness/internal/khatrutest"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaycheck"
+	"github.com/nip-rs/harness/relaysim"
 )
 
 const userSK = "00000000000000000000000000000000000000000000000000000000000000b2"
@@ -88,7 +91,7 @@ func TestGateKhatru(t *testing.T) {
 			t.Fatalf("ungated: %s with %d of %d coordinates; khatru's exclusive since was expected to hide one", ungated.Verdict, len(ungated.Events), len(history))
 		}
 		store := relaycheck.NewMemStore()
-		if err := store.Put(relaycheck.FromReport(probe(t, r.URL, 5))); err != nil {
+		if err := store.Put(relaycheck.FromReport(probe(t, r.URL, 0))); err != nil {
 			t.Fatal(err)
 		}
 		d, err := relaycheck.Gate(store, r.URL, cfg, relaycheck.LoadUnproven)
@@ -113,18 +116,42 @@ func TestGateKhatru(t *testing.T) {
 	t.Run("NIP-01 queries", func(t *testing.T) {
 		r := startKhatru(t, khatrutest.Options{MaxLimit: 3, Conforming: true})
 		publishAll(t, r.URL, history...)
+		// Unprobed: the load runs, collects every coordinate and says
+		// unproven, never complete.
+		d, err := relaycheck.Gate(relaycheck.NewMemStore(), r.URL, cfg, relaycheck.LoadUnproven)
+		if err != nil || !d.Unproven || d.Config.Unproven == "" || d.Refused {
+			t.Fatalf("unprobed relay: %+v %v", d, err)
+		}
+		res := driveLoad(t, r.URL, d.Config)
+		if res.Verdict != model.CannotProveComplete || res.Reason != model.ReasonUnproven || len(res.Events) != len(history) {
+			t.Fatalf("unprobed: %s/%s (%s) with %d of %d coordinates", res.Verdict, res.Reason, res.Detail, len(res.Events), len(history))
+		}
+		// Probed: the wrapper makes R1-R5 and R7-R8 hold; atomic
+		// replacement is a sample on khatru (delete, then save), so the
+		// gate's decision follows the report, whichever it is.
 		store := relaycheck.NewMemStore()
-		rep := probe(t, r.URL, 5)
+		rep := probe(t, r.URL, 0)
 		if err := store.Put(relaycheck.FromReport(rep)); err != nil {
 			t.Fatal(err)
 		}
-		d, err := relaycheck.Gate(store, r.URL, cfg, relaycheck.ProbeFirst)
-		if err != nil || d.Refused || d.Config.KnownNonConforming || d.Unproven {
-			t.Fatalf("gate %+v %v\n%s", d, err, rep.Text())
+		d, err = relaycheck.Gate(store, r.URL, cfg, relaycheck.ProbeFirst)
+		if err != nil || d.Refused {
+			t.Fatalf("gate %+v %v", d, err)
 		}
-		res := driveLoad(t, r.URL, d.Config)
-		if !res.Complete() || len(res.Events) != len(history) {
-			t.Fatalf("%s (%s) with %d of %d coordinates", res.Verdict, res.Detail, len(res.Events), len(history))
+		res = driveLoad(t, r.URL, d.Config)
+		switch rep.Verdict() {
+		case relaycheck.Conforms:
+			if d.Unproven || d.Config.KnownNonConforming || !res.Complete() || len(res.Events) != len(history) {
+				t.Fatalf("a relay that conforms: gate %+v; %s (%s) with %d of %d coordinates", d, res.Verdict, res.Detail, len(res.Events), len(history))
+			}
+		case relaycheck.Violates:
+			if !d.Config.KnownNonConforming || res.Reason != model.ReasonNonConforming {
+				t.Fatalf("a relay seen violating: gate %+v; %s/%s\n%s", d, res.Verdict, res.Reason, rep.Text())
+			}
+		default:
+			if !d.Unproven || res.Reason != model.ReasonUnproven || len(res.Events) != len(history) {
+				t.Fatalf("a relay not proven: gate %+v; %s/%s with %d coordinates\n%s", d, res.Verdict, res.Reason, len(res.Events), rep.Text())
+			}
 		}
 	})
 }
@@ -153,7 +180,7 @@ func TestStore(t *testing.T) {
 				t.Fatalf("a clean probe did not withdraw the evidence: %+v", r)
 			}
 			d, err := relaycheck.Gate(s, "wss://other.example.com", model.LoadConfig{}, relaycheck.ProbeFirst)
-			if err != nil || !d.Refused || !d.Unproven {
+			if err != nil || !d.Refused || d.Config.Unproven != "" {
 				t.Fatalf("unknown relay under ProbeFirst: %+v %v", d, err)
 			}
 		})
@@ -189,6 +216,169 @@ func TestFromLoad(t *testing.T) {
 		rec, ok := relaycheck.FromLoad("wss://r", tc.res)
 		if ok != tc.want || ok != rec.NonConforming() {
 			t.Errorf("%s/%s REQs=%d: evidence %v %+v, want %v", tc.res.Verdict, tc.res.Reason, tc.res.Stats.REQs, ok, rec, tc.want)
+		}
+	}
+}
+
+// conformingVerdicts are a probe's verdicts with every load requirement
+// conforming, but for the ones named, which get v.
+func conformingVerdicts(v relaycheck.Verdict, except ...relaycheck.Requirement) []relaycheck.RequirementVerdict {
+	var out []relaycheck.RequirementVerdict
+	for _, req := range relaycheck.LoadRequirements {
+		rv := relaycheck.RequirementVerdict{Requirement: req, Verdict: relaycheck.Conforms, Trials: 1}
+		if slices.Contains(except, req) {
+			rv.Verdict = v
+		}
+		out = append(out, rv)
+	}
+	return out
+}
+
+// TestGateBranches: every branch of the gate's policy. A record is valid
+// for this probe version until it expires; a violation bars the load; a
+// relay without a valid record loads unproven (LoadUnproven) or not at
+// all (ProbeFirst); a valid record admits a complete verdict only when
+// every load requirement conforms and the caller's other subscriptions
+// and the load's two fit the measured capacity.
+func TestGateBranches(t *testing.T) {
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	const relay = "wss://relay.example.com"
+	good := relaycheck.Record{Relay: relay, Source: "probe", ProbeVersion: relaycheck.ProbeVersion, Date: now.Add(-24 * time.Hour),
+		Verdicts: conformingVerdicts(relaycheck.Conforms), SubCapacity: 20}
+	with := func(f func(*relaycheck.Record)) *relaycheck.Record { r := good; f(&r); return &r }
+	type want int
+	const (
+		admit want = iota
+		unproven
+		refused
+		nonConforming
+		fails
+	)
+	tests := []struct {
+		name   string
+		rec    *relaycheck.Record
+		policy relaycheck.Policy
+		others int
+		want   want
+		reason string
+	}{
+		{"every requirement conforms", &good, relaycheck.LoadUnproven, 0, admit, ""},
+		{"under ProbeFirst too", &good, relaycheck.ProbeFirst, 0, admit, ""},
+		{"others fit the capacity", &good, relaycheck.LoadUnproven, 18, admit, ""},
+		{"others overflow the capacity", &good, relaycheck.LoadUnproven, 19, unproven, "21 subscriptions"},
+		{"unknown is not conforms", with(func(r *relaycheck.Record) { r.Verdicts = conformingVerdicts(relaycheck.Unknown, relaycheck.ReqBarrier) }),
+			relaycheck.ProbeFirst, 0, unproven, "R5 delivery barrier unknown"},
+		{"a requirement not probed", with(func(r *relaycheck.Record) { r.Verdicts = r.Verdicts[:5] }), relaycheck.LoadUnproven, 0, unproven, "R6 atomic replacement not probed"},
+		{"no record", nil, relaycheck.LoadUnproven, 0, unproven, "no probe has recorded"},
+		{"no record under ProbeFirst", nil, relaycheck.ProbeFirst, 0, refused, "no probe has recorded"},
+		{"expired", with(func(r *relaycheck.Record) { r.Expires = now }), relaycheck.LoadUnproven, 0, unproven, "expired on 2026-12-01"},
+		{"expired by default validity", with(func(r *relaycheck.Record) { r.Date = now.Add(-relaycheck.DefaultValidity - time.Second) }),
+			relaycheck.ProbeFirst, 0, refused, "expired"},
+		{"another probe version", with(func(r *relaycheck.Record) { r.ProbeVersion = "relaycheck/1" }), relaycheck.LoadUnproven, 0, unproven, `probe version "relaycheck/1"`},
+		{"evidence of a violation", with(func(r *relaycheck.Record) {
+			r.Violated, r.Detail = []relaycheck.Requirement{relaycheck.ReqFresh}, "fresh-after-write: stale"
+			r.Verdicts = conformingVerdicts(relaycheck.Violates, relaycheck.ReqFresh)
+		}), relaycheck.LoadUnproven, 0, nonConforming, "fresh-after-write: stale"},
+		{"a load's evidence", &relaycheck.Record{Relay: relay, Source: "load", Violated: []relaycheck.Requirement{relaycheck.ReqLoadEvidence}, Detail: "bad sig", Date: now},
+			relaycheck.ProbeFirst, 0, nonConforming, "bad sig"},
+		{"an expired violation counts as absent", with(func(r *relaycheck.Record) {
+			r.Violated, r.Expires = []relaycheck.Requirement{relaycheck.ReqPrefix}, now.Add(-time.Hour)
+		}), relaycheck.LoadUnproven, 0, unproven, "expired"},
+		{"a load's record without evidence", &relaycheck.Record{Relay: relay, Source: "load", Date: now}, relaycheck.LoadUnproven, 0, unproven, "only a load's record"},
+		{"negative other subscriptions", &good, relaycheck.LoadUnproven, -1, fails, ""},
+		{"unknown policy", &good, relaycheck.Policy(7), 0, fails, ""},
+	}
+	cfg := model.LoadConfig{PubKey: userPK, Limit: 10}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			store := relaycheck.NewMemStore()
+			if tc.rec != nil {
+				if err := store.Put(*tc.rec); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d, err := relaycheck.GateWith(store, relay, cfg, relaycheck.GateOptions{Policy: tc.policy, OtherSubs: tc.others, Now: now})
+			if tc.want == fails {
+				if err == nil {
+					t.Fatalf("no error: %+v", d)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := admit
+			switch {
+			case d.Refused:
+				got = refused
+			case d.Config.KnownNonConforming:
+				got = nonConforming
+			case d.Unproven:
+				got = unproven
+			}
+			if got != tc.want || !strings.Contains(d.Reason, tc.reason) {
+				t.Fatalf("decision %+v, want %d with reason containing %q", d, tc.want, tc.reason)
+			}
+			if (d.Config.Unproven != "") != (got == unproven) || d.Config.PubKey != cfg.PubKey {
+				t.Fatalf("config %+v for decision %d", d.Config, got)
+			}
+		})
+	}
+	t.Run("store error", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "relays.json")
+		if err := os.WriteFile(path, []byte("[]"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if d, err := relaycheck.Gate(&relaycheck.FileStore{Path: path}, relay, cfg, relaycheck.LoadUnproven); err == nil {
+			t.Fatalf("a store that cannot be read gave %+v", d)
+		}
+	})
+}
+
+// TestUnprovenLoadOverProfile: a load the gate marks unproven collects
+// every coordinate of a conformant relay and ends cannot-prove-complete
+// (unproven), never complete; the same load admitted says complete.
+func TestUnprovenLoadOverProfile(t *testing.T) {
+	const relay = "ws://relaysim"
+	store := relaycheck.NewMemStore()
+	rep := simProbe(t, relaysim.Conformant(3), nil)
+	rep.Relay = relay
+	if err := store.Put(relaycheck.FromReport(rep)); err != nil {
+		t.Fatal(err)
+	}
+	cfg := model.LoadConfig{PubKey: userPK, Limit: 10}
+	for _, tc := range []struct {
+		store  relaycheck.Store
+		reason model.Reason
+	}{{relaycheck.NewMemStore(), model.ReasonUnproven}, {store, 0}} {
+		d, err := relaycheck.Gate(tc.store, relay, cfg, relaycheck.LoadUnproven)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := relaysim.NewServer(relaysim.New(relaysim.Conformant(3)))
+		w, _ := srv.Dial(context.Background(), relay)
+		for _, ev := range cutHistory() {
+			data, _ := (&nostr.EventEnvelope{Event: *ev}).MarshalJSON()
+			if err := w.WriteMessage(context.Background(), data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		l, err := model.NewLoad(d.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := srv.Dial(context.Background(), relay)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		res := model.Drive(ctx, c, l)
+		cancel()
+		if len(res.Events) != len(cutHistory()) {
+			t.Fatalf("%d of %d coordinates collected", len(res.Events), len(cutHistory()))
+		}
+		if tc.reason == model.ReasonUnproven && (res.Verdict != model.CannotProveComplete || res.Reason != model.ReasonUnproven) {
+			t.Fatalf("unproven load: %s/%s", res.Verdict, res.Reason)
+		}
+		if tc.reason != model.ReasonUnproven && !res.Complete() {
+			t.Fatalf("admitted load: %s/%s (%s)", res.Verdict, res.Reason, res.Detail)
 		}
 	}
 }

@@ -24,9 +24,21 @@ type Options struct {
 	// Timeout bounds each exchange (default 5 s); a push not seen within
 	// it counts as not delivered.
 	Timeout time.Duration
-	// BarrierTrials is how many times the delivery barrier is tried
-	// (default 40).
+	// BarrierTrials caps the trials of each sequential check (the
+	// delivery barrier, atomic replacement; default 2000): a check that
+	// reaches it before its bound ends unknown.
 	BarrierTrials int
+	// Confidence (default 0.95) and MaxRate (default 0.02) are the
+	// sequential checks' stopping rule: trials run until the exercised
+	// ones bound the violation rate by MaxRate at Confidence.
+	Confidence, MaxRate float64
+	// Subscriptions is how many subscriptions the capacity check opens on
+	// one connection at most (default 64).
+	Subscriptions int
+	// CollateralTimeout bounds each exchange of the malformed-d check
+	// (default 2 s, at most Timeout): a relay that stalls on such an
+	// event (sqlite3: ~35 s) leaves that check unknown.
+	CollateralTimeout time.Duration
 	// Progress, if set, receives one line per step (the command sends it
 	// to stderr).
 	Progress io.Writer
@@ -45,6 +57,10 @@ type prober struct {
 	published []*nostr.Event
 	rep       Report
 	salt      int
+	seq       sequential
+	// cap is the relay's cap as checkCap measured it (0: not measured);
+	// the checks that need events at one second size them to it.
+	cap int
 }
 
 // Probe runs every check against the relay at url. It returns an error
@@ -57,10 +73,30 @@ func Probe(ctx context.Context, url string, opts Options) (Report, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 5 * time.Second
 	}
-	if opts.BarrierTrials <= 0 {
-		opts.BarrierTrials = 40
+	if opts.BarrierTrials == 0 {
+		opts.BarrierTrials = 2000
 	}
-	p := &prober{opts: opts, sk: opts.SecretKey, base: opts.Base, rep: Report{Relay: url}}
+	if opts.Confidence == 0 {
+		opts.Confidence = 0.95
+	}
+	if opts.MaxRate == 0 {
+		opts.MaxRate = 0.02
+	}
+	if opts.Subscriptions == 0 {
+		opts.Subscriptions = 64
+	}
+	if opts.CollateralTimeout <= 0 {
+		opts.CollateralTimeout = min(2*time.Second, opts.Timeout)
+	}
+	seq := sequential{confidence: opts.Confidence, maxRate: opts.MaxRate, cap: opts.BarrierTrials}
+	if err := seq.validate(); err != nil {
+		return Report{}, err
+	}
+	if opts.Subscriptions < 3 || opts.Subscriptions > maxSubscriptions {
+		return Report{}, fmt.Errorf("relaycheck: subscriptions %d, want 3 to %d", opts.Subscriptions, maxSubscriptions)
+	}
+	p := &prober{opts: opts, seq: seq, sk: opts.SecretKey, base: opts.Base,
+		rep: Report{Relay: url, ProbeVersion: ProbeVersion, Date: time.Now().UTC().Truncate(time.Second)}}
 	if p.sk == "" {
 		p.sk = nostr.GeneratePrivateKey()
 	}
@@ -91,12 +127,23 @@ func Probe(ctx context.Context, url string, opts Options) (Report, error) {
 		{"order", p.checkOrder},
 		{"tags", p.checkTags},
 		{"replacement", p.checkReplacement},
+		{"fresh answers", p.checkFresh},
 		{"push", p.checkPush},
 		{"barrier", p.checkBarrier},
+		{"atomic replacement", p.checkAtomic},
+		{"subscriptions", p.checkSubs},
+		// Last: a relay that stalls on a malformed d tag stalls whatever
+		// follows.
+		{"malformed d tags", p.checkCollateral},
 	}
 	for _, s := range steps {
 		p.progress("probing %s", s.name)
-		p.rep.Checks = append(p.rep.Checks, s.run(ctx)...)
+		for _, c := range s.run(ctx) {
+			if c.Trials == 0 && c.Verdict != Unknown {
+				c.Trials = 1 // decided by one exchange
+			}
+			p.rep.Checks = append(p.rep.Checks, c)
+		}
 	}
 	p.progress("deleting %d events", len(p.published))
 	p.rep.Cleanup = p.cleanup(ctx)
@@ -123,9 +170,14 @@ func (p *prober) event(d string, at nostr.Timestamp, extra ...nostr.Tag) *nostr.
 // publish writes events and waits for each OK. It returns the accepted
 // ones and, for the first refusal or failure, why.
 func (p *prober) publish(ctx context.Context, evs ...*nostr.Event) ([]*nostr.Event, string) {
+	return p.publishWithin(ctx, p.opts.Timeout, evs...)
+}
+
+// publishWithin is publish with each OK awaited at most d.
+func (p *prober) publishWithin(ctx context.Context, d time.Duration, evs ...*nostr.Event) ([]*nostr.Event, string) {
 	var ok []*nostr.Event
 	for _, ev := range evs {
-		c, cancel := context.WithTimeout(ctx, p.opts.Timeout)
+		c, cancel := context.WithTimeout(ctx, d)
 		accepted, reason, err := p.w.Publish(c, ev, nil)
 		cancel()
 		p.published = append(p.published, ev)
@@ -140,15 +192,21 @@ func (p *prober) publish(ctx context.Context, evs ...*nostr.Event) ([]*nostr.Eve
 	return ok, ""
 }
 
-// query runs one REQ on the reader connection and closes it.
-func (p *prober) query(ctx context.Context, sub string, f nostr.Filter) (Answer, error) {
-	c, cancel := context.WithTimeout(ctx, p.opts.Timeout)
+// queryWithin runs one REQ on the reader connection within d and closes
+// it.
+func (p *prober) queryWithin(ctx context.Context, d time.Duration, sub string, f nostr.Filter) (Answer, error) {
+	c, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	a, err := p.r.Query(c, sub, f, nil)
 	if err == nil && !a.Refused {
 		err = p.r.Unsub(c, sub)
 	}
 	return a, err
+}
+
+// query runs one REQ on the reader connection and closes it.
+func (p *prober) query(ctx context.Context, sub string, f nostr.Filter) (Answer, error) {
+	return p.queryWithin(ctx, p.opts.Timeout, sub, f)
 }
 
 func (p *prober) filter(limit int, since, until *nostr.Timestamp) nostr.Filter {
@@ -165,6 +223,14 @@ func reqText(sub string, f nostr.Filter) string {
 
 func unknown(id string, req Requirement, why string) Check {
 	return Check{ID: id, Requirement: req, Verdict: Unknown, Detail: why}
+}
+
+// failed is why an exchange gave no answer: an error or a CLOSED reason.
+func failed(err error, a Answer) string {
+	if err != nil {
+		return err.Error()
+	}
+	return "CLOSED: " + a.Closed
 }
 
 // nip01Order sorts newest first, ties by lowest id.

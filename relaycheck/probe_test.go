@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/nip-rs/harness/internal/khatrutest"
 	"github.com/nip-rs/harness/internal/notefig"
@@ -35,9 +37,31 @@ func startKhatru(t testing.TB, opts khatrutest.Options) *khatrutest.Relay {
 	return r
 }
 
+// probe runs the probe against url with the fixed key and base, trials
+// capping each sequential check (0: the default).
 func probe(t testing.TB, url string, trials int) relaycheck.Report {
 	t.Helper()
 	rep, err := relaycheck.Probe(context.Background(), url, relaycheck.Options{SecretKey: probeSK, Base: probeBase, Timeout: 3 * time.Second, BarrierTrials: trials})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// simProbe runs the probe against a relaysim server with the profile;
+// wrap, if set, wraps each connection.
+func simProbe(t testing.TB, p relaysim.Profile, wrap func(relaycheck.Transport) relaycheck.Transport) relaycheck.Report {
+	t.Helper()
+	srv := relaysim.NewServer(relaysim.New(p))
+	rep, err := relaycheck.Probe(context.Background(), "ws://relaysim", relaycheck.Options{SecretKey: probeSK, Base: probeBase,
+		Timeout: time.Second,
+		Dial: func(ctx context.Context, url string) (relaycheck.Transport, error) {
+			c, err := srv.Dial(ctx, url)
+			if err != nil || wrap == nil {
+				return c, err
+			}
+			return wrap(c), nil
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,36 +76,65 @@ func verdicts(rep relaycheck.Report) map[string]relaycheck.Verdict {
 	return out
 }
 
-// TestProbeKhatru: against khatru v0.8.4 over slicestore the probe names
-// the requirements it breaks (R1: ties by descending id and an empty
-// pinned window; R3: the pinned window delivers nothing) and the
-// replacement that keeps two versions; with the store answering as NIP-01
-// says, the load requirements conform. 20 barrier trials each.
-func TestProbeKhatru(t *testing.T) {
-	before := runtime.NumGoroutine()
+// statistical are the requirements decided by the sequential checks,
+// whose outcome on a real relay is a sample.
+var statistical = []relaycheck.Requirement{relaycheck.ReqBarrier, relaycheck.ReqAtomic}
+
+func violatedExcept(rep relaycheck.Report, skip []relaycheck.Requirement) []relaycheck.Requirement {
+	return slices.DeleteFunc(rep.Violated(), func(r relaycheck.Requirement) bool { return slices.Contains(skip, r) })
+}
+
+type (
+	reqs   = []relaycheck.Requirement
+	checks = map[string]relaycheck.Verdict
+)
+
+const (
+	conf = relaycheck.Conforms
+	viol = relaycheck.Violates
+	unkn = relaycheck.Unknown
+)
+
+// TestProbeProfiles: against relaysim's server every profile gets exactly
+// the violations it has, named per check: the conformant relay (at cap 10
+// and at cap 2, where the pinned window must not be asked for more than
+// the cap) conforms on every check; each breaking profile violates its
+// requirement and no other load requirement. The server settles every
+// frame at once, so every verdict here is deterministic (run it with
+// -count=10).
+func TestProbeProfiles(t *testing.T) {
+	maxSubs := relaysim.Conformant(10)
+	maxSubs.Name, maxSubs.MaxSubs = "max-subs-20", 20
 	tests := []struct {
-		name     string
-		opts     khatrutest.Options
-		violated []relaycheck.Requirement
-		checks   map[string]relaycheck.Verdict
+		p        relaysim.Profile
+		wrap     func(relaycheck.Transport) relaycheck.Transport
+		violated reqs
+		checks   checks
+		capacity int
 	}{
-		{"slicestore", khatrutest.Options{MaxLimit: 10}, []relaycheck.Requirement{relaycheck.ReqPrefix, relaycheck.ReqFloor, relaycheck.ReqReplacement},
-			map[string]relaycheck.Verdict{"bounds-pinned": relaycheck.Violates, "bounds-since": relaycheck.Violates, "bounds-until": relaycheck.Conforms,
-				"floor-pinned": relaycheck.Violates, "order-ties": relaycheck.Violates, "order-newest": relaycheck.Conforms,
-				"cap-stable": relaycheck.Conforms, "push": relaycheck.Conforms, "replace-newer": relaycheck.Conforms,
-				"replace-older": relaycheck.Violates, "replace-same-high-first": relaycheck.Conforms, "replace-same-low-first": relaycheck.Violates,
-				"tags": relaycheck.Conforms}},
-		{"NIP-01 queries", khatrutest.Options{MaxLimit: 10, Conforming: true}, []relaycheck.Requirement{relaycheck.ReqReplacement},
-			map[string]relaycheck.Verdict{"bounds-pinned": relaycheck.Conforms, "floor-pinned": relaycheck.Conforms, "order-ties": relaycheck.Conforms}},
+		{p: relaysim.Conformant(10), capacity: 64},
+		{p: relaysim.Conformant(2), capacity: 64, checks: checks{"bounds-pinned": conf, "bounds-since": conf, "floor-pinned": conf, "order-ties": conf}},
+		{p: relaysim.NonPrefix(10), violated: reqs{relaycheck.ReqPrefix}, capacity: 64,
+			checks: checks{"cap-prefix": viol, "order-ties": viol, "order-newest": viol}},
+		{p: relaysim.CapShrinking(10), violated: reqs{relaycheck.ReqCap}, capacity: 64, checks: checks{"cap-stable": viol}},
+		{p: relaysim.FloorOne(10), violated: reqs{relaycheck.ReqPrefix, relaycheck.ReqFloor}, capacity: 64,
+			checks: checks{"floor": viol, "floor-pinned": viol, "order-ties": unkn, "bounds-pinned": conf}},
+		{p: relaysim.NoPush(10), violated: reqs{relaycheck.ReqPush, relaycheck.ReqBarrier},
+			checks: checks{"push": viol, "barrier": viol, "subs-fence": unkn, "subs-capacity": unkn}},
+		{p: relaysim.StrfryLike(10), violated: reqs{relaycheck.ReqPrefix}, capacity: 64, checks: checks{"order-ties": viol}},
+		{p: relaysim.KhatruSliceLike(10), violated: reqs{relaycheck.ReqPrefix, relaycheck.ReqFloor, relaycheck.ReqReplacement}, capacity: 64,
+			checks: checks{"bounds-pinned": viol, "bounds-until": conf, "floor-pinned": viol, "order-ties": viol, "replace-same-low-first": viol}},
+		{p: relaysim.Cached(10), violated: reqs{relaycheck.ReqFresh}, capacity: 64, checks: checks{"fresh-after-write": viol}},
+		{p: maxSubs, violated: reqs{relaycheck.ReqSubs}, capacity: 20, checks: checks{"subs-fence": conf, "subs-capacity": viol}},
+		{p: relaysim.Conformant(10), wrap: (&gap{}).wrap, violated: reqs{relaycheck.ReqAtomic}, capacity: 64, checks: checks{"atomic": viol}},
 	}
-	rows := map[relaycheck.Requirement][]relaycheck.Verdict{}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			r := startKhatru(t, tc.opts)
-			rep := probe(t, r.URL, 20)
-			for _, rv := range rep.Requirements {
-				rows[rv.Requirement] = append(rows[rv.Requirement], rv.Verdict)
-			}
+		name := tc.p.Name
+		if tc.wrap != nil {
+			name += "+delete-then-save"
+		}
+		t.Run(fmt.Sprintf("%s-%d", name, tc.p.Cap(1000, 0)), func(t *testing.T) {
+			rep := simProbe(t, tc.p, tc.wrap)
 			if got := rep.Violated(); !slices.Equal(got, tc.violated) {
 				t.Errorf("violated %v, want %v\n%s", got, tc.violated, rep.Text())
 			}
@@ -91,16 +144,80 @@ func TestProbeKhatru(t *testing.T) {
 					t.Errorf("%s: %s, want %s", id, got[id], want)
 				}
 			}
+			if len(tc.violated) == 0 {
+				for _, c := range rep.Checks {
+					if c.Verdict != conf {
+						t.Errorf("%s: %s (%s)", c.ID, c.Verdict, c.Detail)
+					}
+				}
+			}
+			if rep.SubCapacity != tc.capacity || rep.SubEvicts != (tc.capacity == 20) {
+				t.Errorf("subscription capacity %d (evicts %v), want %d", rep.SubCapacity, rep.SubEvicts, tc.capacity)
+			}
+			if rep.ProbeVersion != relaycheck.ProbeVersion || rep.Date.IsZero() {
+				t.Errorf("report version %q date %s", rep.ProbeVersion, rep.Date)
+			}
+		})
+	}
+}
+
+// TestProbeKhatru: against khatru v0.8.4 over slicestore the probe names
+// the requirements it breaks (R1: ties by descending id and an empty
+// pinned window; R3: the pinned window delivers nothing) and the
+// replacement that keeps two versions; with the store answering as NIP-01
+// says, the other load requirements conform. The barrier and atomic
+// replacement are samples on a real relay and are asserted only where
+// deterministic: the Conforming wrapper closes the barrier, so it never
+// violates there.
+func TestProbeKhatru(t *testing.T) {
+	before := runtime.NumGoroutine()
+	tests := []struct {
+		name     string
+		opts     khatrutest.Options
+		violated reqs
+		checks   checks
+	}{
+		{"slicestore", khatrutest.Options{MaxLimit: 10}, reqs{relaycheck.ReqPrefix, relaycheck.ReqFloor, relaycheck.ReqReplacement},
+			checks{"bounds-pinned": viol, "bounds-since": viol, "bounds-until": conf,
+				"floor-pinned": viol, "order-ties": viol, "order-newest": conf, "floor": conf,
+				"cap-stable": conf, "push": conf, "replace-newer": conf,
+				"replace-older": viol, "replace-same-high-first": conf, "replace-same-low-first": viol,
+				"tags": conf, "fresh-after-write": conf, "fresh-repeat": conf, "subs-fence": conf, "subs-capacity": conf, "collateral-d": conf}},
+		{"NIP-01 queries", khatrutest.Options{MaxLimit: 10, Conforming: true}, reqs{relaycheck.ReqReplacement},
+			checks{"bounds-pinned": conf, "floor-pinned": conf, "order-ties": conf, "fresh-after-write": conf, "subs-capacity": conf}},
+	}
+	rows := map[relaycheck.Requirement][]relaycheck.Verdict{}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := startKhatru(t, tc.opts)
+			start := time.Now()
+			rep := probe(t, r.URL, 0)
+			t.Logf("probe run: %s", time.Since(start))
+			for _, rv := range rep.Requirements {
+				rows[rv.Requirement] = append(rows[rv.Requirement], rv.Verdict)
+			}
+			if got := violatedExcept(rep, statistical); !slices.Equal(got, tc.violated) {
+				t.Errorf("violated %v, want %v\n%s", got, tc.violated, rep.Text())
+			}
+			got := verdicts(rep)
+			for id, want := range tc.checks {
+				if got[id] != want {
+					t.Errorf("%s: %s, want %s", id, got[id], want)
+				}
+			}
+			if tc.opts.Conforming && got["barrier"] == viol {
+				t.Errorf("the barrier violated behind the wrapper that closes it:\n%s", rep.Text())
+			}
 			t.Log(rep.Text())
 		})
 	}
 	if n := settle(before); n > before {
 		t.Errorf("%d goroutines after the probes, %d before", n, before)
 	}
-	// The note's table, the barrier's row excepted (statistical).
+	// The note's table: the rows it pins (the statistical ones excepted).
 	note := notefig.Section(t, "## Real relays")
-	for req, vs := range rows {
-		if req != relaycheck.ReqBarrier && len(vs) == 2 {
+	for _, req := range []relaycheck.Requirement{relaycheck.ReqPrefix, relaycheck.ReqCap, relaycheck.ReqFloor, relaycheck.ReqPush, relaycheck.ReqReplacement, relaycheck.ReqTags} {
+		if vs := rows[req]; len(vs) == 2 {
 			notefig.RequireLine(t, note, fmt.Sprintf("| %s | %s | %s |", req, vs[0], vs[1]))
 		}
 	}
@@ -118,29 +235,73 @@ func settle(want int) int {
 // TestProbeKhatruMatchesProfile: the probe's report against khatru over
 // slicestore and against relaysim's khatru-slice-like profile at the same
 // cap is the same, check for check, evidence included (same key, same
-// seconds, so the same events); only the barrier's trial count in which
-// the query read the event may differ, since it is statistical. This
+// seconds, so the same events); the sequential checks (barrier, atomic
+// replacement) are samples on the real relay and are left out, with the
+// date and the cleanup's count, which depends on their trials. This
 // cross-checks the profile against the real relay rather than against
 // what the profile claims.
 func TestProbeKhatruMatchesProfile(t *testing.T) {
 	r := startKhatru(t, khatrutest.Options{MaxLimit: 10})
-	real := probe(t, r.URL, 10)
-	srv := relaysim.NewServer(relaysim.New(relaysim.KhatruSliceLike(10)))
-	simRep, err := relaycheck.Probe(context.Background(), "ws://relaysim", relaycheck.Options{SecretKey: probeSK, Base: probeBase,
-		Timeout: 3 * time.Second, BarrierTrials: 10,
-		Dial: func(ctx context.Context, url string) (relaycheck.Transport, error) { return srv.Dial(ctx, url) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	real.Relay, simRep.Relay = "", ""
+	real := probe(t, r.URL, 0)
+	simRep := simProbe(t, relaysim.KhatruSliceLike(10), nil)
 	for _, rep := range []*relaycheck.Report{&real, &simRep} {
-		for i := range rep.Checks {
-			if rep.Checks[i].ID == "barrier" {
-				rep.Checks[i].Detail = ""
-			}
-		}
+		rep.Relay, rep.Date, rep.Cleanup = "", time.Time{}, ""
+		rep.Checks = slices.DeleteFunc(rep.Checks, func(c relaycheck.Check) bool { return c.ID == "barrier" || c.ID == "atomic" })
+		rep.Requirements = slices.DeleteFunc(rep.Requirements, func(rv relaycheck.RequirementVerdict) bool {
+			return slices.Contains(statistical, rv.Requirement)
+		})
 	}
 	if diff := cmp.Diff(real, simRep); diff != "" {
 		t.Fatalf("khatru (-) and relaysim's profile (+) differ:\n%s", diff)
 	}
+}
+
+// gap makes a relay replace by delete-then-save, as khatru v0.8.x does,
+// with the gap always hit: a replacement of the atomic check's coordinate
+// deletes the stored version at once (a kind 5 through the relay) and
+// stores the new one only after the next frame any connection sends,
+// which in the check is the racing query.
+type gap struct {
+	mu     sync.Mutex
+	last   string
+	held   []byte
+	heldOn relaycheck.Transport
+}
+
+type gapConn struct {
+	g *gap
+	relaycheck.Transport
+}
+
+func (g *gap) wrap(t relaycheck.Transport) relaycheck.Transport { return gapConn{g, t} }
+
+func (c gapConn) WriteMessage(ctx context.Context, data []byte) error {
+	g := c.g
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if e, ok := nostr.ParseMessage(data).(*nostr.EventEnvelope); ok && e.Kind == 30078 && e.Tags.GetD() == "relaycheck:atomic" {
+		last := g.last
+		g.last = e.ID
+		if last == "" {
+			return c.Transport.WriteMessage(ctx, data)
+		}
+		del := nostr.Event{Kind: 5, CreatedAt: e.CreatedAt, Tags: nostr.Tags{{"e", last}}}
+		if err := del.Sign(probeSK); err != nil {
+			return err
+		}
+		frame, err := (&nostr.EventEnvelope{Event: del}).MarshalJSON()
+		if err != nil {
+			return err
+		}
+		g.held, g.heldOn = data, c.Transport
+		return c.Transport.WriteMessage(ctx, frame)
+	}
+	err := c.Transport.WriteMessage(ctx, data)
+	if held := g.held; held != nil {
+		g.held = nil
+		if err := g.heldOn.WriteMessage(ctx, held); err != nil {
+			return err
+		}
+	}
+	return err
 }

@@ -4,11 +4,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/nip-rs/harness/model"
 )
+
+// ProbeVersion names what the probe's checks test. A record written by
+// another version is not evidence for this one (the gate treats it as
+// absent): the checks, their trial counts and what they decide change
+// between versions.
+const ProbeVersion = "relaycheck/2"
 
 // Verdict is what the probe concluded about one check or requirement.
 type Verdict string
@@ -28,26 +35,36 @@ func worse(a, b Verdict) Verdict {
 	return a
 }
 
-// Requirement is what a check bears on: one of the five relay requirements
-// of the full-state load, or a NIP-01 behaviour the load relies on.
-// The five are model's; the NIP-01 ones are the probe's own.
+// Requirement is what a check bears on: one of the relay requirements of
+// the full-state load (model's names), or a NIP-01 behaviour the probe
+// reports on its own.
 type Requirement = model.RelayRequirement
 
 const (
-	ReqPrefix                  = model.ReqPrefix
-	ReqCap                     = model.ReqCap
-	ReqFloor                   = model.ReqFloor
-	ReqPush                    = model.ReqPush
-	ReqBarrier                 = model.ReqBarrier
+	ReqPrefix  = model.ReqPrefix
+	ReqCap     = model.ReqCap
+	ReqFloor   = model.ReqFloor
+	ReqPush    = model.ReqPush
+	ReqBarrier = model.ReqBarrier
+	ReqAtomic  = model.ReqAtomic
+	ReqFresh   = model.ReqFresh
+	ReqSubs    = model.ReqSubs
+
 	ReqReplacement Requirement = "NIP-01 addressable replacement"
 	ReqTags        Requirement = "NIP-01 tag filter"
+	// ReqNoCollateral: a publication deletes only the versions it
+	// replaces. A relay that deletes another coordinate loses the user's
+	// data; the load cannot see it (the coordinate is gone, not hidden),
+	// so it is reported, not gated on.
+	ReqNoCollateral Requirement = "relay deletes only what is replaced"
 )
 
-// LoadRequirements are the requirements whose violation bars a full-state
-// load (the gate); the others are reported for what they cost.
-var LoadRequirements = []Requirement{ReqPrefix, ReqCap, ReqFloor, ReqPush, ReqBarrier}
+// LoadRequirements are the requirements a complete verdict rests on: the
+// gate admits a relay for a complete verdict only when every one of them
+// conforms (Gate).
+var LoadRequirements = []Requirement{ReqPrefix, ReqCap, ReqFloor, ReqPush, ReqBarrier, ReqAtomic, ReqFresh, ReqSubs}
 
-var allRequirements = append(append([]Requirement{}, LoadRequirements...), ReqReplacement, ReqTags)
+var allRequirements = append(append([]Requirement{}, LoadRequirements...), ReqReplacement, ReqTags, ReqNoCollateral)
 
 // Evidence is one exchange: the REQ sent (or the writes made) and what
 // came back, each event as "created_at id d".
@@ -63,23 +80,51 @@ type Check struct {
 	Requirement Requirement `json:"requirement"`
 	Verdict     Verdict     `json:"verdict"`
 	Detail      string      `json:"detail"`
-	Evidence    []Evidence  `json:"evidence,omitempty"`
+	// Trials is how many times the check's exchange ran (1 for a check
+	// decided by one exchange).
+	Trials int `json:"trials"`
+	// Exercised, Confidence and RateBound belong to the sequential
+	// checks (barrier, atomic replacement): in Exercised of the trials
+	// the race could show; with no violation among them the violation
+	// rate is at most RateBound at Confidence.
+	Exercised  int     `json:"exercised,omitempty"`
+	Confidence float64 `json:"confidence,omitempty"`
+	RateBound  float64 `json:"rate_bound,omitempty"`
+	// Chance is the probability that a relay which does not conform
+	// passes the check by chance, where that is not zero.
+	Chance   float64    `json:"chance,omitempty"`
+	Evidence []Evidence `json:"evidence,omitempty"`
 }
 
-// RequirementVerdict is the worst verdict of a requirement's checks.
+// RequirementVerdict is the worst verdict of a requirement's checks, with
+// their trial counts.
 type RequirementVerdict struct {
 	Requirement Requirement `json:"requirement"`
 	Verdict     Verdict     `json:"verdict"`
 	Checks      []string    `json:"checks"`
+	Trials      int         `json:"trials"`
+	Exercised   int         `json:"exercised,omitempty"`
+	// RateBound is the largest bound of the requirement's sequential
+	// checks (0: none is sequential or none reached a bound).
+	RateBound float64 `json:"rate_bound,omitempty"`
 }
 
 // Report is the outcome of one probe run.
 type Report struct {
 	Relay        string               `json:"relay"`
+	ProbeVersion string               `json:"probe_version"`
+	Date         time.Time            `json:"date"`
 	Requirements []RequirementVerdict `json:"requirements"`
 	Checks       []Check              `json:"checks"`
-	// BarrierTrials is how many times the barrier was tried.
+	// BarrierTrials is the cap on each sequential check's trials.
 	BarrierTrials int `json:"barrier_trials"`
+	// SubCapacity is how many subscriptions one connection kept, all
+	// receiving, before one was silently evicted; when none was, it is
+	// the number the probe opened (a lower bound). 0: not measured.
+	SubCapacity int `json:"sub_capacity"`
+	// SubEvicts reports that a silent eviction was seen (SubCapacity is
+	// then exact).
+	SubEvicts bool `json:"sub_evicts,omitempty"`
 	// Cleanup says what the deletion of the probe's events achieved.
 	Cleanup string `json:"cleanup"`
 }
@@ -93,6 +138,9 @@ func (r *Report) finish() {
 			if c.Requirement == req {
 				rv.Verdict = worse(rv.Verdict, c.Verdict)
 				rv.Checks = append(rv.Checks, c.ID)
+				rv.Trials += c.Trials
+				rv.Exercised += c.Exercised
+				rv.RateBound = max(rv.RateBound, c.RateBound)
 			}
 		}
 		if len(rv.Checks) == 0 {
@@ -107,11 +155,15 @@ func (r *Report) finish() {
 // conforms otherwise.
 func (r Report) Verdict() Verdict {
 	v := Conforms
-	for _, rv := range r.Requirements {
-		for _, lr := range LoadRequirements {
+	for _, lr := range LoadRequirements {
+		found := false
+		for _, rv := range r.Requirements {
 			if rv.Requirement == lr {
-				v = worse(v, rv.Verdict)
+				v, found = worse(v, rv.Verdict), true
 			}
+		}
+		if !found {
+			v = worse(v, Unknown)
 		}
 	}
 	return v
@@ -131,27 +183,69 @@ func (r Report) Violated() []Requirement {
 // JSON is the report as indented JSON.
 func (r Report) JSON() ([]byte, error) { return json.MarshalIndent(r, "", "  ") }
 
-// Text is the report for people: one line per requirement, then each
-// check with its evidence.
+// Text is the report for people: a summary table (requirement, verdict,
+// trials and bound, checks), then each check with its evidence. Every
+// piece of text the relay supplied is escaped.
 func (r Report) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "relay %s: %s\n", r.Relay, r.Verdict())
+	fmt.Fprintf(&b, "relay %s: %s (probe %s, %s)\n", printable(r.Relay), r.Verdict(), r.ProbeVersion, r.Date.UTC().Format(time.DateOnly))
+	fmt.Fprintf(&b, "  %-36s %-9s %-24s %s\n", "requirement", "verdict", "trials/bound", "checks")
 	for _, rv := range r.Requirements {
-		fmt.Fprintf(&b, "  %-32s %-9s (%s)\n", rv.Requirement, rv.Verdict, strings.Join(rv.Checks, ", "))
+		fmt.Fprintf(&b, "  %-36s %-9s %-24s %s\n", rv.Requirement, rv.Verdict, trialsText(rv), strings.Join(rv.Checks, ", "))
 	}
+	if r.SubCapacity > 0 {
+		if r.SubEvicts {
+			fmt.Fprintf(&b, "subscriptions per connection: %d (the next one silently evicts the oldest)\n", r.SubCapacity)
+		} else {
+			fmt.Fprintf(&b, "subscriptions per connection: at least %d, none silently evicted\n", r.SubCapacity)
+		}
+	}
+	b.WriteString("\n")
 	for _, c := range r.Checks {
-		fmt.Fprintf(&b, "%s [%s] %s: %s\n", c.ID, c.Requirement, c.Verdict, c.Detail)
+		fmt.Fprintf(&b, "%s [%s] %s: %s\n", c.ID, c.Requirement, c.Verdict, printable(c.Detail))
 		for _, e := range c.Evidence {
-			fmt.Fprintf(&b, "    sent %s\n    want %s\n", e.Sent, e.Want)
+			fmt.Fprintf(&b, "    sent %s\n    want %s\n", printable(e.Sent), printable(e.Want))
 			if len(e.Got) == 0 {
 				b.WriteString("    got  nothing\n")
 			}
 			for _, g := range e.Got {
-				fmt.Fprintf(&b, "    got  %s\n", g)
+				fmt.Fprintf(&b, "    got  %s\n", printable(g))
 			}
 		}
 	}
-	fmt.Fprintf(&b, "barrier trials: %d; cleanup: %s\n", r.BarrierTrials, r.Cleanup)
+	fmt.Fprintf(&b, "trial cap: %d; cleanup: %s\n", r.BarrierTrials, printable(r.Cleanup))
+	return b.String()
+}
+
+// trialsText is a summary row's trials column: "3", or for a sequential
+// requirement "412 (160 exercised) <= 0.0186".
+func trialsText(rv RequirementVerdict) string {
+	s := fmt.Sprint(rv.Trials)
+	if rv.Exercised > 0 {
+		s += fmt.Sprintf(" (%d ex.)", rv.Exercised)
+	}
+	if rv.RateBound > 0 {
+		s += fmt.Sprintf(" <=%.4f", rv.RateBound)
+	}
+	return s
+}
+
+// printable escapes what a terminal would interpret (control characters,
+// escape sequences, invalid UTF-8) so relay-supplied text prints as data.
+func printable(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == '\uFFFD' && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029' || (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069'):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
 	return b.String()
 }
 

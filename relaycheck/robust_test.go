@@ -96,7 +96,7 @@ func TestProbeHostileRelays(t *testing.T) {
 			return [][]byte{[]byte(`["OK","` + id[:64] + `",true,""]`)}
 		case strings.HasPrefix(s, `["REQ","`):
 			sub := strings.SplitN(s[8:], `"`, 2)[0]
-			return [][]byte{[]byte(`["CLOSED","` + sub + `","blocked: no"]`)}
+			return [][]byte{[]byte(`["CLOSED","` + sub + `","blocked: \u001b[2J\u001b]0;owned\u0007 no\r\n\u009b"]`)}
 		}
 		return nil
 	}
@@ -123,6 +123,11 @@ func TestProbeHostileRelays(t *testing.T) {
 			}
 			if v := rep.Verdict(); v == relaycheck.Conforms {
 				t.Fatalf("a hostile relay conforms:\n%s", rep.Text())
+			}
+			// Relay-supplied text prints as data: no control character
+			// but the report's own newlines.
+			if i := strings.IndexFunc(rep.Text(), func(r rune) bool { return r != '\n' && (r < 0x20 || (r >= 0x7f && r < 0xa0)) }); i >= 0 {
+				t.Fatalf("a control character in the report at %d:\n%q", i, rep.Text())
 			}
 		})
 	}

@@ -2,7 +2,13 @@
 // full-state load places on it (package relaycheck) and prints a verdict
 // per requirement with the evidence of every violation.
 //
-//	relaycheck [-json] [-quiet] [-timeout 5s] [-trials 40] [-store relays.json] URL
+//	relaycheck [-json] [-quiet] [-timeout 5s] [-trials 2000] [-confidence 0.95] [-max-rate 0.02] [-store relays.json] URL
+//
+// The delivery barrier and atomic replacement are tried sequentially:
+// until a violation, or until the trials in which the race could show
+// bound the violation rate by -max-rate at -confidence, or until -trials
+// (then the verdict is unknown). The text output is a summary table,
+// requirement by requirement, then every check with its evidence.
 //
 // It publishes events under a throwaway key and asks the relay to delete
 // them afterwards. Progress goes to stderr (-quiet: none). With -store

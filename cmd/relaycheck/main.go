@@ -29,7 +29,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	timeout := fs.Duration("timeout", 5*time.Second, "bound on each exchange with the relay")
-	trials := fs.Int("trials", 40, "how many times the delivery barrier is tried")
+	trials := fs.Int("trials", 2000, "cap on the trials of each sequential check (barrier, atomic replacement)")
+	confidence := fs.Float64("confidence", 0.95, "confidence of the sequential checks' bound on the violation rate")
+	maxRate := fs.Float64("max-rate", 0.02, "violation rate the sequential checks bound before they conform")
 	store := fs.String("store", "", "record the result in this evidence store file")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	fs.Usage = func() {
@@ -55,6 +57,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "relaycheck: -timeout must be positive and -trials at least 1\n")
 		return exitUsage
 	}
+	if !(*confidence > 0 && *confidence < 1) || !(*maxRate > 0 && *maxRate < 1) {
+		fmt.Fprintf(stderr, "relaycheck: -confidence and -max-rate must be strictly between 0 and 1\n")
+		return exitUsage
+	}
 	var st *relaycheck.FileStore
 	if *store != "" {
 		st = &relaycheck.FileStore{Path: *store}
@@ -63,7 +69,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	opts := relaycheck.Options{Timeout: *timeout, BarrierTrials: *trials}
+	opts := relaycheck.Options{Timeout: *timeout, BarrierTrials: *trials, Confidence: *confidence, MaxRate: *maxRate}
 	if !*quiet {
 		opts.Progress = stderr
 		fmt.Fprintf(stderr, "relaycheck %s\n", cli.Version())

@@ -1,0 +1,151 @@
+package relaycheck
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// checkPush: an event accepted while a subscription is open is pushed
+// to it (R4).
+func (p *prober) checkPush(ctx context.Context) []Check {
+	f := p.filter(10, ts(p.base+pushAt), nil)
+	c, cancel := context.WithTimeout(ctx, p.opts.Timeout)
+	defer cancel()
+	if a, err := p.r.Query(c, "push", f, nil); err != nil || a.Refused {
+		return []Check{unknown("push", ReqPush, failed(err, a))}
+	}
+	defer func() { _ = p.r.Unsub(ctx, "push") }()
+	ev := p.event("relaycheck:push", p.base+pushAt+1)
+	if _, why := p.publish(ctx, ev); why != "" {
+		return []Check{unknown("push", ReqPush, why)}
+	}
+	for {
+		env, err := p.r.Next(c)
+		if err != nil {
+			return []Check{{ID: "push", Requirement: ReqPush, Verdict: Violates,
+				Detail:   fmt.Sprintf("accepted %s, not pushed to the open subscription within %s", short(ev), p.opts.Timeout),
+				Evidence: []Evidence{{Sent: reqText("push", f) + " then EVENT " + ev.ID, Want: describe(ev)}}}}
+		}
+		if e, ok := env.(*nostr.EventEnvelope); ok && e.SubscriptionID != nil && *e.SubscriptionID == "push" && e.Event.ID == ev.ID {
+			return []Check{{ID: "push", Requirement: ReqPush, Verdict: Conforms, Detail: "an accepted event reached the open subscription"}}
+		}
+	}
+}
+
+// checkBarrier tries the delivery barrier (R5) sequentially: with a fence
+// subscription open on the reader, the writer publishes an event while
+// the reader asks for it by id. A trial is exercised when the query
+// delivers the event (the relay stored it before the query read
+// storage); the fence must then have had it before the query's
+// end-of-stored-events. One exercised trial that shows otherwise is a
+// violation and ends the check; otherwise trials run until the exercised
+// ones bound the violation rate (sequential), or the cap.
+func (p *prober) checkBarrier(ctx context.Context) []Check {
+	const id = "barrier"
+	f := p.filter(10, ts(p.base+barrierAt), nil)
+	c, cancel := context.WithTimeout(ctx, p.opts.Timeout)
+	a, err := p.r.Query(c, "fence", f, nil)
+	cancel()
+	if err != nil || a.Refused {
+		return []Check{unknown(id, ReqBarrier, "fence: "+failed(err, a))}
+	}
+	defer func() { _ = p.r.Unsub(ctx, "fence") }()
+	exercised, trials := 0, 0
+	for i := 0; i < p.seq.cap && !p.seq.done(exercised); i++ {
+		trials++
+		ev := p.event(fmt.Sprintf("relaycheck:barrier-%d", i), p.base+barrierAt+1+nostr.Timestamp(i))
+		read, fenced, why := p.barrierTrial(ctx, fmt.Sprintf("bar-%d", i), ev)
+		if why != "" {
+			chk := unknown(id, ReqBarrier, fmt.Sprintf("trial %d: %s", i+1, why))
+			chk.Trials, chk.Exercised = trials, exercised
+			return []Check{chk}
+		}
+		if !read {
+			continue
+		}
+		exercised++
+		if !fenced {
+			sub := fmt.Sprintf("bar-%d", i)
+			return []Check{{ID: id, Requirement: ReqBarrier, Verdict: Violates, Trials: trials, Exercised: exercised,
+				Detail: fmt.Sprintf("trial %d (%d exercised): the query delivered %s before the fence had it", trials, exercised, short(ev)),
+				Evidence: []Evidence{{Sent: reqText("fence", f) + "; EVENT " + ev.ID + "; " + reqText(sub, nostr.Filter{IDs: []string{ev.ID}}),
+					Got: []string{describe(ev)}, Want: "the fence push before EOSE " + sub}}}}
+		}
+	}
+	return []Check{p.seq.conclude(id, ReqBarrier, trials, exercised, "a trial is exercised when the query read the event")}
+}
+
+// barrierTrial publishes ev on the writer and, without waiting for its
+// OK, asks the reader for it by id; it reports whether the query
+// delivered it and whether the fence had it before the query's
+// end-of-stored-events, or why the trial failed.
+func (p *prober) barrierTrial(ctx context.Context, sub string, ev *nostr.Event) (read, fenced bool, why string) {
+	c, cancel := context.WithTimeout(ctx, p.opts.Timeout)
+	defer cancel()
+	p.published = append(p.published, ev)
+	if err := p.w.Send(c, &nostr.EventEnvelope{Event: *ev}); err != nil {
+		return false, false, err.Error()
+	}
+	a, err := p.r.Query(c, sub, nostr.Filter{IDs: []string{ev.ID}}, func(env nostr.Envelope) {
+		if e, ok := env.(*nostr.EventEnvelope); ok && e.SubscriptionID != nil && *e.SubscriptionID == "fence" && e.Event.ID == ev.ID {
+			fenced = true
+		}
+	})
+	if err != nil || a.Refused {
+		return false, false, failed(err, a)
+	}
+	_ = p.r.Unsub(c, sub)
+	if ok, reason, err := waitOK(c, p.w, ev.ID); err != nil || !ok {
+		return false, false, fmt.Sprintf("publish: %v %s", err, reason)
+	}
+	for _, got := range a.Events {
+		if got.ID == ev.ID {
+			read = true
+		}
+	}
+	return read, fenced, ""
+}
+
+// waitOK reads a connection until the OK for id.
+func waitOK(ctx context.Context, c *Conn, id string) (bool, string, error) {
+	for {
+		env, err := c.Next(ctx)
+		if err != nil {
+			return false, "", err
+		}
+		if o, ok := env.(*nostr.OKEnvelope); ok && o.EventID == id {
+			return o.OK, o.Reason, nil
+		}
+	}
+}
+
+// cleanup asks the relay to delete every event the probe published (one
+// kind 5 request naming them all) and says what remains.
+func (p *prober) cleanup(ctx context.Context) string {
+	if len(p.published) == 0 {
+		return "nothing published"
+	}
+	del := &nostr.Event{CreatedAt: p.base + barrierAt + nostr.Timestamp(p.opts.BarrierTrials) + 10, Kind: 5}
+	seen := map[string]bool{}
+	for _, ev := range p.published {
+		del.Tags = append(del.Tags, nostr.Tag{"e", ev.ID})
+		if d := ev.Tags.GetD(); !seen[d] {
+			seen[d] = true
+			del.Tags = append(del.Tags, nostr.Tag{"a", fmt.Sprintf("%d:%s:%s", kindAppData, p.pk, d)})
+		}
+	}
+	_ = del.Sign(p.sk)
+	c, cancel := context.WithTimeout(ctx, p.opts.Timeout)
+	defer cancel()
+	ok, why, err := p.w.Publish(c, del, nil)
+	if err != nil || !ok {
+		return fmt.Sprintf("deletion request refused: %v %s", err, why)
+	}
+	a, err := p.query(ctx, "left", p.filter(1000, nil, nil))
+	if err != nil {
+		return fmt.Sprintf("deletion requested; remaining unknown: %v", err)
+	}
+	return fmt.Sprintf("deletion requested for %d events; %d remain", len(p.published), len(a.Events))
+}

@@ -1,0 +1,138 @@
+package relaycheck
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/nip-rs/harness/model"
+)
+
+// Policy is what Gate does with a relay it has no valid record of.
+type Policy uint8
+
+const (
+	// LoadUnproven loads against a relay without a valid record, and the
+	// load's verdict is at best cannot-prove-complete (unproven): a
+	// client must still be able to read its state on a relay nobody has
+	// probed.
+	LoadUnproven Policy = iota
+	// ProbeFirst refuses to load against a relay without a valid record
+	// until a probe has recorded it.
+	ProbeFirst
+)
+
+// loadSubs is how many subscriptions a load keeps open on its connection
+// at once: the fence and one query.
+const loadSubs = 2
+
+// GateOptions configures Gate.
+type GateOptions struct {
+	Policy Policy
+	// OtherSubs is how many other subscriptions the caller keeps open on
+	// the load's connection while it runs: a relay is admitted only when
+	// they and the load's own fit its measured subscription capacity.
+	OtherSubs int
+	// Now is the time records are judged at (zero: time.Now()).
+	Now time.Time
+}
+
+// Decision is the gate's answer for one relay.
+type Decision struct {
+	// Config is the load configuration to use: KnownNonConforming set,
+	// with the evidence, when the store holds evidence against the relay;
+	// Unproven set, with why, when the relay is not proven to meet every
+	// load requirement.
+	Config model.LoadConfig
+	// Unproven reports that Config.Unproven is set.
+	Unproven bool
+	// Refused is set under ProbeFirst for a relay without a valid
+	// record: do not load.
+	Refused bool
+	Reason  string
+}
+
+// Gate is GateWith with only a policy.
+func Gate(s Store, relay string, cfg model.LoadConfig, pol Policy) (Decision, error) {
+	return GateWith(s, relay, cfg, GateOptions{Policy: pol})
+}
+
+// GateWith decides how to load against a relay given the evidence store
+// (Full-State Load: a client must not load against a relay it has
+// evidence violates the requirements). It trusts positive evidence only:
+//
+//   - evidence of a violation (a probe's or a load's, valid): no load
+//     (Config.KnownNonConforming, with the evidence);
+//   - no record, an expired one, or one of another probe version: under
+//     LoadUnproven the load runs with Config.Unproven set (it collects
+//     everything but never says complete); under ProbeFirst it is
+//     refused;
+//   - a valid probe record in which some load requirement is unknown, or
+//     whose subscription capacity cannot hold OtherSubs beside the
+//     load's own two: the load runs unproven, under either policy;
+//   - a valid probe record in which every load requirement conforms and
+//     the subscriptions fit: the load runs as configured, and may say
+//     complete.
+func GateWith(s Store, relay string, cfg model.LoadConfig, o GateOptions) (Decision, error) {
+	if o.OtherSubs < 0 {
+		return Decision{}, fmt.Errorf("relaycheck: gate: %d other subscriptions", o.OtherSubs)
+	}
+	if o.Policy > ProbeFirst {
+		return Decision{}, fmt.Errorf("relaycheck: gate: unknown policy %d", o.Policy)
+	}
+	rec, ok, err := s.Get(relay)
+	if err != nil {
+		return Decision{}, err
+	}
+	now := o.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	d := Decision{Config: cfg}
+	unproven := func(why string) (Decision, error) {
+		d.Config.Unproven, d.Unproven, d.Reason = why, true, why
+		return d, nil
+	}
+	absent := ""
+	switch {
+	case !ok:
+		absent = "no probe has recorded " + relay
+	case !rec.ExpiresAt().After(now):
+		absent = fmt.Sprintf("the record of %s expired on %s", relay, rec.ExpiresAt().UTC().Format(time.DateOnly))
+	case rec.Source == "probe" && rec.ProbeVersion != ProbeVersion:
+		absent = fmt.Sprintf("the record of %s is from probe version %q, not %s", relay, rec.ProbeVersion, ProbeVersion)
+	case rec.NonConforming():
+		d.Config.KnownNonConforming = true
+		d.Config.Evidence = fmt.Sprintf("%s evidence: %v: %s", rec.Source, rec.Violated, rec.Detail)
+		d.Reason = d.Config.Evidence
+		return d, nil
+	}
+	if absent != "" {
+		if o.Policy == ProbeFirst {
+			d.Refused, d.Reason = true, absent
+			return d, nil
+		}
+		return unproven(absent)
+	}
+	if rec.Source != "probe" {
+		return unproven("no probe has recorded " + relay + " (only a load's record)")
+	}
+	var notProven []string
+	for _, req := range LoadRequirements {
+		i := slices.IndexFunc(rec.Verdicts, func(rv RequirementVerdict) bool { return rv.Requirement == req })
+		switch {
+		case i < 0:
+			notProven = append(notProven, string(req)+" not probed")
+		case rec.Verdicts[i].Verdict != Conforms:
+			notProven = append(notProven, fmt.Sprintf("%s %s", req, rec.Verdicts[i].Verdict))
+		}
+	}
+	if len(notProven) > 0 {
+		return unproven("the probe did not prove " + strings.Join(notProven, ", "))
+	}
+	if need := o.OtherSubs + loadSubs; need > rec.SubCapacity {
+		return unproven(fmt.Sprintf("%d subscriptions on the load's connection (%d others and the load's %d); the probe saw %d kept", need, o.OtherSubs, loadSubs, rec.SubCapacity))
+	}
+	return d, nil
+}
