@@ -96,6 +96,7 @@ func (p *prober) barrierTrial(ctx context.Context, sub string, ev *nostr.Event) 
 	if err != nil || a.Refused {
 		return false, false, failed(err, a)
 	}
+	p.note(sub, nostr.Filter{IDs: []string{ev.ID}}, a, false)
 	_ = p.r.Unsub(c, sub)
 	if ok, reason, err := waitOK(c, p.w, ev.ID); err != nil || !ok {
 		return false, false, fmt.Sprintf("publish: %v %s", err, reason)

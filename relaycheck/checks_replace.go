@@ -143,6 +143,7 @@ func (p *prober) atomicTrial(ctx context.Context, sub string, f nostr.Filter, ne
 	if err != nil || a.Refused {
 		return nil, failed(err, a)
 	}
+	p.note(sub, f, a, false)
 	_ = p.r.Unsub(c, sub)
 	if ok, reason, err := waitOK(c, p.w, next.ID); err != nil || !ok {
 		return nil, fmt.Sprintf("publish: %v %s", err, reason)

@@ -111,6 +111,7 @@ func (p *prober) openAndPublish(ctx context.Context, subs []string, f nostr.Filt
 		if err != nil {
 			return nil, 0, fmt.Sprintf("opening %s: %v", s, err)
 		}
+		p.note(s, f, a, false)
 		if a.Refused {
 			refused = i + 1
 			break

@@ -58,6 +58,8 @@ type prober struct {
 	rep       Report
 	salt      int
 	seq       sequential
+	// answers is what the probe's queries refused to keep (checkAnswers).
+	answers answerLog
 	// cap is the relay's cap as checkCap measured it (0: not measured);
 	// the checks that need events at one second size them to it.
 	cap int
@@ -145,6 +147,7 @@ func Probe(ctx context.Context, url string, opts Options) (Report, error) {
 			p.rep.Checks = append(p.rep.Checks, c)
 		}
 	}
+	p.rep.Checks = append(p.rep.Checks, p.checkAnswers())
 	p.progress("deleting %d events", len(p.published))
 	p.rep.Cleanup = p.cleanup(ctx)
 	p.rep.BarrierTrials = opts.BarrierTrials
@@ -198,6 +201,9 @@ func (p *prober) queryWithin(ctx context.Context, d time.Duration, sub string, f
 	c, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	a, err := p.r.Query(c, sub, f, nil)
+	if err == nil {
+		p.note(sub, f, a, true)
+	}
 	if err == nil && !a.Refused {
 		err = p.r.Unsub(c, sub)
 	}

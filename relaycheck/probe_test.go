@@ -1,10 +1,13 @@
 package relaycheck_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -127,6 +130,8 @@ func TestProbeProfiles(t *testing.T) {
 		{p: relaysim.Cached(10), violated: reqs{relaycheck.ReqFresh}, capacity: 64, checks: checks{"fresh-after-write": viol}},
 		{p: maxSubs, violated: reqs{relaycheck.ReqSubs}, capacity: 20, checks: checks{"subs-fence": conf, "subs-capacity": viol}},
 		{p: relaysim.Conformant(10), wrap: (&gap{}).wrap, violated: reqs{relaycheck.ReqAtomic}, capacity: 64, checks: checks{"atomic": viol}},
+		{p: relaysim.Conformant(10), wrap: strayOn("cap-0"), violated: reqs{relaycheck.ReqPrefix}, capacity: 64,
+			checks: checks{"answers-valid": viol, "cap-stable": conf, "cap-prefix": conf}},
 	}
 	for _, tc := range tests {
 		name := tc.p.Name
@@ -303,5 +308,49 @@ func (c gapConn) WriteMessage(ctx context.Context, data []byte) error {
 			return err
 		}
 	}
+	return err
+}
+
+// strayOn wraps a connection so that, just before the end-of-stored-
+// events of subscription sub, the relay slips in a validly signed event
+// the filter did not ask for (a kind 1 note of another key): the probe
+// must not count it in the check's answer, and must report it.
+func strayOn(sub string) func(relaycheck.Transport) relaycheck.Transport {
+	return func(t relaycheck.Transport) relaycheck.Transport { return &strayConn{Transport: t, sub: sub} }
+}
+
+type strayConn struct {
+	relaycheck.Transport
+	sub  string
+	held []byte
+	done bool
+}
+
+func (c *strayConn) ReadMessage(ctx context.Context, buf io.Writer) error {
+	if c.held != nil {
+		_, err := buf.Write(c.held)
+		c.held = nil
+		return err
+	}
+	var b bytes.Buffer
+	if err := c.Transport.ReadMessage(ctx, &b); err != nil {
+		return err
+	}
+	if e, ok := nostr.ParseMessage(b.Bytes()).(*nostr.EOSEEnvelope); ok && string(*e) == c.sub && !c.done {
+		c.done = true
+		stray := nostr.Event{Kind: 1, CreatedAt: probeBase, Content: "stray"}
+		if err := stray.Sign(strings.Repeat("07", 32)); err != nil {
+			return err
+		}
+		env := nostr.EventEnvelope{SubscriptionID: &c.sub, Event: stray}
+		frame, err := env.MarshalJSON()
+		if err != nil {
+			return err
+		}
+		c.held = slices.Clone(b.Bytes())
+		_, err = buf.Write(frame)
+		return err
+	}
+	_, err := buf.Write(b.Bytes())
 	return err
 }
