@@ -33,7 +33,9 @@ func (p *prober) checkCollateral(ctx context.Context) []Check {
 	}
 	var sent []string
 	for i, md := range malformedD {
-		ev := p.event(md, at-10-nostr.Timestamp(i))
+		// Newer than the coordinates: a relay replacing "older versions"
+		// of what its d match returns deletes exactly those.
+		ev := p.event(md, at+1+nostr.Timestamp(i))
 		sent = append(sent, fmt.Sprintf("EVENT d=%q", md))
 		start := time.Now()
 		if _, why := p.publishWithin(ctx, d, ev); why != "" && time.Since(start) >= d {

@@ -32,8 +32,10 @@ type Options struct {
 	// lowest id, the cap keeping the newest and lowest ids) instead of
 	// slicestore's query, and pushes a stored event to open subscriptions
 	// before any query can read it (khatru stores first and pushes later,
-	// so a query in between breaks the delivery barrier). Replacement is
-	// unchanged.
+	// so a query in between breaks the delivery barrier). It answers only
+	// the latest version of each replaceable address, and a replacement
+	// is atomic: the replaced version is answered until its replacement
+	// is stored, never neither (khatru deletes, then saves).
 	Conforming bool
 	// RejectEvent, if set, refuses the events it returns a reason for
 	// (OK false with that reason).
@@ -100,6 +102,10 @@ func Start(opts Options) (r *Relay, err error) {
 	if opts.Conforming {
 		kr.OnEventSaved = append(kr.OnEventSaved, func(_ context.Context, ev *nostr.Event) { st.saved(kr, ev) })
 		kr.PreventBroadcast = append(kr.PreventBroadcast, func(_ *khatru.WebSocket, ev *nostr.Event) bool { return st.pushed(ev) })
+		kr.RejectEvent = append(kr.RejectEvent, func(ctx context.Context, ev *nostr.Event) (bool, string) {
+			st.incoming(ctx, ev)
+			return false, ""
+		})
 	}
 	kr.Log = log.New(io.Discard, "", 0)
 	kr.StoreEvent = append(kr.StoreEvent, st.save)

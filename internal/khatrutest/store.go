@@ -37,6 +37,9 @@ type store struct {
 	// conforming store answers queries from.
 	idMu sync.Mutex
 	byID map[string]*nostr.Event
+	// adding (conforming only) is the event khatru is adding on each
+	// context, with the replaced versions still answered (store_atomic.go).
+	adding map[context.Context]*replacement
 
 	// conforming (slicestore only) answers queries from byID, by NIP-01,
 	// instead of from slicestore's query.
@@ -112,9 +115,7 @@ func (s *store) put(ctx context.Context, ev *nostr.Event) error {
 	defer s.leave()
 	err := s.inner.SaveEvent(ctx, ev)
 	if err == nil {
-		s.idMu.Lock()
-		s.byID[ev.ID] = ev
-		s.idMu.Unlock()
+		s.remember(ctx, ev)
 	}
 	return err
 }
@@ -144,9 +145,7 @@ func (s *store) delete(ctx context.Context, ev *nostr.Event) error {
 	defer s.leave()
 	err := s.inner.DeleteEvent(ctx, ev)
 	if err == nil {
-		s.idMu.Lock()
-		delete(s.byID, ev.ID)
-		s.idMu.Unlock()
+		s.forget(ctx, ev)
 	}
 	return err
 }
@@ -202,6 +201,7 @@ func (s *store) nip01(f nostr.Filter) []*nostr.Event {
 	}
 	s.idMu.Unlock()
 	slices.SortFunc(out, newestFirst)
+	out = latestOnly(out)
 	limit := s.maxLimit
 	if f.Limit > 0 && f.Limit < limit {
 		limit = f.Limit

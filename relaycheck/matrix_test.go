@@ -1,0 +1,104 @@
+package relaycheck_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nip-rs/harness/internal/khatrutest"
+	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/relaycheck"
+)
+
+// matrixPeers are the columns of the conformance matrix: khatru v0.8.4
+// over each eventstore backend as deployed, and over slicestore behind
+// the wrapper that makes it conform (NIP-01 answers, the barrier, atomic
+// replacement), the one peer the gate can admit.
+func matrixPeers() []struct {
+	name string
+	opts khatrutest.Options
+} {
+	var out []struct {
+		name string
+		opts khatrutest.Options
+	}
+	for _, b := range khatrutest.Backends() {
+		out = append(out, struct {
+			name string
+			opts khatrutest.Options
+		}{b, khatrutest.Options{Backend: b, MaxLimit: 10}})
+	}
+	return append(out, struct {
+		name string
+		opts khatrutest.Options
+	}{"conforming", khatrutest.Options{MaxLimit: 10, Conforming: true}})
+}
+
+// sampled are the rows decided by a sequential race (the barrier, atomic
+// replacement): on a real relay each run is a sample, so the note writes
+// "sample" there and the test pins only that the conforming peer, which
+// closes both races, is never seen violating them.
+var sampled = []relaycheck.Requirement{relaycheck.ReqBarrier, relaycheck.ReqAtomic}
+
+// TestConformanceMatrix probes every peer once and pins the matrix,
+// relay by requirement, in NOTE.md ("Conformance matrix"): every row but
+// the sampled ones exactly, and the gate's decision per peer.
+func TestConformanceMatrix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("probes five relays")
+	}
+	peers := matrixPeers()
+	cells := map[relaycheck.Requirement][]string{}
+	var reqOrder []relaycheck.Requirement
+	var admitted []string
+	for _, p := range peers {
+		r := startKhatru(t, p.opts)
+		rep := probe(t, r.URL, 0)
+		t.Logf("%s:\n%s", p.name, rep.Text())
+		for _, rv := range rep.Requirements {
+			if !slices.Contains(reqOrder, rv.Requirement) {
+				reqOrder = append(reqOrder, rv.Requirement)
+			}
+			cell := string(rv.Verdict)
+			if slices.Contains(sampled, rv.Requirement) {
+				if p.opts.Conforming && rv.Verdict == relaycheck.Violates {
+					t.Errorf("%s: %s violated behind the wrapper that closes it:\n%s", p.name, rv.Requirement, rep.Text())
+				}
+				cell = "sample"
+			}
+			cells[rv.Requirement] = append(cells[rv.Requirement], cell)
+		}
+		st := relaycheck.NewMemStore()
+		if err := st.Put(relaycheck.FromReport(rep)); err != nil {
+			t.Fatal(err)
+		}
+		d, err := relaycheck.Gate(st, r.URL, model.LoadConfig{PubKey: userPK, Limit: 10}, relaycheck.LoadUnproven)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case d.Config.KnownNonConforming:
+			admitted = append(admitted, "refused")
+		case d.Unproven:
+			admitted = append(admitted, "unproven")
+		default:
+			admitted = append(admitted, "admitted")
+		}
+	}
+	var names []string
+	for _, p := range peers {
+		names = append(names, p.name)
+	}
+	lines := []string{"| requirement | " + strings.Join(names, " | ") + " |"}
+	for _, req := range reqOrder {
+		lines = append(lines, fmt.Sprintf("| %s | %s |", req, strings.Join(cells[req], " | ")))
+	}
+	lines = append(lines, "| gate | "+strings.Join(admitted, " | ")+" |")
+	t.Logf("matrix:\n%s", strings.Join(lines, "\n"))
+	note := notefig.Section(t, "## Conformance matrix")
+	for _, l := range lines {
+		notefig.RequireLine(t, note, l)
+	}
+}
