@@ -68,6 +68,9 @@ const (
 	ReqFloor   = model.ReqFloor
 	ReqPush    = model.ReqPush
 	ReqBarrier = model.ReqBarrier
+	ReqAtomic  = model.ReqAtomic
+	ReqFresh   = model.ReqFresh
+	ReqSubs    = model.ReqSubs
 )
 
 // Profile is a relay's behaviour.
@@ -105,6 +108,10 @@ type Profile struct {
 	// a REQ past it silently drops the oldest one (no CLOSED, no NOTICE),
 	// as @nostr-relay/core does at 20. 0 means no bound.
 	MaxSubs int
+	// AdvertisedSubs is the capacity the relay states (NIP-11
+	// limitation.max_subscriptions), which a client can plan around; 0
+	// states none.
+	AdvertisedSubs int
 	// SoftDelete keeps deleted rows, counting them toward the cap and
 	// withholding them after it.
 	SoftDelete bool
@@ -199,7 +206,7 @@ func KhatruSliceLike(cap int) Profile {
 	return Profile{
 		Name: "khatru-slice-like", Cap: capAt(cap), Ties: TieIDDesc, Tags: TagsBeforeCap,
 		SinceExclusive: true, DeleteThenSave: true, KeepStale: true, Push: PushDelayed,
-		Breaks: []Requirement{ReqPrefix, ReqBarrier},
+		Breaks: []Requirement{ReqPrefix, ReqBarrier, ReqAtomic},
 		Note:   "khatru 0.8.4 + slicestore 0.9.0: exclusive since, non-atomic replacement, two versions kept",
 	}
 }
@@ -225,11 +232,59 @@ func SoftDeletedRows(cap int) Profile {
 
 // Cached serves a repeated identical filter from a result cache that
 // writes do not invalidate (the in-flight repopulation race of
-// @nostr-relay/core). Otherwise conformant.
+// @nostr-relay/core), shared by every connection. Otherwise conformant:
+// R1-R5 as the spec states them speak of what a query returns given the
+// relay's storage and cap, not of when the relay read that storage, so
+// nothing in them forbids answering a filter asked before from the
+// earlier answer. The load survives it by never sending a filter twice
+// (LoadRules.FirstUntil, LoadRules.Retry); a cache that answers a filter
+// never asked before from a stale snapshot breaks R7.
 func Cached(cap int) Profile {
 	p := Conformant(cap)
 	p.Name, p.CacheTTL = "cached", 40
 	p.Note = "@nostr-relay/core: filter result cache repopulated with a pre-write snapshot"
+	return p
+}
+
+// DeleteThenSaveGap replaces a coordinate by removing the old version at
+// once and storing the new one only at Settle: a query in between finds
+// neither (khatru v0.8.x over lmdb, sqlite3, badger). Otherwise
+// conformant; it breaks R6.
+func DeleteThenSaveGap(cap int) Profile {
+	p := Conformant(cap)
+	p.Name, p.DeleteThenSave, p.Breaks = "delete-then-save", true, []Requirement{ReqAtomic}
+	p.Note = "khatru v0.8.x: replacement deletes, then saves; a query in the gap finds neither version"
+	return p
+}
+
+// InsertionTies orders same-second events most recently stored first
+// (badger, lmdb, @nostr-relay/core). Otherwise conformant; it breaks R1,
+// whose newest-first order breaks ties by id.
+func InsertionTies(cap int) Profile {
+	p := Conformant(cap)
+	p.Name, p.Ties, p.Breaks = "insertion-ties", TieInsertionDesc, []Requirement{ReqPrefix}
+	p.Note = "badger, lmdb, @nostr-relay/core: ties under a cap in insertion order"
+	return p
+}
+
+// SubEvicting keeps at most 4 subscriptions per connection, silently
+// dropping the oldest, and advertises no capacity (@nostr-relay/core at
+// 20). Otherwise conformant; it breaks R8.
+func SubEvicting(cap int) Profile {
+	p := Conformant(cap)
+	p.Name, p.MaxSubs, p.Breaks = "sub-evicting", 4, []Requirement{ReqSubs}
+	p.Note = "@nostr-relay/core: the 21st subscription evicts the oldest, no CLOSED, no NOTICE, no stated limit"
+	return p
+}
+
+// SubCapped keeps at most 5 subscriptions per connection, silently
+// dropping the oldest, and advertises that capacity: a client that
+// counts its subscriptions can keep the fence (LoadRules.FenceFits).
+// It meets R1-R5, and R8 for a client within the advertised capacity.
+func SubCapped(cap int) Profile {
+	p := Conformant(cap)
+	p.Name, p.MaxSubs, p.AdvertisedSubs = "sub-capped", 5, 5
+	p.Note = "silent eviction past an advertised max_subscriptions of 5"
 	return p
 }
 
@@ -244,18 +299,21 @@ func ConformantQueryPush(cap int) Profile {
 
 // Breaking lists the profiles that each break one requirement.
 func Breaking(cap int) []Profile {
-	return []Profile{NonPrefix(cap), CapShrinking(cap), FloorOne(cap), NoPush(cap), PushAfterEOSE(cap)}
+	return []Profile{NonPrefix(cap), CapShrinking(cap), FloorOne(cap), NoPush(cap), PushAfterEOSE(cap),
+		DeleteThenSaveGap(cap), SubEvicting(cap)}
 }
 
 // RealLike lists the profiles that mimic real relays.
 func RealLike(cap int) []Profile {
-	return []Profile{StrfryLike(cap), KhatruSliceLike(cap), SQLiteSubstringTagLike(cap), SoftDeletedRows(cap), Cached(cap)}
+	return []Profile{StrfryLike(cap), KhatruSliceLike(cap), SQLiteSubstringTagLike(cap), SoftDeletedRows(cap), InsertionTies(cap)}
 }
 
 // Quirks lists the profiles that meet the five requirements in a way
-// the conformant profile does not.
+// the conformant profile does not, and that the load must survive: a
+// push onto the query's own subscription, a result cache keyed by the
+// exact filter, silent eviction past an advertised capacity.
 func Quirks(cap int) []Profile {
-	return []Profile{ConformantQueryPush(cap)}
+	return []Profile{ConformantQueryPush(cap), Cached(cap), SubCapped(cap)}
 }
 
 // All lists every named profile, conformant first.
