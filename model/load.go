@@ -54,8 +54,8 @@ type LoadConfig struct {
 	// the prefix to the whole process.
 	Connection any
 	// Nonce makes this load's filters differ from another load's: the
-	// first band's until is MaxCreatedAt minus the nonce (modulo 2^16),
-	// far above any real created_at, so a relay caching results by the
+	// first band's until is NonceUntil(nonce), far above any real
+	// created_at, so a relay caching results by the
 	// exact filter never answers this load's first band from another
 	// load's. Zero draws a nonce from a random source; tests set it for
 	// deterministic filters.
@@ -82,11 +82,13 @@ type LoadConfig struct {
 // cannot-prove-complete.
 const MaxCreatedAt nostr.Timestamp = 1<<32 - 1
 
-// LoadSubscriptions is the most subscriptions a load can hold open on
-// its connection at once, as the relay sees them: the fence, the query
-// being answered, and the query before it, whose CLOSE a relay handling
-// messages concurrently may read after the next REQ.
-const LoadSubscriptions = 3
+// LoadSubscriptions is the most subscriptions a load holds open on its
+// connection at once: the fence and one query, since every query's
+// CLOSE is sent before the next REQ. A relay that reads a connection's
+// messages in order therefore never sees more; one that may read a REQ
+// before an earlier CLOSE gives no count a client could plan around, and
+// silent eviction on it breaks R8.
+const LoadSubscriptions = 2
 
 // held records the explicit subscription prefixes of loads without a
 // verdict, by connection.

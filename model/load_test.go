@@ -46,7 +46,7 @@ func newTestLoad(t *testing.T, n int, rules *Rules) *Load {
 	return l
 }
 
-// testNonce fixes the first band's until in unit tests: MaxCreatedAt-1.
+// testNonce fixes the first band's until in unit tests: MaxCreatedAt-4.
 const testNonce = 1
 
 // relayStub answers a load's REQs from a fixed store with a fixed cap,
@@ -218,7 +218,7 @@ func TestLoadFenceFirst(t *testing.T) {
 		t.Fatal("fence established before its EOSE")
 	}
 	got := l.Feed(eoseIn("load-fence"))
-	first := `{"kinds":[30078],"authors":["` + testPK + `"],"until":4294967294,"limit":10}`
+	first := `{"kinds":[30078],"authors":["` + testPK + `"],"until":4294967291,"limit":10}`
 	if len(got) != 1 || got[0].SubID != "load-q1" || got[0].Filter.String() != first {
 		t.Fatalf("after fence EOSE sent %v, want the first query on the fence's filter under the nonce's until", got)
 	}

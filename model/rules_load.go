@@ -105,14 +105,20 @@ func specLoadRules() LoadRules {
 	}
 }
 
-// nonceSpan is how far below MaxCreatedAt a first band's until may lie:
-// 2^16 seconds, so every until is above 2^32 - 2^16 (the year 2106).
-const nonceSpan = 1 << 16
+// nonceSlots is how many first-band untils the nonces select among, and
+// nonceSlot how many seconds each owns: its until and the maxPushRetries
+// below it that DistinctRetry steps down to, so no load's retried first
+// band is another load's first band. Every until lies above
+// 2^32 - 2^16 (the year 2106).
+const (
+	nonceSlots = 1 << 14
+	nonceSlot  = maxPushRetries + 1
+)
 
 // NonceUntil is the first band's until for a nonce: MaxCreatedAt minus
-// the nonce modulo 2^16.
+// nonceSlot seconds per step of the nonce modulo nonceSlots.
 func NonceUntil(nonce uint32) (nostr.Timestamp, bool) {
-	return MaxCreatedAt - nostr.Timestamp(nonce%nonceSpan), true
+	return MaxCreatedAt - nonceSlot*nostr.Timestamp(nonce%nonceSlots), true
 }
 
 // DistinctRetry is the retry of a push-only band by a filter the load has

@@ -22,15 +22,15 @@ func workloadLoadDefences(t *testing.T, rules *Rules) {
 	y := mkEv(slotD(2), 90, "y")
 	l := newTestLoad(t, 10, rules)
 	out := script(l, eoseIn(l.FenceID()), evIn(l.FenceID(), y), evIn("load-q1", y), eoseIn("load-q1"))
-	if len(out) < 2 || !strings.Contains(out[1], `"until":4294967294`) || !strings.Contains(out[len(out)-1], `"until":4294967293`) {
+	if len(out) < 2 || !strings.Contains(out[1], `"until":4294967291`) || !strings.Contains(out[len(out)-1], `"until":4294967290`) {
 		t.Fatalf("first band and its retry:\n%s", strings.Join(out, "\n"))
 	}
-	full, err := NewLoad(LoadConfig{PubKey: testPK, Limit: 10, Rules: rules, OtherSubs: 18, RelayMaxSubs: 20})
+	full, err := NewLoad(LoadConfig{PubKey: testPK, Limit: 10, Rules: rules, OtherSubs: 19, RelayMaxSubs: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if full.Start() != nil || full.Result().Reason != ReasonSubscriptions {
-		t.Fatalf("18 others at a capacity of 20: %s/%s", full.Verdict(), full.Result().Reason)
+		t.Fatalf("19 others at a capacity of 20: %s/%s", full.Verdict(), full.Result().Reason)
 	}
 }
 
