@@ -272,12 +272,12 @@ func InsertionTies(cap int) Profile {
 	return p
 }
 
-// SubEvicting keeps at most 4 subscriptions per connection, silently
+// SubEvicting keeps at most 3 subscriptions per connection, silently
 // dropping the oldest, and advertises no capacity (@nostr-relay/core at
 // 20). Otherwise conformant; it breaks R8.
 func SubEvicting(cap int) Profile {
 	p := Conformant(cap)
-	p.Name, p.MaxSubs, p.InOrder, p.Breaks = "sub-evicting", 4, true, []Requirement{ReqSubs}
+	p.Name, p.MaxSubs, p.InOrder, p.Breaks = "sub-evicting", 3, true, []Requirement{ReqSubs}
 	p.Note = "@nostr-relay/core: the 21st subscription evicts the oldest, no CLOSED, no NOTICE, no stated limit"
 	return p
 }
