@@ -167,6 +167,14 @@ func (w *World) Apply(s Step) *Violation {
 			return nil
 		}
 		w.loads++
+		if gap := w.relay.Profile().LoadGap; gap > 0 {
+			// Loads spaced gap ticks apart: the previous load's last
+			// messages reach the relay, then gap ticks pass.
+			for w.conn != nil && !w.conn.Lost() && w.conn.Inbound() > 0 {
+				_ = w.conn.Process(0)
+			}
+			w.relay.Idle(gap)
+		}
 		if w.conn == nil || w.conn.Lost() {
 			w.conn, w.others = w.relay.Connect(), 0
 		}

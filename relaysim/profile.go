@@ -104,6 +104,13 @@ type Profile struct {
 	// ticks (a tick is one processed message or accepted write); writes do
 	// not invalidate it. 0 disables the cache.
 	CacheTTL int
+	// LoadGap spaces a scenario's loads: before each load starts, the
+	// relay processes every message still pending on the connection, then
+	// idles this many ticks (Relay.Idle). A profile whose cache must not
+	// outlive a load sets it to the cache's TTL, so that a load meets only
+	// entries its own REQs made. It describes the clients the relay
+	// serves, not the relay.
+	LoadGap int
 	// MaxSubs keeps at most this many subscriptions open on a connection:
 	// a REQ past it silently drops the oldest one (no CLOSED, no NOTICE),
 	// as @nostr-relay/core does at 20. 0 means no bound.
@@ -251,6 +258,25 @@ func Cached(cap int) Profile {
 	return p
 }
 
+// CachedInLoad caches each query's result by its exact filter JSON, as
+// Cached does, but every entry expires before the scenario's next load
+// starts: the TTL is 40 ticks and the loads are 40 ticks apart
+// (LoadGap), so a load meets only entries its own REQs made. It
+// also pushes onto queries still being answered (QueryPush), so that a
+// load retries bands. It meets R1-R5; it is the in-load half of
+// @nostr-relay/core's cache. A load survives it by its fence alone:
+// every entry it meets was read from storage once the fence was open,
+// and every write after that reaches the fence as a push, so even a
+// repeated filter answered from the cache misses nothing (NOTE.md,
+// "What the spec should say about relays"). Loads closer together than
+// the TTL are R7's (Cached).
+func CachedInLoad(cap int) Profile {
+	p := ConformantQueryPush(cap)
+	p.Name, p.CacheTTL, p.LoadGap = "cached-in-load", 40, 40
+	p.Note = "a filter result cache living 40 ticks, loads at least 40 ticks apart; pushes onto queries in flight"
+	return p
+}
+
 // DeleteThenSaveGap replaces a coordinate by removing the old version at
 // once and storing the new one only at Settle: a query in between finds
 // neither (khatru v0.8.x over lmdb, sqlite3, badger). Otherwise
@@ -317,11 +343,11 @@ func RealLike(cap int) []Profile {
 // Quirks lists the profiles that meet the five requirements in a way
 // the conformant profile does not, and that the load must survive: a
 // push onto the query's own subscription, silent eviction past an
-// advertised capacity. (Cached is not among them: a later load's
-// continuation can repeat an earlier load's filter; NOTE.md, "What the
-// spec should say about relays".)
+// advertised capacity, a result cache that outlives no load. (Cached
+// is not among them: a later load's continuation can repeat an earlier
+// load's filter; NOTE.md, "What the spec should say about relays".)
 func Quirks(cap int) []Profile {
-	return []Profile{ConformantQueryPush(cap), SubCapped(cap)}
+	return []Profile{ConformantQueryPush(cap), SubCapped(cap), CachedInLoad(cap)}
 }
 
 // All lists every named profile, conformant first.

@@ -345,8 +345,8 @@ func TestProfiles(t *testing.T) {
 			t.Errorf("%s has no note", p.Name)
 		}
 	}
-	if len(seen) != 16 {
-		t.Fatalf("%d profiles, want 16", len(seen))
+	if len(seen) != 17 {
+		t.Fatalf("%d profiles, want 17", len(seen))
 	}
 	for _, p := range Quirks(5) {
 		if !p.Conforms() {
