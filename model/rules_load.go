@@ -56,15 +56,16 @@ type LoadRules struct {
 	// result moves the cursor below the band (step 3).
 	PushIsResult func(ev *nostr.Event) bool
 	// FirstUntil is the first band's until for a load's nonce, and
-	// whether it has one. It has: MaxCreatedAt minus the nonce modulo
-	// 2^16, above every created_at a client writes, so that no two
-	// loads with different nonces send the same first band, and a relay
-	// caching results by the exact filter (which the relay requirements
-	// do not forbid) never answers it from a snapshot taken before the
-	// load's fence was established. Without it the first band is the
-	// fence's own filter, which an earlier load on the same data asked
-	// too. Any delivery above it ends the load (the fence, which has no
-	// until, shows one).
+	// whether it has one. It has: NonceUntil, MaxCreatedAt minus a few
+	// seconds per nonce step, above every created_at a client writes, so
+	// that no two loads with different nonces send the same first band,
+	// and a relay caching results by the exact filter (which the relay
+	// requirements do not forbid) never answers it from a snapshot
+	// another load took before this load's fence was established. Within
+	// one load a repeat is harmless: every write after the fence reaches
+	// it. Without it the first band is the fence's own filter, which an
+	// earlier load on the same data asked too. Any delivery above it ends
+	// the load (the fence, which has no until, shows one).
 	FirstUntil func(nonce uint32) (nostr.Timestamp, bool)
 	// Retry is the filter a band is asked again with after it delivered
 	// only events the fence pushed meanwhile (attempt counts from 1), and
