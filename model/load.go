@@ -3,8 +3,11 @@ package model
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -42,8 +45,61 @@ type LoadConfig struct {
 	// client loads on a relay it has no positive evidence for, and acts
 	// on the result as potentially incomplete.
 	Unproven string
+	// Connection identifies the connection the load runs on (any
+	// comparable value: the connection object, a pointer to it). An
+	// explicit SubPrefix is held from NewLoad until the load's verdict
+	// (or Abort): NewLoad refuses a prefix a load on the same connection
+	// still holds, since two loads sharing subscription ids on one
+	// connection take each other's deliveries for their own. Nil scopes
+	// the prefix to the whole process.
+	Connection any
+	// Nonce makes this load's filters differ from another load's: the
+	// first band's until is NonceUntil(nonce), far above any real
+	// created_at, so a relay caching results by the
+	// exact filter never answers this load's first band from another
+	// load's. Zero draws a nonce from a random source; tests set it for
+	// deterministic filters.
+	Nonce uint32
+	// OtherSubs is the most subscriptions the client holds open on the
+	// load's connection besides the load's own, at any time while the
+	// load runs.
+	OtherSubs int
+	// RelayMaxSubs is the relay's subscription capacity per connection,
+	// as it advertises it (NIP-11 limitation.max_subscriptions) or the
+	// probe measured it; zero means unknown. A load whose subscriptions
+	// and the client's others may exceed it is not attempted (see
+	// LoadRules.FenceFits).
+	RelayMaxSubs int
 	// Rules makes every decision; nil means Spec().
 	Rules *Rules
+}
+
+// MaxCreatedAt is the largest created_at the load steps through: the
+// stores real relays use keep created_at as an unsigned 32-bit integer,
+// and every timestamp the load computes (T-1, the first band's until)
+// must stay in [0, MaxCreatedAt] so that no step wraps. A delivery
+// outside that range, or above the first band's until, ends the load
+// cannot-prove-complete.
+const MaxCreatedAt nostr.Timestamp = 1<<32 - 1
+
+// LoadSubscriptions is the most subscriptions a load holds open on its
+// connection at once: the fence and one query, since every query's
+// CLOSE is sent before the next REQ. A relay that reads a connection's
+// messages in order therefore never sees more; one that may read a REQ
+// before an earlier CLOSE gives no count a client could plan around, and
+// silent eviction on it breaks R8.
+const LoadSubscriptions = 2
+
+// held records the explicit subscription prefixes of loads without a
+// verdict, by connection.
+var held = struct {
+	sync.Mutex
+	m map[heldKey]bool
+}{m: map[heldKey]bool{}}
+
+type heldKey struct {
+	conn   any
+	prefix string
 }
 
 // loadSeq numbers the loads of the process for their default
@@ -54,6 +110,13 @@ var loadSeq atomic.Uint64
 var (
 	ErrLoadPubKey = errors.New("load: public key must be 64 lowercase hex")
 	ErrLoadLimit  = errors.New("load: limit below the floor L")
+	// ErrLoadPrefixHeld: the explicit SubPrefix is held by a load on the
+	// same connection that has no verdict yet.
+	ErrLoadPrefixHeld = errors.New("load: subscription prefix held by a running load on the connection")
+	// ErrLoadConnection: LoadConfig.Connection is not comparable.
+	ErrLoadConnection = errors.New("load: connection must be a comparable value")
+	// ErrLoadSubs: a negative OtherSubs or RelayMaxSubs.
+	ErrLoadSubs = errors.New("load: negative subscription count")
 )
 
 // Load is the full-state load against one relay as a sans-I/O state
@@ -85,6 +148,16 @@ type Load struct {
 	maxEv  int
 	// unproven is LoadConfig.Unproven.
 	unproven string
+	// hold is the explicit prefix this load holds until its verdict.
+	hold *heldKey
+	// nonce is LoadConfig.Nonce (drawn when zero); others and maxSubs
+	// are LoadConfig.OtherSubs and RelayMaxSubs.
+	nonce          uint32
+	others, maxSub int
+	// top is the first band's until: no delivery may lie above it.
+	top nostr.Timestamp
+	// maxAt is the newest created_at delivered so far.
+	maxAt nostr.Timestamp
 
 	started     bool
 	fenceEOSE   bool
@@ -137,15 +210,46 @@ func NewLoad(cfg LoadConfig) (*Load, error) {
 	if cfg.Limit < floor {
 		return nil, fmt.Errorf("%w: n=%d, L=%d", ErrLoadLimit, cfg.Limit, floor)
 	}
-	prefix := cfg.SubPrefix
-	if prefix == "" {
-		prefix = fmt.Sprintf("load%d", loadSeq.Add(1))
+	if cfg.OtherSubs < 0 || cfg.RelayMaxSubs < 0 {
+		return nil, fmt.Errorf("%w: other=%d, max=%d", ErrLoadSubs, cfg.OtherSubs, cfg.RelayMaxSubs)
 	}
-	return &Load{
+	if cfg.Connection != nil && !reflect.TypeOf(cfg.Connection).Comparable() {
+		return nil, fmt.Errorf("%w: %T", ErrLoadConnection, cfg.Connection)
+	}
+	nonce := cfg.Nonce
+	for nonce == 0 {
+		nonce = rand.Uint32()
+	}
+	l := &Load{
 		rules: rules, pubkey: cfg.PubKey, n: cfg.Limit, floor: floor,
-		prefix: prefix, known: cfg.KnownNonConforming, why: cfg.Evidence, maxEv: cfg.MaxEventBytes, unproven: cfg.Unproven,
+		prefix: cfg.SubPrefix, known: cfg.KnownNonConforming, why: cfg.Evidence, maxEv: cfg.MaxEventBytes, unproven: cfg.Unproven,
+		nonce: nonce, others: cfg.OtherSubs, maxSub: cfg.RelayMaxSubs, top: MaxCreatedAt,
 		coords: map[string]*nostr.Event{}, pushedAt: map[string]int{}, counted: map[string]bool{},
-	}, nil
+	}
+	if l.prefix == "" {
+		l.prefix = fmt.Sprintf("load%d", loadSeq.Add(1))
+		return l, nil
+	}
+	key := heldKey{cfg.Connection, cfg.SubPrefix}
+	held.Lock()
+	defer held.Unlock()
+	if held.m[key] {
+		return nil, fmt.Errorf("%w: %q", ErrLoadPrefixHeld, cfg.SubPrefix)
+	}
+	held.m[key] = true
+	l.hold = &key
+	return l, nil
+}
+
+// release gives up the load's explicit prefix, once.
+func (l *Load) release() {
+	if l.hold == nil {
+		return
+	}
+	held.Lock()
+	delete(held.m, *l.hold)
+	held.Unlock()
+	l.hold = nil
 }
 
 // FenceID is the fence's subscription id.
@@ -182,7 +286,7 @@ func (l *Load) Result() LoadResult {
 // established on sending, the first query). A relay known not to conform
 // gets nothing: the load is cannot-prove-complete at once.
 func (l *Load) Start() []Out {
-	if l.started {
+	if l.started || l.res.Verdict != Running {
 		return nil
 	}
 	l.started = true
@@ -194,14 +298,38 @@ func (l *Load) Start() []Out {
 		l.finish(CannotProveComplete, ReasonNonConforming, detail)
 		return nil
 	}
+	if !l.rules.Load.FenceFits(l.others, l.maxSub) {
+		l.finish(CannotProveComplete, ReasonSubscriptions,
+			fmt.Sprintf("%d other subscriptions and the load's %d exceed the relay's %d per connection: the fence could be dropped silently; no load attempted",
+				l.others, LoadSubscriptions, l.maxSub))
+		return nil
+	}
 	f := l.rules.Load.EnumerationFilter(l.pubkey, l.n)
 	out := []Out{{Kind: OutREQ, SubID: l.FenceID(), Filter: f}}
 	l.res.Stats.REQs++
 	if l.rules.Load.FenceEstablished(true, false) {
 		l.established = true
-		out = append(out, l.issue(false, nil, nil))
+		out = append(out, l.first()...)
 	}
 	return out
+}
+
+// first issues the first band: until the nonce's far-future second when
+// the rules give one, none otherwise.
+func (l *Load) first() []Out {
+	u, ok := l.rules.Load.FirstUntil(l.nonce)
+	if !ok {
+		return []Out{l.issue(false, nil, nil)}
+	}
+	u = min(max(u, 0), MaxCreatedAt)
+	l.top = min(l.top, u)
+	if l.maxAt > l.top {
+		// The fence showed an event the bands would never reach.
+		l.finish(CannotProveComplete, ReasonNonConforming,
+			fmt.Sprintf("fence delivered created_at %d, above the first band's until %d", l.maxAt, l.top))
+		return l.closeAll()
+	}
+	return []Out{l.issue(false, nil, &u)}
 }
 
 // Feed consumes one relay message and returns the messages to send next.
@@ -238,6 +366,9 @@ func (l *Load) Feed(m In) []Out {
 // relay (a timeout, a shutdown). It returns the CLOSE messages to send.
 func (l *Load) Abort(why string) []Out {
 	if !l.started || l.res.Verdict != Running {
+		if !l.started && l.res.Verdict == Running {
+			l.finish(Failed, ReasonRelayFailure, "aborted before it started: "+why)
+		}
 		return nil
 	}
 	l.finish(Failed, ReasonRelayFailure, "aborted: "+why)
@@ -255,6 +386,7 @@ func (l *Load) event(sub string, ev *nostr.Event) []Out {
 		return l.closeAll()
 	}
 	l.res.Stats.Received++
+	l.maxAt = max(l.maxAt, ev.CreatedAt)
 	if fence {
 		return l.fenceEvent(ev)
 	}
@@ -357,6 +489,11 @@ func (l *Load) malformed(ev *nostr.Event) string {
 		return fmt.Sprintf("relay delivered event %s whose id does not match its content", short(ev.ID))
 	case l.maxEv > 0 && EventJSONSize(ev) > l.maxEv:
 		return fmt.Sprintf("relay delivered event %s of %d bytes, over the %d-byte bound", short(ev.ID), EventJSONSize(ev), l.maxEv)
+	case ev.CreatedAt < 0 || ev.CreatedAt > l.top:
+		// Below 0 the cursor's T-1 would wrap; above the first band's
+		// until the bands never reach it, and only the fence (which has
+		// no until) can show it.
+		return fmt.Sprintf("relay delivered event %s at created_at %d, outside [0, %d] the load can step through", short(ev.ID), ev.CreatedAt, l.top)
 	}
 	return ""
 }
@@ -386,7 +523,7 @@ func (l *Load) eose(sub string) []Out {
 			return nil
 		}
 		l.established = true
-		return []Out{l.issue(false, nil, nil)}
+		return l.first()
 	}
 	if l.q == nil || sub != l.q.id {
 		return nil
@@ -426,12 +563,23 @@ func (l *Load) afterBand(q *query, res []*nostr.Event, delivered int) []Out {
 		// in flight: none is known to be a stored result, so the band
 		// cannot be descended from. Asked again, the relay answers from
 		// storage that now holds those writes.
-		if l.retries++; l.retries > maxPushRetries {
+		l.retries++
+		f, ok := l.rules.Load.Retry(q.filter, l.retries, !l.tSet)
+		if !ok || l.retries > maxPushRetries {
 			l.finish(CannotProveComplete, ReasonQueryPush,
 				fmt.Sprintf("%s: %d bands in a row delivered only events the fence pushed meanwhile", q.id, l.retries))
 			return l.closeAll()
 		}
-		return []Out{l.issue(false, q.filter.Since, q.filter.Until)}
+		if !l.tSet && f.Until != nil && *f.Until < l.top {
+			// A lower first band: every delivery so far must lie below it.
+			if l.maxAt > *f.Until {
+				l.finish(CannotProveComplete, ReasonNonConforming,
+					fmt.Sprintf("relay delivered created_at %d, above the retried first band's until %d", l.maxAt, *f.Until))
+				return l.closeAll()
+			}
+			l.top = *f.Until
+		}
+		return []Out{l.issue(false, f.Since, f.Until)}
 	}
 	l.retries = 0
 	cursorSet, low := false, nostr.Timestamp(0)
@@ -522,6 +670,7 @@ func (l *Load) closeAll() []Out {
 }
 
 func (l *Load) finish(v Verdict, r Reason, detail string) {
+	l.release()
 	if v == Complete && l.unproven != "" {
 		v, r = CannotProveComplete, ReasonUnproven
 		detail += "; the relay is not proven to meet the relay requirements: " + l.unproven

@@ -160,10 +160,15 @@ const (
 	// the end of the enumeration is no proof of completeness
 	// (LoadConfig.Unproven).
 	ReasonUnproven
+	// ReasonSubscriptions: the client's other subscriptions on the
+	// connection and the load's own may exceed the relay's advertised
+	// subscription capacity, and a relay at capacity may drop the fence
+	// without a word (LoadConfig.OtherSubs, LoadRules.FenceFits).
+	ReasonSubscriptions
 )
 
 func (r Reason) String() string {
-	return [...]string{"none", "plateau", "fence-lapsed", "relay-failure", "non-conforming", "query-push", "unproven"}[r]
+	return [...]string{"none", "plateau", "fence-lapsed", "relay-failure", "non-conforming", "query-push", "unproven", "subscriptions"}[r]
 }
 
 // LoadStats counts what a load exchanged with its relay.

@@ -19,6 +19,10 @@ type MultiLoad struct {
 	loads  []*Load
 }
 
+// multiConn is the connection identity of a MultiLoad's relay, for
+// LoadConfig.Connection.
+type multiConn string
+
 // RelayOut is a message to send to one relay.
 type RelayOut struct {
 	Relay string
@@ -65,8 +69,16 @@ func NewMultiLoad(relays []string, cfg LoadConfig, known map[string]bool) (*Mult
 		seen[r] = true
 		c := cfg
 		c.KnownNonConforming = known[r]
+		if c.Connection == nil {
+			// Each relay is its own connection: an explicit prefix is
+			// held per relay.
+			c.Connection = multiConn(r)
+		}
 		l, err := NewLoad(c)
 		if err != nil {
+			for _, held := range m.loads {
+				held.Abort("multi-load not built")
+			}
 			return nil, err
 		}
 		m.loads = append(m.loads, l)

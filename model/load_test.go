@@ -36,12 +36,18 @@ func pair(d string, at int64) (lo, hi *nostr.Event) {
 
 func newTestLoad(t *testing.T, n int, rules *Rules) *Load {
 	t.Helper()
-	l, err := NewLoad(LoadConfig{PubKey: testPK, Limit: n, Rules: rules, SubPrefix: "load"})
+	l, err := NewLoad(LoadConfig{PubKey: testPK, Limit: n, Rules: rules, SubPrefix: "load", Nonce: testNonce})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The explicit prefix is held until the verdict: a test that leaves
+	// its load running gives it up when it ends.
+	t.Cleanup(func() { l.Abort("test over") })
 	return l
 }
+
+// testNonce fixes the first band's until in unit tests: MaxCreatedAt-4.
+const testNonce = 1
 
 // relayStub answers a load's REQs from a fixed store with a fixed cap,
 // newest first (ties by lowest id), in wire order and synchronously: the
@@ -166,6 +172,7 @@ func TestLoadRetention(t *testing.T) {
 		if got := l.Result().Events; len(got) != 1 || got[0] != newer {
 			t.Fatalf("kept %v, want the newest", got)
 		}
+		l.Abort("next order") // gives up the explicit prefix for the next load
 	}
 	for _, order := range [][]*nostr.Event{{lo, hi}, {hi, lo}} {
 		l := newTestLoad(t, 10, nil)
@@ -176,6 +183,7 @@ func TestLoadRetention(t *testing.T) {
 		if got := l.Result().Events; len(got) != 1 || got[0] != lo {
 			t.Fatalf("kept %s, want the lowest id %s", got[0].ID, lo.ID)
 		}
+		l.Abort("next order")
 	}
 }
 
@@ -210,8 +218,9 @@ func TestLoadFenceFirst(t *testing.T) {
 		t.Fatal("fence established before its EOSE")
 	}
 	got := l.Feed(eoseIn("load-fence"))
-	if len(got) != 1 || got[0].SubID != "load-q1" || got[0].Filter.String() != want {
-		t.Fatalf("after fence EOSE sent %v, want the first query on the fence's filter", got)
+	first := `{"kinds":[30078],"authors":["` + testPK + `"],"until":4294967291,"limit":10}`
+	if len(got) != 1 || got[0].SubID != "load-q1" || got[0].Filter.String() != first {
+		t.Fatalf("after fence EOSE sent %v, want the first query on the fence's filter under the nonce's until", got)
 	}
 }
 
@@ -276,10 +285,7 @@ func TestLoadEndings(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := NewLoad(LoadConfig{PubKey: testPK, Limit: 2, SubPrefix: "load"})
-			if err != nil {
-				t.Fatal(err)
-			}
+			l := newTestLoad(t, 2, nil)
 			script(l, tc.in...)
 			if r := l.Result(); r.Verdict != tc.verdict || r.Reason != tc.reason {
 				t.Fatalf("%s/%s (%s), want %s/%s", r.Verdict, r.Reason, r.Detail, tc.verdict, tc.reason)

@@ -55,6 +55,36 @@ type LoadRules struct {
 	// push rather than a stored event, and a backdated push counted as a
 	// result moves the cursor below the band (step 3).
 	PushIsResult func(ev *nostr.Event) bool
+	// FirstUntil is the first band's until for a load's nonce, and
+	// whether it has one. It has: NonceUntil, MaxCreatedAt minus a few
+	// seconds per nonce step, above every created_at a client writes, so
+	// that no two loads with different nonces send the same first band,
+	// and a relay caching results by the exact filter (which the relay
+	// requirements do not forbid) never answers it from a snapshot
+	// another load took before this load's fence was established. Within
+	// one load a repeat is harmless: every write after the fence reaches
+	// it. Without it the first band is the fence's own filter, which an
+	// earlier load on the same data asked too. Any delivery above it ends
+	// the load (the fence, which has no until, shows one).
+	FirstUntil func(nonce uint32) (nostr.Timestamp, bool)
+	// Retry is the filter a band is asked again with after it delivered
+	// only events the fence pushed meanwhile (attempt counts from 1), and
+	// whether one exists. It never repeats a filter the load sent: the
+	// first band lowers its until by one per attempt, a continuation
+	// adds since: 0 (created_at is never below 0) on its first retry and
+	// has no further distinct equivalent. A relay caching by filter
+	// would otherwise answer the retry with the very delivery it
+	// repeats.
+	Retry func(prev nostr.Filter, attempt int, first bool) (nostr.Filter, bool)
+	// FenceFits reports whether the fence is sure to stay open on a
+	// connection holding others subscriptions besides the load's own
+	// LoadSubscriptions, given the relay's subscription capacity
+	// (0: unknown). A relay at capacity may drop the oldest subscription
+	// silently, and a fence that stopped receiving looks exactly like a
+	// fence with nothing to deliver; so a load that may exceed a known
+	// capacity is not attempted. An unknown capacity is the relay's to
+	// meet (R8).
+	FenceFits func(others, capacity int) bool
 }
 
 func specLoadRules() LoadRules {
@@ -70,7 +100,46 @@ func specLoadRules() LoadRules {
 		FenceCountsForC:   func(*nostr.Event) bool { return false },
 		FenceMovesCursor:  func(*nostr.Event) bool { return false },
 		PushIsResult:      func(*nostr.Event) bool { return false },
+		FirstUntil:        NonceUntil,
+		Retry:             DistinctRetry,
+		FenceFits:         func(others, capacity int) bool { return capacity == 0 || others+LoadSubscriptions <= capacity },
 	}
+}
+
+// nonceSlots is how many first-band untils the nonces select among, and
+// nonceSlot how many seconds each owns: its until and the maxPushRetries
+// below it that DistinctRetry steps down to, so no load's retried first
+// band is another load's first band. Every until lies above
+// 2^32 - 2^16 (the year 2106).
+const (
+	nonceSlots = 1 << 14
+	nonceSlot  = maxPushRetries + 1
+)
+
+// NonceUntil is the first band's until for a nonce: MaxCreatedAt minus
+// nonceSlot seconds per step of the nonce modulo nonceSlots.
+func NonceUntil(nonce uint32) (nostr.Timestamp, bool) {
+	return MaxCreatedAt - nonceSlot*nostr.Timestamp(nonce%nonceSlots), true
+}
+
+// DistinctRetry is the retry of a push-only band by a filter the load has
+// not sent: a first band's until lowered by one (it lies far above every
+// created_at the load accepts), otherwise since: 0 added (created_at is
+// never below 0). A continuation that already carries since: 0 has no
+// distinct equivalent left.
+func DistinctRetry(prev nostr.Filter, _ int, first bool) (nostr.Filter, bool) {
+	f := prev
+	switch {
+	case first && prev.Until != nil && *prev.Until > 0:
+		u := *prev.Until - 1
+		f.Until = &u
+		return f, true
+	case prev.Since == nil:
+		zero := nostr.Timestamp(0)
+		f.Since = &zero
+		return f, true
+	}
+	return prev, false
 }
 
 // EnumerationFilter is the tag-free filter of a full-state load:

@@ -1,13 +1,37 @@
 package model
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
 )
 
 func init() {
-	ruleWorkloads = append(ruleWorkloads, ruleWorkload{"full-state load", workloadLoad})
+	ruleWorkloads = append(ruleWorkloads, ruleWorkload{"full-state load", workloadLoad},
+		ruleWorkload{"full-state load defences", workloadLoadDefences})
+	rulePaths = append(rulePaths, rulePath{"full-state load defences", workloadLoadDefences,
+		[]string{"Rules.Load.FirstUntil", "Rules.Load.Retry", "Rules.Load.FenceFits"}})
+}
+
+// workloadLoadDefences reaches the defences: a first band under the
+// nonce's until, a push-only band asked again by another filter, and a
+// load refused because the client's other subscriptions may crowd the
+// fence out of a relay's capacity.
+func workloadLoadDefences(t *testing.T, rules *Rules) {
+	y := mkEv(slotD(2), 90, "y")
+	l := newTestLoad(t, 10, rules)
+	out := script(l, eoseIn(l.FenceID()), evIn(l.FenceID(), y), evIn("load-q1", y), eoseIn("load-q1"))
+	if len(out) < 2 || !strings.Contains(out[1], `"until":4294967291`) || !strings.Contains(out[len(out)-1], `"until":4294967290`) {
+		t.Fatalf("first band and its retry:\n%s", strings.Join(out, "\n"))
+	}
+	full, err := NewLoad(LoadConfig{PubKey: testPK, Limit: 10, Rules: rules, OtherSubs: 19, RelayMaxSubs: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Start() != nil || full.Result().Reason != ReasonSubscriptions {
+		t.Fatalf("19 others at a capacity of 20: %s/%s", full.Verdict(), full.Result().Reason)
+	}
 }
 
 // workloadLoad runs a load that reaches every LoadRules field: a fence

@@ -109,5 +109,13 @@ func Load() []Mutant {
 			Apply:      func(r *model.Rules) { r.Load.PushIsResult = func(*nostr.Event) bool { return true } },
 			ExpectedBy: []string{CheckLoadSoundness},
 		},
+		{
+			ID: "L12", Rule: "no load where the client's other subscriptions and the load's may exceed the relay's capacity",
+			Section: "Full-State Load, the mutation fence (proposed: subscription capacity)",
+			// The load runs whatever the connection holds: over sub-capped
+			// the installation's other subscriptions crowd the fence out.
+			Apply:      func(r *model.Rules) { r.Load.FenceFits = func(int, int) bool { return true } },
+			ExpectedBy: []string{CheckLoadSoundness},
+		},
 	}
 }

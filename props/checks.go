@@ -45,6 +45,7 @@ func runScenario(cfg Config, rules *model.Rules, steps []Step) (*Violation, []st
 	if err != nil {
 		return &Violation{"config", err.Error()}, nil
 	}
+	defer w.close()
 	for _, s := range steps {
 		if v := w.Apply(s); v != nil {
 			return v, w.Log()
@@ -53,9 +54,15 @@ func runScenario(cfg Config, rules *model.Rules, steps []Step) (*Violation, []st
 	return w.Finish(), w.Log()
 }
 
-// DrawConfig draws a cap in [2,5] and a limit n in [2,6] for a profile.
+// DrawConfig draws a cap in [2,5] and a limit n in [2,6] for a profile,
+// and over a relay that bounds its subscriptions how many others the
+// installation opens, in [0,2].
 func DrawConfig(src Source, profile string) Config {
-	return Config{Profile: profile, Cap: src.IntRange(2, 5, "cap"), N: src.IntRange(2, 6, "n")}
+	cfg := Config{Profile: profile, Cap: src.IntRange(2, 5, "cap"), N: src.IntRange(2, 6, "n")}
+	if p, err := relaysim.ByName(profile, 2); err == nil && p.MaxSubs > 0 {
+		cfg.Others = src.IntRange(0, 2, "others")
+	}
+	return cfg
 }
 
 // DrawSetup draws a starting history: one to four read-state coordinates,
@@ -108,9 +115,23 @@ func weighted(w map[string]int) []string {
 // publishTimings weights the timings of an interleaved publication.
 var publishTimings = []string{WhenNow, WhenNow, WhenSame, WhenSame, WhenSame, WhenAbove, WhenAbove, WhenBelow, WhenAt, WhenAt}
 
+// openOps is interleavingOps with other subscriptions opened now and
+// then, for a scenario whose installation opens some (Config.Others).
+var openOps = append(append([]string{}, interleavingOps...), OpOpen, OpOpen, OpOpen, OpOpen, OpOpen)
+
 // DrawStep draws one interleaving step.
-func DrawStep(src Source) Step {
-	s := Step{Op: Pick(src, "op", interleavingOps)}
+func DrawStep(src Source) Step { return drawStep(src, interleavingOps) }
+
+// drawStepFor draws one interleaving step of a scenario under cfg.
+func drawStepFor(src Source, cfg Config) Step {
+	if cfg.Others > 0 {
+		return drawStep(src, openOps)
+	}
+	return drawStep(src, interleavingOps)
+}
+
+func drawStep(src Source, ops []string) Step {
+	s := Step{Op: Pick(src, "op", ops)}
 	switch s.Op {
 	case OpDeliver, OpFlush:
 		s.I = src.IntRange(0, 3, "k")
@@ -167,6 +188,7 @@ func SoundnessProperty(rules *model.Rules, profile string) Property {
 		if err != nil {
 			return nil, nil, err
 		}
+		defer w.close()
 		wit := Witness{Check: CheckSoundness, Rules: rules.Name, Config: cfg}
 		apply := func(s Step) *Violation {
 			wit.Steps = append(wit.Steps, s)
@@ -181,7 +203,7 @@ func SoundnessProperty(rules *model.Rules, profile string) Property {
 			return found(wit, v, w)
 		}
 		for range src.IntRange(0, maxInterleaved, "steps") {
-			if v := apply(DrawStep(src)); v != nil {
+			if v := apply(drawStepFor(src, cfg)); v != nil {
 				return found(wit, v, w)
 			}
 		}

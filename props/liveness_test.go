@@ -20,7 +20,7 @@ func TestSingleCoordinateCompletes(t *testing.T) {
 		for n := 2; n <= 8; n++ {
 			for _, at := range []int64{0, 1, StartClock} {
 				t.Run(fmt.Sprintf("cap=%d/n=%d/at=%d", cap, n, at), func(t *testing.T) {
-					w, v := Quiescent(Config{"conformant", cap, n}, model.Spec(), []Step{{Op: OpPublish, When: WhenAt, At: at}})
+					w, v := Quiescent(Config{Profile: "conformant", Cap: cap, N: n}, model.Spec(), []Step{{Op: OpPublish, When: WhenAt, At: at}})
 					if v != nil {
 						t.Fatal(v)
 					}

@@ -61,6 +61,7 @@ func Quiescent(cfg Config, rules *model.Rules, setup []Step) (*World, *Violation
 	if err != nil {
 		return nil, &Violation{"config", err.Error()}
 	}
+	defer w.close()
 	for _, s := range setup {
 		if s.Op != OpPublish && s.Op != OpForeign && s.Op != OpDelete && s.Op != OpTick {
 			return w, &Violation{"config", "quiescent setup allows only writes, deletions and ticks: " + s.String()}

@@ -98,7 +98,7 @@ func (f fixed) Bool(string) bool                  { return f > 0 }
 // oldest second, no foreign data, no deletion, no interleaved step.
 func TestGeneratorsUnderFixedSource(t *testing.T) {
 	src := fixed(0)
-	if cfg := DrawConfig(src, "conformant"); cfg != (Config{"conformant", 2, 2}) {
+	if cfg := DrawConfig(src, "conformant"); cfg != (Config{Profile: "conformant", Cap: 2, N: 2}) {
 		t.Errorf("DrawConfig = %v", cfg)
 	}
 	setup := DrawSetup(src)

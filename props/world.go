@@ -25,9 +25,20 @@ type Config struct {
 	Profile string `json:"profile"`
 	Cap     int    `json:"cap"`
 	N       int    `json:"n"`
+	// Others is the most subscriptions the loading installation opens on
+	// its connection besides the load's (OpOpen), declared to every load
+	// (model.LoadConfig.OtherSubs). Drawn only over a relay that bounds
+	// its subscriptions.
+	Others int `json:"others,omitempty"`
 }
 
-func (c Config) String() string { return fmt.Sprintf("profile=%s cap=%d n=%d", c.Profile, c.Cap, c.N) }
+func (c Config) String() string {
+	s := fmt.Sprintf("profile=%s cap=%d n=%d", c.Profile, c.Cap, c.N)
+	if c.Others > 0 {
+		s += fmt.Sprintf(" others=%d", c.Others)
+	}
+	return s
+}
 
 // Step operations.
 const (
@@ -43,6 +54,7 @@ const (
 	OpLapse      = "lapse"       // the load's connection drops
 	OpCloseFence = "close-fence" // the relay closes the fence
 	OpRound      = "round"       // the relay handles the newest pending client message, then the client reads everything
+	OpOpen       = "open"        // the installation opens another subscription on the load's connection (up to Config.Others)
 )
 
 // Publish timings.
@@ -106,6 +118,7 @@ type World struct {
 	conn    *relaysim.Conn
 	load    *model.Load
 	loads   int
+	others  int // subscriptions OpOpen opened on the current connection
 	lastREQ string
 	clock   int64
 	slots   int
@@ -154,16 +167,30 @@ func (w *World) Apply(s Step) *Violation {
 			return nil
 		}
 		w.loads++
-		l, err := model.NewLoad(model.LoadConfig{PubKey: UserPubKey, Limit: w.cfg.N, Rules: w.rules, SubPrefix: fmt.Sprintf("L%d", w.loads)})
+		if gap := w.relay.Profile().LoadGap; gap > 0 {
+			// Loads spaced gap ticks apart: the previous load's last
+			// messages reach the relay, then gap ticks pass.
+			for w.conn != nil && !w.conn.Lost() && w.conn.Inbound() > 0 {
+				_ = w.conn.Process(0)
+			}
+			w.relay.Idle(gap)
+		}
+		if w.conn == nil || w.conn.Lost() {
+			w.conn, w.others = w.relay.Connect(), 0
+		}
+		// Each load's nonce is its number: distinct first bands, and the
+		// same filters on every replay.
+		l, err := model.NewLoad(model.LoadConfig{PubKey: UserPubKey, Limit: w.cfg.N, Rules: w.rules, SubPrefix: fmt.Sprintf("L%d", w.loads),
+			Nonce: uint32(w.loads), Connection: w.conn, OtherSubs: w.cfg.Others, RelayMaxSubs: w.relay.Profile().AdvertisedSubs})
 		if err != nil {
 			w.logf("  load refused: %v", err)
 			return nil
 		}
 		w.load = l
-		if w.conn == nil || w.conn.Lost() {
-			w.conn = w.relay.Connect()
-		}
 		w.send(l.Start())
+		if !l.Running() {
+			return w.verdict()
+		}
 	case OpProcess:
 		if w.conn == nil || w.conn.Inbound() == 0 {
 			return nil
@@ -214,6 +241,15 @@ func (w *World) Apply(s Step) *Violation {
 		if w.conn != nil {
 			w.conn.Lose()
 		}
+	case OpOpen:
+		if w.conn == nil || w.conn.Lost() || w.others >= w.cfg.Others {
+			return nil
+		}
+		w.others++
+		o := model.Out{Kind: model.OutREQ, SubID: fmt.Sprintf("other%d", w.others),
+			Filter: nostr.Filter{Kinds: []int{1}, Authors: []string{UserPubKey}, Limit: 1}}
+		w.logf("  → %s", describeOut(o))
+		w.conn.Send(o)
 	case OpCloseFence:
 		if w.conn != nil && w.load != nil {
 			w.conn.CloseSub(w.load.FenceID(), "error: closed by the relay")
@@ -355,6 +391,14 @@ func (w *World) accept(ev *nostr.Event) {
 		w.logf("  stored %s", label(ev))
 	} else {
 		w.logf("  rejected %s: %s", label(ev), why)
+	}
+}
+
+// close gives up a load the scenario left running, so that it holds no
+// subscription prefix past the scenario.
+func (w *World) close() {
+	if w.load != nil {
+		w.load.Abort("scenario over")
 	}
 }
 

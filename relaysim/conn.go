@@ -84,6 +84,9 @@ func (c *Conn) Process(i int) error {
 	if i < 0 || i >= len(c.inbound) {
 		return fmt.Errorf("relaysim: no pending message %d of %d", i, len(c.inbound))
 	}
+	if c.r.prof.InOrder {
+		i = 0
+	}
 	m := c.inbound[i]
 	c.inbound = slices.Delete(c.inbound, i, i+1)
 	c.r.tick++

@@ -68,6 +68,9 @@ const (
 	ReqFloor   = model.ReqFloor
 	ReqPush    = model.ReqPush
 	ReqBarrier = model.ReqBarrier
+	ReqAtomic  = model.ReqAtomic
+	ReqFresh   = model.ReqFresh
+	ReqSubs    = model.ReqSubs
 )
 
 // Profile is a relay's behaviour.
@@ -101,10 +104,25 @@ type Profile struct {
 	// ticks (a tick is one processed message or accepted write); writes do
 	// not invalidate it. 0 disables the cache.
 	CacheTTL int
+	// LoadGap spaces a scenario's loads: before each load starts, the
+	// relay processes every message still pending on the connection, then
+	// idles this many ticks (Relay.Idle). A profile whose cache must not
+	// outlive a load sets it to the cache's TTL, so that a load meets only
+	// entries its own REQs made. It describes the clients the relay
+	// serves, not the relay.
+	LoadGap int
 	// MaxSubs keeps at most this many subscriptions open on a connection:
 	// a REQ past it silently drops the oldest one (no CLOSED, no NOTICE),
 	// as @nostr-relay/core does at 20. 0 means no bound.
 	MaxSubs int
+	// InOrder reads a connection's messages strictly in the order they
+	// were sent, whatever message the driver asks it to process (a
+	// single-threaded relay: @nostr-relay/core on node).
+	InOrder bool
+	// AdvertisedSubs is the capacity the relay states (NIP-11
+	// limitation.max_subscriptions), which a client can plan around; 0
+	// states none.
+	AdvertisedSubs int
 	// SoftDelete keeps deleted rows, counting them toward the cap and
 	// withholding them after it.
 	SoftDelete bool
@@ -199,7 +217,7 @@ func KhatruSliceLike(cap int) Profile {
 	return Profile{
 		Name: "khatru-slice-like", Cap: capAt(cap), Ties: TieIDDesc, Tags: TagsBeforeCap,
 		SinceExclusive: true, DeleteThenSave: true, KeepStale: true, Push: PushDelayed,
-		Breaks: []Requirement{ReqPrefix, ReqBarrier},
+		Breaks: []Requirement{ReqPrefix, ReqBarrier, ReqAtomic},
 		Note:   "khatru 0.8.4 + slicestore 0.9.0: exclusive since, non-atomic replacement, two versions kept",
 	}
 }
@@ -225,11 +243,80 @@ func SoftDeletedRows(cap int) Profile {
 
 // Cached serves a repeated identical filter from a result cache that
 // writes do not invalidate (the in-flight repopulation race of
-// @nostr-relay/core). Otherwise conformant.
+// @nostr-relay/core), shared by every connection. Otherwise conformant:
+// R1-R5 as the spec states them speak of what a query returns given the
+// relay's storage and cap, not of when the relay read that storage, so
+// nothing in them forbids answering a filter asked before from the
+// earlier answer. A load never sends a filter twice, nor another load's
+// first band (LoadRules.FirstUntil, LoadRules.Retry), but a later load's
+// continuation can equal an earlier load's on unchanged data, so the
+// load survives it only in part: R7 covers the rest.
 func Cached(cap int) Profile {
 	p := Conformant(cap)
 	p.Name, p.CacheTTL = "cached", 40
 	p.Note = "@nostr-relay/core: filter result cache repopulated with a pre-write snapshot"
+	return p
+}
+
+// CachedInLoad caches each query's result by its exact filter JSON, as
+// Cached does, but every entry expires before the scenario's next load
+// starts: the TTL is 40 ticks and the loads are 40 ticks apart
+// (LoadGap), so a load meets only entries its own REQs made. It
+// also pushes onto queries still being answered (QueryPush), so that a
+// load retries bands. It meets R1-R5; it is the in-load half of
+// @nostr-relay/core's cache. A load survives it by its fence alone:
+// every entry it meets was read from storage once the fence was open,
+// and every write after that reaches the fence as a push, so even a
+// repeated filter answered from the cache misses nothing (NOTE.md,
+// "What the spec should say about relays"). Loads closer together than
+// the TTL are R7's (Cached).
+func CachedInLoad(cap int) Profile {
+	p := ConformantQueryPush(cap)
+	p.Name, p.CacheTTL, p.LoadGap = "cached-in-load", 40, 40
+	p.Note = "a filter result cache living 40 ticks, loads at least 40 ticks apart; pushes onto queries in flight"
+	return p
+}
+
+// DeleteThenSaveGap replaces a coordinate by removing the old version at
+// once and storing the new one only at Settle: a query in between finds
+// neither (khatru v0.8.x over lmdb, sqlite3, badger). Otherwise
+// conformant; it breaks R6.
+func DeleteThenSaveGap(cap int) Profile {
+	p := Conformant(cap)
+	p.Name, p.DeleteThenSave, p.Breaks = "delete-then-save", true, []Requirement{ReqAtomic}
+	p.Note = "khatru v0.8.x: replacement deletes, then saves; a query in the gap finds neither version"
+	return p
+}
+
+// InsertionTies orders same-second events most recently stored first
+// (badger, lmdb, @nostr-relay/core). Otherwise conformant; it breaks R1,
+// whose newest-first order breaks ties by id.
+func InsertionTies(cap int) Profile {
+	p := Conformant(cap)
+	p.Name, p.Ties, p.Breaks = "insertion-ties", TieInsertionDesc, []Requirement{ReqPrefix}
+	p.Note = "badger, lmdb, @nostr-relay/core: ties under a cap in insertion order"
+	return p
+}
+
+// SubEvicting keeps at most 3 subscriptions per connection, silently
+// dropping the oldest, and advertises no capacity (@nostr-relay/core at
+// 20). Otherwise conformant; it breaks R8.
+func SubEvicting(cap int) Profile {
+	p := Conformant(cap)
+	p.Name, p.MaxSubs, p.InOrder, p.Breaks = "sub-evicting", 3, true, []Requirement{ReqSubs}
+	p.Note = "@nostr-relay/core: the 21st subscription evicts the oldest, no CLOSED, no NOTICE, no stated limit"
+	return p
+}
+
+// SubCapped keeps at most 3 subscriptions per connection, silently
+// dropping the oldest, reads a connection's messages in order, and
+// advertises its capacity: a client that
+// counts its subscriptions can keep the fence (LoadRules.FenceFits).
+// It meets R1-R5, and R8 for a client within the advertised capacity.
+func SubCapped(cap int) Profile {
+	p := Conformant(cap)
+	p.Name, p.MaxSubs, p.AdvertisedSubs, p.InOrder = "sub-capped", 3, 3, true
+	p.Note = "silent eviction past an advertised max_subscriptions of 3"
 	return p
 }
 
@@ -244,18 +331,23 @@ func ConformantQueryPush(cap int) Profile {
 
 // Breaking lists the profiles that each break one requirement.
 func Breaking(cap int) []Profile {
-	return []Profile{NonPrefix(cap), CapShrinking(cap), FloorOne(cap), NoPush(cap), PushAfterEOSE(cap)}
+	return []Profile{NonPrefix(cap), CapShrinking(cap), FloorOne(cap), NoPush(cap), PushAfterEOSE(cap),
+		DeleteThenSaveGap(cap), SubEvicting(cap)}
 }
 
 // RealLike lists the profiles that mimic real relays.
 func RealLike(cap int) []Profile {
-	return []Profile{StrfryLike(cap), KhatruSliceLike(cap), SQLiteSubstringTagLike(cap), SoftDeletedRows(cap), Cached(cap)}
+	return []Profile{StrfryLike(cap), KhatruSliceLike(cap), SQLiteSubstringTagLike(cap), SoftDeletedRows(cap), Cached(cap), InsertionTies(cap)}
 }
 
 // Quirks lists the profiles that meet the five requirements in a way
-// the conformant profile does not.
+// the conformant profile does not, and that the load must survive: a
+// push onto the query's own subscription, silent eviction past an
+// advertised capacity, a result cache that outlives no load. (Cached
+// is not among them: a later load's continuation can repeat an earlier
+// load's filter; NOTE.md, "What the spec should say about relays".)
 func Quirks(cap int) []Profile {
-	return []Profile{ConformantQueryPush(cap)}
+	return []Profile{ConformantQueryPush(cap), SubCapped(cap), CachedInLoad(cap)}
 }
 
 // All lists every named profile, conformant first.

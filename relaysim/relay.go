@@ -162,6 +162,9 @@ func (r *Relay) store(ev *nostr.Event) {
 	}
 }
 
+// Idle lets ticks pass with nothing processed: cache entries age.
+func (r *Relay) Idle(ticks int) { r.tick += max(ticks, 0) }
+
 // Delete removes a stored event (a deletion request honoured). Under
 // SoftDelete the row stays, still counting toward the cap. It reports
 // whether the event was stored.
