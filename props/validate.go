@@ -31,6 +31,10 @@ const (
 	// MaxCount bounds a foreign write's events (DrawSetup's 1..5; each
 	// is stored and every load answers over them).
 	MaxCount = 5
+	// MaxOthers bounds the other subscriptions an installation opens on
+	// the load's connection (DrawConfig, over a relay that bounds its
+	// subscriptions only).
+	MaxOthers = 2
 )
 
 // stepI is the range of Step.I per operation (the union of DrawSetup's
@@ -78,10 +82,14 @@ func ValidateConfig(c Config) error {
 	if c.N < MinN || c.N > MaxN {
 		return fmt.Errorf("config.n %d: want %d..%d", c.N, MinN, MaxN)
 	}
+	p, _ := relaysim.ByName(c.Profile, MinCap)
+	if c.Others < 0 || c.Others > MaxOthers || (c.Others > 0 && p.MaxSubs == 0) {
+		return fmt.Errorf("config.others %d: want 0..%d, and 0 over a relay that does not bound its subscriptions", c.Others, MaxOthers)
+	}
 	return nil
 }
 
-var knownOps = []string{OpStart, OpProcess, OpDeliver, OpFlush, OpSettle, OpPublish, OpForeign, OpDelete, OpTick, OpLapse, OpCloseFence, OpRound}
+var knownOps = []string{OpStart, OpProcess, OpDeliver, OpFlush, OpSettle, OpPublish, OpForeign, OpDelete, OpTick, OpLapse, OpCloseFence, OpRound, OpOpen}
 
 var knownTimings = []string{WhenNow, WhenSame, WhenAbove, WhenBelow, WhenAt}
 

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nip-rs/harness/relaysim"
 )
 
 // extreme is a Source that always draws the low or the high end of a
@@ -30,16 +32,30 @@ func TestBoundsAreTheGeneratorsRanges(t *testing.T) {
 	if c := DrawConfig(extreme{true}, "conformant"); c.Cap != MaxCap || c.N != MaxN {
 		t.Errorf("highest draw %v, bounds cap %d n %d", c, MaxCap, MaxN)
 	}
+	for _, p := range relaysim.All(MinCap) {
+		lo, hi := DrawConfig(extreme{false}, p.Name), DrawConfig(extreme{true}, p.Name)
+		want := 0
+		if p.MaxSubs > 0 {
+			want = MaxOthers
+		}
+		if lo.Others != 0 || hi.Others != want {
+			t.Errorf("%s: others drawn %d..%d, bound 0..%d", p.Name, lo.Others, hi.Others, want)
+		}
+		if err := ValidateConfig(hi); err != nil {
+			t.Errorf("%s: highest draw %v refused: %v", p.Name, hi, err)
+		}
+	}
 	if n := len(DrawSetup(extreme{true})); n != maxSetupSteps {
 		t.Errorf("longest setup %d steps, bound %d", n, maxSetupSteps)
 	}
 	if n := len(DrawInterleaving(extreme{true})); n != maxInterleaved {
 		t.Errorf("longest interleaving %d steps, bound %d", n, maxInterleaved)
 	}
-	// Every operation DrawStep can pick, at both ends of its ranges.
-	for i, op := range interleavingOps {
+	// Every operation a scenario can pick (openOps: interleavingOps and
+	// OpOpen), at both ends of its ranges.
+	for i, op := range openOps {
 		for _, high := range []bool{false, true} {
-			s := DrawStep(pickAt{extreme{high}, i})
+			s := drawStep(pickAt{extreme{high}, i}, openOps)
 			if s.Op != op {
 				t.Fatalf("pick %d drew %s, want %s", i, s.Op, op)
 			}

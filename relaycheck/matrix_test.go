@@ -43,7 +43,7 @@ func matrixPeers() []struct {
 var sampled = []relaycheck.Requirement{relaycheck.ReqBarrier, relaycheck.ReqAtomic}
 
 // TestConformanceMatrix probes every peer once and pins the matrix,
-// relay by requirement, in NOTE.md ("Conformance matrix"): every row but
+// relay by requirement, in NOTE.md ("Real relays", "Conformance matrix"): every row but
 // the sampled ones exactly, and the gate's decision per peer.
 func TestConformanceMatrix(t *testing.T) {
 	if testing.Short() {
@@ -63,6 +63,7 @@ func TestConformanceMatrix(t *testing.T) {
 			}
 			cell := string(rv.Verdict)
 			if slices.Contains(sampled, rv.Requirement) {
+				t.Logf("%s %s: %s (%d trials, %d exercised)", p.name, rv.Requirement, rv.Verdict, rv.Trials, rv.Exercised)
 				if p.opts.Conforming && rv.Verdict == relaycheck.Violates {
 					t.Errorf("%s: %s violated behind the wrapper that closes it:\n%s", p.name, rv.Requirement, rep.Text())
 				}
@@ -97,7 +98,7 @@ func TestConformanceMatrix(t *testing.T) {
 	}
 	lines = append(lines, "| gate | "+strings.Join(admitted, " | ")+" |")
 	t.Logf("matrix:\n%s", strings.Join(lines, "\n"))
-	note := notefig.Section(t, "## Conformance matrix")
+	note := notefig.Section(t, "## Real relays")
 	for _, l := range lines {
 		notefig.RequireLine(t, note, l)
 	}
