@@ -16,10 +16,15 @@ const maxPrintable = 200
 // (\n, \x1b, \u202e, \xff), a backslash is doubled so the escaping is
 // unambiguous, and the result keeps at most 200 runes of s, with "…"
 // when more were cut.
-func Printable(s string) string {
+func Printable(s string) string { return escape(s, maxPrintable) }
+
+// escape is Printable with a bound of max runes (0: none), for the
+// report's own lines, which quote whole REQs and events and are already
+// bounded by what the probe keeps.
+func escape(s string, max int) string {
 	var b strings.Builder
 	for n := 0; len(s) > 0; n++ {
-		if n == maxPrintable {
+		if max > 0 && n == max {
 			b.WriteString("…")
 			break
 		}

@@ -355,3 +355,21 @@ func (c *strayConn) ReadMessage(ctx context.Context, buf io.Writer) error {
 	_, err := buf.Write(b.Bytes())
 	return err
 }
+
+// TestCatalogueIsWhatTheProbeRuns: the checks a probe reports are
+// exactly relaycheck.Checks, each under the requirement the catalogue
+// names, so -list and the HTML page describe what runs.
+func TestCatalogueIsWhatTheProbeRuns(t *testing.T) {
+	rep := simProbe(t, relaysim.Conformant(10), nil)
+	got := map[string]relaycheck.Requirement{}
+	for _, c := range rep.Checks {
+		got[c.ID] = c.Requirement
+	}
+	want := map[string]relaycheck.Requirement{}
+	for _, c := range relaycheck.Checks {
+		want[c.ID] = c.Requirement
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("catalogue (-) and the probe's checks (+) differ:\n%s", diff)
+	}
+}

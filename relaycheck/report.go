@@ -230,24 +230,9 @@ func trialsText(rv RequirementVerdict) string {
 	return s
 }
 
-// printable escapes what a terminal would interpret (control characters,
-// escape sequences, invalid UTF-8) so relay-supplied text prints as data.
-func printable(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case r == '\uFFFD' && !strings.HasPrefix(s[i:], "\uFFFD"):
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029' || (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069'):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// printable escapes a report line (escape, unbounded: the probe's own
+// evidence lines quote whole REQs).
+func printable(s string) string { return escape(s, 0) }
 
 // describe is an event in evidence: "created_at id d".
 func describe(ev *nostr.Event) string {

@@ -4,21 +4,25 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/khatrutest"
 	"github.com/nip-rs/harness/relaycheck"
 )
 
 func TestUsage(t *testing.T) {
 	for _, args := range [][]string{nil, {"-nosuch", "ws://x"}, {"http://x"}, {"ws://a", "ws://b"}, {"-trials", "0", "ws://x"},
-		{"-confidence", "1", "ws://x"}, {"-confidence", "0", "ws://x"}, {"-max-rate", "-0.1", "ws://x"}, {"-max-rate", "1.5", "ws://x"}} {
+		{"-confidence", "1", "ws://x"}, {"-confidence", "0", "ws://x"}, {"-max-rate", "-0.1", "ws://x"}, {"-max-rate", "1.5", "ws://x"},
+		{"ws://[::1"}, {"ws://exa mple.com"}, {"ws://"}, {"wss://:443"}, {"ws://u:p@host"}, {"ws://host:99999"}, {"ws://host/#frag"},
+		{"-html", "/nonexistent-dir/page.html", "ws://127.0.0.1:1"}, {"-store", "/nonexistent-dir/x/relays.json/", "ws://127.0.0.1:1"}} {
 		var out, errb bytes.Buffer
-		if code := run(context.Background(), args, &out, &errb); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitUsage, errb.String())
+		if code := run(context.Background(), args, &out, &errb); code != cli.ExitUsage {
+			t.Errorf("%v: exit %d, want %d (%s)", args, code, cli.ExitUsage, errb.String())
 		}
 		if errb.Len() == 0 {
 			t.Errorf("%v: no message on stderr", args)
@@ -26,10 +30,114 @@ func TestUsage(t *testing.T) {
 	}
 }
 
+// TestContract: -h prints what the command does, examples and the exit
+// codes on stdout and exits 0; -version and -list exit 0; nothing else
+// runs.
+func TestContract(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-h"}, []string{"relaycheck: probes a relay", "examples", "exit codes", "-max-rate"}},
+		{[]string{"-help"}, []string{"R6 atomic replacement"}},
+		{[]string{"-version"}, []string{"go1."}},
+		{[]string{"-list"}, []string{"R8 subscription capacity (gated)", "collateral-d", "relay deletes only what is replaced (reported)"}},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), tc.args, &out, &errb); code != cli.ExitOK {
+			t.Errorf("%v: exit %d, want 0 (%s)", tc.args, code, errb.String())
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%v: stdout lacks %q:\n%s", tc.args, w, out.String())
+			}
+		}
+	}
+}
+
+// TestUnreachable: a relay that cannot be reached is exit 3, and -json
+// still prints a JSON object saying so.
 func TestUnreachable(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run(context.Background(), []string{"-quiet", "-timeout", "1s", "ws://127.0.0.1:1"}, &out, &errb); code != exitUnknown {
-		t.Fatalf("exit %d, want %d (%s)", code, exitUnknown, errb.String())
+	if code := run(context.Background(), []string{"-quiet", "-timeout", "1s", "ws://127.0.0.1:1"}, &out, &errb); code != cli.ExitUnknown {
+		t.Fatalf("exit %d, want %d (%s)", code, cli.ExitUnknown, errb.String())
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"-quiet", "-json", "-timeout", "1s", "ws://127.0.0.1:1"}, &out, &errb); code != cli.ExitUnknown {
+		t.Fatalf("-json: exit %d, want %d", code, cli.ExitUnknown)
+	}
+	var got struct{ Relay, Verdict, Error string }
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || got.Verdict != "unknown" || got.Error == "" || got.Relay != "ws://127.0.0.1:1" {
+		t.Fatalf("-json on a failed dial: %v %+v\n%s", err, got, out.String())
+	}
+}
+
+// TestInterrupted: a run whose context ends (SIGINT) prints the report so
+// far, records nothing and exits 3.
+func TestInterrupted(t *testing.T) {
+	r, err := khatrutest.Start(khatrutest.Options{MaxLimit: 10, Conforming: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	store := filepath.Join(t.TempDir(), "relays.json")
+	var out, errb bytes.Buffer
+	progress := &cancelOn{w: &errb, on: "probing push", cancel: cancel}
+	code := run(ctx, []string{"-store", store, r.URL}, &out, progress)
+	if code != cli.ExitUnknown {
+		t.Fatalf("exit %d, want %d\n%s", code, cli.ExitUnknown, errb.String())
+	}
+	if !strings.Contains(errb.String(), "interrupted") || !strings.Contains(out.String(), "cap-stable") {
+		t.Errorf("no report so far or no word of the interruption:\n%s\n%s", out.String(), errb.String())
+	}
+	if _, err := os.Stat(store); err == nil {
+		t.Error("an interrupted run recorded evidence")
+	}
+}
+
+// cancelOn passes writes to w and cancels once one contains on.
+type cancelOn struct {
+	w      *bytes.Buffer
+	on     string
+	cancel context.CancelFunc
+}
+
+func (c *cancelOn) Write(p []byte) (int, error) {
+	if bytes.Contains(p, []byte(c.on)) {
+		c.cancel()
+	}
+	return c.w.Write(p)
+}
+
+// TestHTML: -html writes one self-contained page with the verdict, the
+// gate's decision, every requirement and every check, and no script or
+// outside resource.
+func TestHTML(t *testing.T) {
+	r, err := khatrutest.Start(khatrutest.Options{MaxLimit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	page := filepath.Join(t.TempDir(), "report.html")
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"-quiet", "-html", page, r.URL}, &out, &errb); code != cli.ExitFailed {
+		t.Fatalf("exit %d, want %d\n%s", code, cli.ExitFailed, errb.String())
+	}
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(data)
+	for _, w := range []string{`id="verdict">violates`, `Evidence gate: <span class="verdict refused">refused`, `id="order-ties"`, "R8 subscription capacity", "bounds-pinned"} {
+		if !strings.Contains(html, w) {
+			t.Errorf("page lacks %q", w)
+		}
+	}
+	for _, bad := range []string{"<script", "src=", "http://", "https://"} {
+		if strings.Contains(html, bad) {
+			t.Errorf("page is not self-contained: %q", bad)
+		}
 	}
 }
 
@@ -62,12 +170,12 @@ func TestKhatru(t *testing.T) {
 		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 			t.Fatalf("-json output: %v\n%s", err, errb.String())
 		}
-		want := map[relaycheck.Verdict]int{relaycheck.Conforms: exitOK, relaycheck.Violates: exitViolation, relaycheck.Unknown: exitUnknown}[rep.Verdict()]
+		want := map[relaycheck.Verdict]int{relaycheck.Conforms: cli.ExitOK, relaycheck.Violates: cli.ExitFailed, relaycheck.Unknown: cli.ExitUnknown}[rep.Verdict()]
 		if code != want {
 			t.Fatalf("exit %d, want %d for a report that %s\n%s", code, want, rep.Verdict(), errb.String())
 		}
-		if len(tc.violated) > 0 && code != exitViolation {
-			t.Fatalf("exit %d, want %d", code, exitViolation)
+		if len(tc.violated) > 0 && code != cli.ExitFailed {
+			t.Fatalf("exit %d, want %d", code, cli.ExitFailed)
 		}
 		for _, rv := range rep.Requirements {
 			if !slices.Contains(deterministic, rv.Requirement) {
@@ -116,7 +224,7 @@ func TestText(t *testing.T) {
 	}
 	defer r.Close()
 	var out, errb bytes.Buffer
-	if code := run(context.Background(), []string{"-quiet", "-trials", "50", "-confidence", "0.9", "-max-rate", "0.2", r.URL}, &out, &errb); code != exitViolation {
+	if code := run(context.Background(), []string{"-quiet", "-trials", "50", "-confidence", "0.9", "-max-rate", "0.2", r.URL}, &out, &errb); code != cli.ExitFailed {
 		t.Fatalf("exit %d\n%s", code, errb.String())
 	}
 	text := out.String()

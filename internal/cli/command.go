@@ -28,6 +28,10 @@ type Doc struct {
 	Examples []string
 	// Exit says what each exit code means for this command.
 	Exit []Exit
+	// Args names the positional arguments the command takes ("URL");
+	// empty means none, and any is a usage error. The command checks
+	// their number itself.
+	Args string
 }
 
 // Exit is one exit code's meaning.
@@ -70,7 +74,7 @@ func (c *Command) Parse(args []string, stdout, stderr io.Writer) (code int, done
 		return ExitOK, true
 	case err != nil:
 		return c.Fail(stderr, err), true
-	case c.Flags.NArg() > 0:
+	case c.Flags.NArg() > 0 && c.Doc.Args == "":
 		return c.Fail(stderr, fmt.Errorf("unexpected arguments: %s", strings.Join(c.Flags.Args(), " "))), true
 	case c.version:
 		fmt.Fprintln(stdout, c.Doc.Name, Version())
@@ -100,6 +104,11 @@ func (c *Command) Fail(stderr io.Writer, err error) int {
 func (c *Command) Usage(w io.Writer) {
 	d := c.Doc
 	fmt.Fprintf(w, "%s: %s\n", d.Name, strings.TrimSpace(d.About))
+	fmt.Fprintf(w, "\nusage: %s [flags]", d.Name)
+	if d.Args != "" {
+		fmt.Fprintf(w, " %s", d.Args)
+	}
+	fmt.Fprintln(w)
 	if len(d.Examples) > 0 {
 		fmt.Fprintln(w, "\nexamples (a built binary, go build -o bin/ ./cmd/...; under go run every\nexit code but 0 shows as 1):")
 		for _, e := range d.Examples {

@@ -18,7 +18,7 @@ func TestParse(t *testing.T) {
 		done         bool
 		stdout, errs string
 	}{
-		{[]string{"-h"}, ExitOK, true, "demo: does a thing.\n\nexamples", ""},
+		{[]string{"-h"}, ExitOK, true, "demo: does a thing.\n\nusage: demo [flags]\n\nexamples", ""},
 		{[]string{"-help"}, ExitOK, true, "  2  bad input:\n     nothing ran\n", ""},
 		{[]string{"-version"}, ExitOK, true, "demo ", ""},
 		{[]string{"-n", "x"}, ExitUsage, true, "", `demo: invalid value "x" for flag -n`},
@@ -34,5 +34,17 @@ func TestParse(t *testing.T) {
 			(tc.stdout == "" && out.Len() > 0) || (tc.errs == "" && errOut.Len() > 0) {
 			t.Errorf("%v: exit %d done %t, stdout %q, stderr %q", tc.args, code, done, out.String(), errOut.String())
 		}
+	}
+	// A command that names positional arguments takes them.
+	withArgs := doc
+	withArgs.Args = "URL"
+	c := New(withArgs)
+	var out, errOut bytes.Buffer
+	if code, done := c.Parse([]string{"ws://x"}, &out, &errOut); code != ExitOK || done || c.Flags.Arg(0) != "ws://x" {
+		t.Errorf("positional URL: exit %d done %t, stderr %q", code, done, errOut.String())
+	}
+	c.Usage(&out)
+	if !strings.Contains(out.String(), "usage: demo [flags] URL") {
+		t.Errorf("usage line lacks the arguments:\n%s", out.String())
 	}
 }
