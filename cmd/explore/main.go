@@ -339,7 +339,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		for _, nw := range out.witnesses() {
 			ws = append(ws, nw.w)
 		}
-		if err := writeHTML(o.html, ws, nil); err != nil {
+		if err := writeHTML(o.html, ws, nil, nil); err != nil {
 			return usageError(stderr, err)
 		}
 	}

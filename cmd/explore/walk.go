@@ -115,7 +115,7 @@ func exploreWalk(o *options, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "explore:", err)
 	}
 	if o.html != "" && out.Witness != nil {
-		if err := writeHTML(o.html, []*witnessfile.Witness{out.Witness}, nil); err != nil {
+		if err := writeHTML(o.html, []*witnessfile.Witness{out.Witness}, nil, nil); err != nil {
 			return usageError(stderr, err)
 		}
 	}
@@ -174,7 +174,7 @@ func simulateWalk(o *options, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "witness written to %s\n", f)
 		}
 		if o.html != "" {
-			if err := writeHTML(o.html, []*witnessfile.Witness{out.Witness}, nil); err != nil {
+			if err := writeHTML(o.html, []*witnessfile.Witness{out.Witness}, nil, nil); err != nil {
 				return usageError(stderr, err)
 			}
 		}
