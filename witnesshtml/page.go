@@ -43,7 +43,7 @@ type Witness struct {
 	Fields []Field `json:"fields,omitempty"`
 	// Load is a load witness's scenario, one row per line; Axis the times
 	// its picture spans.
-	Load []LoadRow  `json:"load,omitempty"`
+	Load []LoadRow `json:"load,omitempty"`
 	Axis *[2]int64 `json:"axis,omitempty"`
 	// Verdict is what the command line said of the witness, in its words;
 	// Documented marks a rule set's documented limitation (not a new
