@@ -179,10 +179,15 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	head := header(o)
 	prog := newProgress(head, o.control)
+	runs := len(only) * len(opts.Ties)
+	if only == nil {
+		runs = len(mutants.All()) * len(opts.Ties)
+	}
+	g := newGauge(runs, o.control, time.Now)
 	opts.Progress = func(s string) {
 		prog.note(s)
 		if o.progress {
-			fmt.Fprintln(stderr, "mutate:", s)
+			fmt.Fprintln(stderr, "mutate:", g.line(s))
 		}
 	}
 	if !o.json {
