@@ -308,8 +308,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		cfg.Progress = func(p exhaustive.Progress) {
 			current.note(p)
 			if o.progress > 0 {
-				fmt.Fprintf(stderr, "explore %s tie=%s: %s depth %d, %s distinct, queue %s, %s states/s\n",
-					u.Name, t, p.Phase, p.Depth, notefig.Commas(p.Distinct), notefig.Commas(p.Queue), notefig.Commas(int(p.StatesPerSec)))
+				fmt.Fprintln(stderr, progressLine(u.Name, t.String(), depth, p))
 			}
 		}
 		r, err := exhaustive.Explore(cfg)

@@ -53,7 +53,7 @@ func (g *gauge) line(s string) string {
 	if done > 0 && g.total > done {
 		per := g.now().Sub(g.start) / time.Duration(done)
 		left := per * time.Duration(g.total-done)
-		head += ", about " + roughly(left) + " left"
+		head += ", " + roughly(left) + " left"
 	}
 	return head + ": " + s
 }
@@ -64,9 +64,9 @@ func roughly(d time.Duration) string {
 	case d < 10*time.Second:
 		return "a few seconds"
 	case d < 90*time.Second:
-		return fmt.Sprintf("%d s", int(d.Round(5*time.Second).Seconds()))
+		return fmt.Sprintf("about %d s", int(d.Round(5*time.Second).Seconds()))
 	case d < 90*time.Minute:
-		return fmt.Sprintf("%d min", int(d.Round(time.Minute).Minutes()))
+		return fmt.Sprintf("about %d min", int(d.Round(time.Minute).Minutes()))
 	}
-	return fmt.Sprintf("%.1f h", d.Hours())
+	return fmt.Sprintf("about %.1f h", d.Hours())
 }

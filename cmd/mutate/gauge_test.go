@@ -31,7 +31,7 @@ func TestGaugeCountsRunsAndEstimates(t *testing.T) {
 }
 
 func TestRoughly(t *testing.T) {
-	for d, want := range map[time.Duration]string{3 * time.Second: "a few seconds", 42 * time.Second: "40 s", 5 * time.Minute: "5 min", 3 * time.Hour: "3.0 h"} {
+	for d, want := range map[time.Duration]string{3 * time.Second: "a few seconds", 42 * time.Second: "about 40 s", 5 * time.Minute: "about 5 min", 3 * time.Hour: "about 3.0 h"} {
 		if got := roughly(d); got != want {
 			t.Errorf("roughly(%v) = %q, want %q", d, got, want)
 		}
