@@ -11,7 +11,8 @@ import (
 // progressLine words one progress snapshot for a waiting user: which depth
 // is being checked or expanded, how far through its frontier, what the
 // next depth will hold (extrapolated from the part of the frontier done,
-// or, before any is, from the growth of the last level), and about how
+// or, before any of it is stored, from the growth of the last level:
+// new states are stored a block at a time), and about how
 // long the rest of this depth will take. It goes to stderr only.
 func progressLine(universe, tie string, bound int, p exhaustive.Progress) string {
 	done := p.Frontier - p.Queue
@@ -30,7 +31,7 @@ func progressLine(universe, tie string, bound int, p exhaustive.Progress) string
 	}
 	next := ""
 	switch {
-	case done > 0:
+	case done > 0 && p.Found > 0:
 		est := int(int64(p.Found) * int64(p.Frontier) / int64(done))
 		next = fmt.Sprintf("; %s new states at depth %d so far, about %s when done", notefig.Commas(p.Found), p.Depth+1, notefig.Commas(est))
 	case p.Previous > 0:

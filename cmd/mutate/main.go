@@ -300,6 +300,11 @@ func checkDoc(c mutants.Check) string {
 			return "spec-text conformance: " + c.Directed.Name
 		}
 		return "safety: " + c.Directed.Name
+	case mutants.KindHistory:
+		return "safety: the paged history walk's invariants, its documented limitation excepted (explore -universe walk; history mutants only)"
+	case mutants.KindSimulate:
+		u, _ := cat.Universe(c.Universe)
+		return "safety: seeded random walks far past the exhaustive bound: " + u.Doc
 	}
 	return "safety: load soundness, " + c.Prop + " check under the conformant relay"
 }
