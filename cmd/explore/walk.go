@@ -102,6 +102,7 @@ func exploreWalk(o *options, stdout, stderr io.Writer) int {
 		u.Depth = o.depth
 	}
 	run := fmt.Sprintf("explore -universe=%s -depth=%d -rules=%s -workers=%d (version %s)", history.UniverseName, u.Depth, o.rules, o.workers, cli.Version())
+	current.named(run)
 	if o.progress > 0 {
 		fmt.Fprintf(stderr, "explore %s: searching to depth %d under rules %s\n", history.UniverseName, u.Depth, o.rules)
 	}
@@ -122,9 +123,17 @@ func exploreWalk(o *options, stdout, stderr io.Writer) int {
 	if o.json {
 		code := walkResult(io.Discard, documented, broken)
 		status := map[int]string{exitOK: "ok", exitViolation: "violation"}[code]
+		known, other := map[string]int64{}, map[string]int64{}
+		for id, n := range out.Violations {
+			if history.Known(rules, id) {
+				known[id] = n
+			} else {
+				other[id] = n
+			}
+		}
 		writeWalkJSON(stdout, map[string]any{"run": run, "status": status, "universe": history.UniverseName, "rules": o.rules,
 			"depth": u.Depth, "distinct": out.Distinct, "per_depth": out.PerDepth, "rounds": out.Rounds,
-			"documented_limitation": documented, "violations": broken, "witness": out.Witness, "witness_files": files})
+			"documented_limitation": known, "violations": other, "witness": out.Witness, "witness_files": files})
 		return code
 	}
 	fmt.Fprintln(stdout, run)

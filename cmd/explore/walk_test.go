@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,5 +85,23 @@ func TestWalkRefusesWhatItCannotRun(t *testing.T) {
 		if code, out, errOut := runCLI(t, args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d\n%s%s", args, code, exitUsage, out, errOut)
 		}
+	}
+}
+
+// -json: one object, the documented limitation counted apart from the
+// violations.
+func TestExploreWalkJSON(t *testing.T) {
+	code, out, errOut := runCLI(t, "-universe", "walk", "-json", "-witness", t.TempDir())
+	var got struct {
+		Status     string           `json:"status"`
+		Distinct   int              `json:"distinct"`
+		Documented map[string]int64 `json:"documented_limitation"`
+		Violations map[string]int64 `json:"violations"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != exitOK {
+		t.Fatalf("exit %d, %v\n%s%s", code, err, out, errOut)
+	}
+	if got.Status != "ok" || got.Distinct != 67887 || got.Documented["H8-heal"] != 300 || len(got.Violations) != 0 {
+		t.Errorf("%+v", got)
 	}
 }
