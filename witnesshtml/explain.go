@@ -113,3 +113,10 @@ func budgets(w *witnessfile.Witness) []Field {
 	}
 	return fs
 }
+
+// directedLegend is a directed check's notation: a point, not a trace.
+var directedLegend = []string{
+	"a directed check runs one scenario at every point of its parameter cube; the point below is one where the rule set fails the check",
+	"check, tie, rules: the check and the run; each further row one parameter of the scenario (its name as the check's source names it)",
+	"(S,C,B) in the detail: the override register, set counter, clear counter, baseline; {ov_s:c=N ...} the keys published, f the read frontier",
+}

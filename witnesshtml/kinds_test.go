@@ -150,7 +150,7 @@ func TestLoadAndDirectedPagesRenderInChromium(t *testing.T) {
 		`class="point"`, `<th>ctx</th><td>"c0"</td>`, `<th>check</th><td>bounded-growth</td>`,
 		`<ul class="legend"><li>the picture: created_at left to right`, `<li>→ REQ / CLOSE`, `</div><table class="steps load">`,
 		`class="load-axis"`, `class="band"`, `>L1-q2 n=2</text>`,
-		`</div><h3>the point</h3>`,
+		`<li>a directed check runs one scenario at every point`, `</ul><h3>the point</h3>`,
 		`class="violation violated" id="w2-violation"`, `violation: I8-floor-shape fails`, `href="#w2-violation"`,
 	} {
 		if !strings.Contains(dom, want) {

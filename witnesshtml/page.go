@@ -97,7 +97,7 @@ func FromWitness(w *witnessfile.Witness, text string, found []string) (out Witne
 		loadView(w, lines, &out)
 		return out
 	case witnessfile.KindDirected:
-		out.Legend = nil
+		out.Legend = slices.Clone(directedLegend)
 		directedView(w, &out)
 	case witnessfile.KindHistory:
 		out.Legend = slices.Clone(walkLegend)
