@@ -19,7 +19,6 @@ type TraceStep struct {
 	Relays [][]int  `json:"relays"`
 	Modes  []string `json:"modes,omitempty"`
 	Store  []int    `json:"store"`
-	Cursor Cursor   `json:"-"`
 	// The cursor as drawn: -1 for an unset bound.
 	Newest    int64     `json:"newest"`
 	Oldest    int64     `json:"oldest"`
@@ -104,7 +103,7 @@ func Trace(w *witnessfile.Witness, rules *Rules) (*TraceView, error) {
 }
 
 func (w *World) traceStep(n int, action string, s state, run *roundRun, fs []search.Finding) TraceStep {
-	st := TraceStep{N: n, Action: action, Store: bits(s.store), Cursor: s.cursor, Newest: -1, Oldest: -1,
+	st := TraceStep{N: n, Action: action, Store: bits(s.store), Newest: -1, Oldest: -1,
 		Exhausted: s.cursor.Exhausted, Sealed: !s.rekeyed}
 	for r := range relays {
 		st.Relays = append(st.Relays, bits(s.held[r]))
