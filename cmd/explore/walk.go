@@ -65,7 +65,11 @@ func walkInputs(o *options) (*history.Rules, error) {
 // is documented to break and the rest, each sorted.
 func walkViolations(rules *history.Rules, v map[string]int64) (documented, broken []string) {
 	for id, n := range v {
-		s := fmt.Sprintf("%s (%s times)", id, notefig.Commas(n))
+		times := "times"
+		if n == 1 {
+			times = "time"
+		}
+		s := fmt.Sprintf("%s (%s %s)", id, notefig.Commas(n), times)
 		if history.Known(rules, id) {
 			documented = append(documented, s)
 		} else {
