@@ -50,25 +50,28 @@ bench:
 
 # The reference universe (the formal note's model) at its depth bound 4 under
 # both tie policies, then every directed check, then the network universes
-# at their default depth (NETWORK_FLAGS=-symmetry=false to compare). Exit 1
-# on a violation.
+# at their default depth. EXPLORE_FLAGS goes to every one of them (e.g.
+# '-depth 7' deepens all three); NETWORK_FLAGS to the network universes only
+# (-symmetry=false to compare). Exit 1 on a violation. How long a run takes:
+# NOTE.md, "Benchmarks".
 EXPLORE_FLAGS ?=
 NETWORK_FLAGS ?=
 explore:
 	$(GO) run ./cmd/explore -universe reference -tie both -directed $(EXPLORE_FLAGS)
-	$(GO) run ./cmd/explore -universe network -tie both -directed=false $(NETWORK_FLAGS)
-	$(GO) run ./cmd/explore -universe network-whole -tie both -directed=false $(NETWORK_FLAGS)
+	$(GO) run ./cmd/explore -universe network -tie both -directed=false $(EXPLORE_FLAGS) $(NETWORK_FLAGS)
+	$(GO) run ./cmd/explore -universe network-whole -tie both -directed=false $(EXPLORE_FLAGS) $(NETWORK_FLAGS)
 
 # The network universes one level deeper than `make test` runs them, under
-# both tie policies (about 3 minutes and 1.5 GB on a 2-core machine).
+# both tie policies (time and memory: NOTE.md, "Benchmarks").
 explore-deep:
-	$(GO) run ./cmd/explore -universe network -depth 7 -tie both -directed=false $(NETWORK_FLAGS)
-	$(GO) run ./cmd/explore -universe network-whole -depth 7 -tie both -directed=false $(NETWORK_FLAGS)
+	$(GO) run ./cmd/explore -universe network -depth 7 -tie both -directed=false $(EXPLORE_FLAGS) $(NETWORK_FLAGS)
+	$(GO) run ./cmd/explore -universe network-whole -depth 7 -tie both -directed=false $(EXPLORE_FLAGS) $(NETWORK_FLAGS)
 
 # The mutant gate: the control, then every mutant against every generic check,
-# cheapest first, witnesses compared with mutants/testdata (about 30 s).
+# cheapest first, witnesses compared with mutants/testdata (time: NOTE.md,
+# "Mutants", "Figures"; progress on stderr says how far it is).
 # Exit 1 when a mutant survives or a witness changed. MUTATE_FLAGS='-all' runs
-# every check for every mutant (about 6 minutes); '-update' rewrites witnesses.
+# every check for every mutant; '-update' rewrites witnesses.
 MUTATE_FLAGS ?=
 mutate:
 	$(GO) run ./cmd/mutate $(MUTATE_FLAGS)
@@ -106,6 +109,7 @@ simulate:
 	for u in reference network network-whole hierarchy; do \
 		$(GO) run ./cmd/explore -universe $$u -simulate $(SIM_WALKS) -steps $(SIM_STEPS) -seed $(SIM_SEED) -tie both || exit $$?; \
 	done
+	$(GO) run ./cmd/explore -universe walk -simulate $(SIM_WALKS) -steps $(SIM_STEPS) -seed $(SIM_SEED)
 
 # The dynamic load scenarios against every peer relay (khatru over
 # slicestore, badger, lmdb, sqlite3) with many more loads than `make test`

@@ -72,6 +72,12 @@ type Progress struct {
 	Queue        int // states of the level the phase has still to process
 	StatesPerSec float64
 	Elapsed      time.Duration
+	// Frontier is the number of states at Depth (the level the phase
+	// works through), Previous the number at Depth-1 (0 at depth 0).
+	// While expanding, Found is the new states at Depth+1 stored so far.
+	// PhaseElapsed is the time since the phase began on this level.
+	Frontier, Previous, Found int
+	PhaseElapsed              time.Duration
 }
 
 // Run is the outcome of Explore: the figures, the final tally and the
@@ -134,6 +140,8 @@ type explorer[C any] struct {
 	checking atomic.Bool
 	distinct atomic.Int64
 	queue    atomic.Int64
+	// The level the current phase works through, for progress reports.
+	frontier, previous, levelEnd, phaseStart atomic.Int64
 }
 
 func (x *explorer[C]) run() *Run {
@@ -149,6 +157,9 @@ func (x *explorer[C]) run() *Run {
 	lo, hi := 0, 1
 	for d := 0; ; d++ {
 		res.PerDepth = append(res.PerDepth, hi-lo)
+		if d > 0 {
+			x.previous.Store(int64(res.PerDepth[d-1]))
+		}
 		if !x.cfg.TerminalOnly || d == x.cfg.Depth {
 			x.checkStates(lo, hi, d)
 			res.Checked += hi - lo
@@ -223,7 +234,7 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 	nt := x.w.Transitions()
 	x.depth.Store(int64(d))
 	x.checking.Store(false)
-	x.queue.Store(int64(hi - lo))
+	x.startLevel(lo, hi)
 	for b := lo; b < hi; b += blockSize {
 		be := min(b+blockSize, hi)
 		pieces := (be - b + pieceSize - 1) / pieceSize
@@ -269,7 +280,7 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 func (x *explorer[C]) checkStates(lo, hi, d int) {
 	x.depth.Store(int64(d))
 	x.checking.Store(true)
-	x.queue.Store(int64(hi - lo))
+	x.startLevel(lo, hi)
 	pieces := (hi - lo + pieceSize - 1) / pieceSize
 	outs := parallel(x, pieces, func(c C, p int) *Tally {
 		t := NewTally(x.ninv)
@@ -285,6 +296,14 @@ func (x *explorer[C]) checkStates(lo, hi, d int) {
 	for _, t := range outs {
 		x.total.merge(t)
 	}
+}
+
+// startLevel records the level [lo, hi) a phase begins on, for progress.
+func (x *explorer[C]) startLevel(lo, hi int) {
+	x.queue.Store(int64(hi - lo))
+	x.frontier.Store(int64(hi - lo))
+	x.levelEnd.Store(int64(hi))
+	x.phaseStart.Store(int64(time.Since(x.start)))
 }
 
 func (x *explorer[C]) transOf(i int) int {
@@ -320,8 +339,13 @@ func (x *explorer[C]) startProgress() func() {
 				if x.checking.Load() {
 					phase = "check"
 				}
-				x.cfg.Progress(Progress{Phase: phase, Depth: int(x.depth.Load()), Distinct: int(n), Queue: int(x.queue.Load()),
-					StatesPerSec: float64(n) / el.Seconds(), Elapsed: el})
+				p := Progress{Phase: phase, Depth: int(x.depth.Load()), Distinct: int(n), Queue: int(x.queue.Load()),
+					StatesPerSec: float64(n) / el.Seconds(), Elapsed: el, Frontier: int(x.frontier.Load()), Previous: int(x.previous.Load()),
+					PhaseElapsed: el - time.Duration(x.phaseStart.Load())}
+				if phase == "expand" {
+					p.Found = int(n - x.levelEnd.Load())
+				}
+				x.cfg.Progress(p)
 			}
 		}
 	}()

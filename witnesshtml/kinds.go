@@ -20,12 +20,26 @@ type Field struct {
 // REQ or CLOSE to the relay), "delivery" (the relay sends EVENT or EOSE to
 // the client), "verdict" (the load's conclusion) or "note" (a prediction).
 type LoadRow struct {
+	// N numbers the rows that are not phases (a phase heads the rows
+	// after it); Index is the row's place among all rows.
 	N     int    `json:"n"`
+	Index int    `json:"index"`
 	Lane  string `json:"lane"`
 	Phase string `json:"phase"`
 	Text  string `json:"text"`
 	// Violation marks the row where the load concluded wrongly.
 	Violation bool `json:"violation,omitempty"`
+	// What the picture needs: a query's subscription, window and limit
+	// (Since, Until nil when the REQ sets none), an event's name and time
+	// (stored, or delivered on Sub), and whether the violation names the
+	// event as missing.
+	Sub     string `json:"sub,omitempty"`
+	Since   *int64 `json:"since,omitempty"`
+	Until   *int64 `json:"until,omitempty"`
+	Limit   int    `json:"limit,omitempty"`
+	Event   string `json:"event,omitempty"`
+	At      *int64 `json:"at,omitempty"`
+	Missing bool   `json:"missing,omitempty"`
 }
 
 // directedView fills the point's table: the check and its run, then each
@@ -47,6 +61,8 @@ func directedView(w *witnessfile.Witness, out *Witness) {
 // its verdict: the last verdict row, or the last row when none was given.
 func loadView(w *witnessfile.Witness, lines []string, out *Witness) {
 	phase := ""
+	n := 0
+	defer loadAxis(out)
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
 		switch {
@@ -61,7 +77,7 @@ func loadView(w *witnessfile.Witness, lines []string, out *Witness) {
 			out.Detail = d
 			continue
 		}
-		row := LoadRow{N: len(out.Load) + 1, Phase: phase, Text: t}
+		row := LoadRow{Index: len(out.Load) + 1, Phase: phase, Text: t}
 		switch {
 		case strings.HasPrefix(t, "→ "):
 			row.Lane = "query"
@@ -77,6 +93,10 @@ func loadView(w *witnessfile.Witness, lines []string, out *Witness) {
 			row.Lane, phase = "phase", t
 			row.Phase = t
 		}
+		if row.Lane != "phase" {
+			n++
+			row.N = n
+		}
 		out.Load = append(out.Load, row)
 	}
 	markLoadViolation(out)
@@ -84,10 +104,12 @@ func loadView(w *witnessfile.Witness, lines []string, out *Witness) {
 
 // LoadLegend is the notation of a load witness's rows.
 var LoadLegend = []string{
+	"the picture: created_at left to right; the top row is what the relay holds (a dot per event, stacked within a second); below it one band per REQ over its [since, until] window (open ends reach the edge), the events it delivered filled, and a red ring on an event the load never received",
 	"→ REQ / CLOSE: the client's query to the relay, by subscription id (limit, since, until as sent)",
 	"← EVENT / EOSE: what the relay delivered to the client on that subscription",
 	"stored X: the relay accepted event X; rsN@T/h is the read-state event whose d tag ends in N, created_at T, id beginning h; app:... another application's event",
-	"verdict: what the load concluded; the marked row is where that conclusion is wrong",
+	"predicted V: what the load must conclude for what the relay holds; e=min(cap, n): the most events one REQ returns (the relay's cap, the load's page limit n); a second holding e or more events can never be proven complete",
+	"verdict V (R): what the load concluded and why; (none): no reason, the load saw nothing that stopped it from claiming complete; the red row is where that conclusion is wrong",
 }
 
 func markLoadViolation(out *Witness) {

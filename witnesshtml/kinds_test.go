@@ -71,11 +71,24 @@ func TestLoadWitnessRows(t *testing.T) {
 	var marked []int
 	for _, r := range w.Load {
 		if r.Violation {
-			marked = append(marked, r.N)
+			marked = append(marked, r.Index)
 		}
 	}
 	if len(marked) != 1 || w.Load[marked[0]-1].Lane != "verdict" {
 		t.Errorf("violation marked at rows %v, want the verdict only", marked)
+	}
+	// Rows are numbered without gaps: a phase heads rows, it is not one.
+	n := 0
+	for _, r := range w.Load {
+		switch {
+		case r.Lane == "phase" && r.N != 0:
+			t.Errorf("phase %q numbered %d", r.Text, r.N)
+		case r.Lane != "phase":
+			n++
+			if r.N != n {
+				t.Errorf("row %q numbered %d, want %d", r.Text, r.N, n)
+			}
+		}
 	}
 	if w.Load[9].Phase != "finish" || w.Load[6].Phase != "start" {
 		t.Errorf("phases: row 10 %q, row 7 %q", w.Load[9].Phase, w.Load[6].Phase)
@@ -130,14 +143,15 @@ func TestLoadAndDirectedPagesRenderInChromium(t *testing.T) {
 		`class="query"`, `class="delivery"`, `class="stored"`, `class="verdict"`,
 		`<tr class="phase" id="w1-row-1"><td class="phase" colspan="3">publish rs1 at 70</td></tr>`,
 		`<tr class="step violating" id="w1-row-14">`,
-		`href="#w1-row-14"`,
-		`violated: soundness`,
+		`href="#w1-row-14"`, `at row 10: verdict complete (none)`,
+		`violation: soundness fails`,
 		`false complete after L1-q2: rs1@70/b9f59e &lt;missing&gt; &amp; gone`,
 		`href="#w1-violation"`,
 		`class="point"`, `<th>ctx</th><td>"c0"</td>`, `<th>check</th><td>bounded-growth</td>`,
-		`<ul class="legend"><li>→ REQ / CLOSE`, `</li></ul><table class="steps load">`,
-		`</svg><h3>the point</h3>`,
-		`class="violation violated" id="w2-violation"`, `violated: I8-floor-shape`, `href="#w2-violation"`,
+		`<ul class="legend"><li>the picture: created_at left to right`, `<li>→ REQ / CLOSE`, `</div><table class="steps load">`,
+		`class="load-axis"`, `class="band"`, `>L1-q2 n=2</text>`,
+		`<li>a directed check runs one scenario at every point`, `</ul><h3>the point</h3>`,
+		`class="violation violated" id="w2-violation"`, `violation: I8-floor-shape fails`, `href="#w2-violation"`,
 	} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("rendered DOM lacks %s", want)

@@ -9,9 +9,11 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -39,8 +41,23 @@ type Witness struct {
 	// Fields is a directed witness's point: its check and run, then each
 	// parameter.
 	Fields []Field `json:"fields,omitempty"`
-	// Load is a load witness's scenario, one row per line.
+	// Load is a load witness's scenario, one row per line; Axis the times
+	// its picture spans.
 	Load []LoadRow `json:"load,omitempty"`
+	Axis *[2]int64 `json:"axis,omitempty"`
+	// Verdict is what the command line said of the witness, in its words;
+	// Documented marks a rule set's documented limitation (not a new
+	// violation).
+	Verdict    string `json:"verdict"`
+	Documented bool   `json:"documented,omitempty"`
+	// Changed says what differs from the production rules in the run that
+	// found the witness: a mutant and its rule change, an amendment, or
+	// the rule set.
+	Changed []string `json:"changed,omitempty"`
+	// Walk is a history witness's trace as data (history.Trace), drawn as
+	// a time axis per step; Budgets its universe's sizes.
+	Walk    *history.TraceView `json:"walk,omitempty"`
+	Budgets []Field            `json:"budgets,omitempty"`
 }
 
 // Step is one action of a witness.
@@ -58,21 +75,17 @@ type Step struct {
 	Lines  []string `json:"lines"`
 }
 
-// Legend is the notation the witness lines use.
-var Legend = []string{
-	"reg=(S,C,B): the override register: set counter S, clear counter C, baseline B",
-	"f=N: the device's read frontier for the context; f=- it holds none (f=0 is a frontier of 0)",
-	"live / dead: the verdict: the override says unread (live) or not (dead)",
-	"unread=true: what the device shows for the newest message; dead unread=true means no override, but the message is past the frontier",
-	"dN->dM: the channel of messages from device N to device M",
-}
+// Legend is the notation the explorer's witness lines use.
+var Legend = lineLegend
 
 var stepLine = regexp.MustCompile(`^step (\d+): (.*)$`)
 
 // FromWitness builds the page's view of a witness from its file form and
 // its text rendering (the lines of each step), with what a replay found.
-func FromWitness(w *witnessfile.Witness, text string, found []string) Witness {
-	out := Witness{Kind: w.Kind, Invariant: w.Invariant, Detail: w.Detail, Found: found, Legend: Legend}
+func FromWitness(w *witnessfile.Witness, text string, found []string) (out Witness) {
+	out = Witness{Kind: w.Kind, Invariant: w.Invariant, Detail: w.Detail, Found: found, Legend: slices.Clone(Legend)}
+	out.Verdict, out.Documented = verdictOf(w, text)
+	out.Changed = []string{"rules " + w.Rules}
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	if len(lines) > 0 {
 		out.Title = lines[0]
@@ -80,13 +93,19 @@ func FromWitness(w *witnessfile.Witness, text string, found []string) Witness {
 	}
 	switch w.Kind {
 	case witnessfile.KindLoad:
-		out.Legend = LoadLegend
+		out.Legend = slices.Clone(LoadLegend)
 		loadView(w, lines, &out)
 		return out
 	case witnessfile.KindDirected:
-		out.Legend = nil
+		out.Legend = slices.Clone(directedLegend)
 		directedView(w, &out)
+	case witnessfile.KindHistory:
+		out.Legend = slices.Clone(walkLegend)
+		out.Budgets = budgets(w)
 	}
+	// Deferred on the named result: every line below is rewritten once the
+	// steps are read.
+	defer rewriteCeiling(&out)
 	var cur *Step
 	inInitial := false
 	for _, l := range lines {
@@ -106,6 +125,10 @@ func FromWitness(w *witnessfile.Witness, text string, found []string) Witness {
 			inInitial = true
 		case strings.HasPrefix(l, "violation "+w.Invariant+": "):
 			out.Detail = strings.TrimPrefix(l, "violation "+w.Invariant+": ")
+		case strings.HasPrefix(l, "documented limitation "+w.Invariant+": "):
+			out.Detail = strings.TrimPrefix(l, "documented limitation "+w.Invariant+": ")
+		case w.Kind == witnessfile.KindHistory && strings.HasPrefix(l, "config: "):
+			// The budgets table shows it.
 		case w.Kind == witnessfile.KindDirected && strings.HasPrefix(l, "point: "):
 			// The point's table shows it parameter by parameter.
 		case inInitial:
@@ -159,6 +182,9 @@ var pageTemplate string
 //go:embed page.js
 var pageScript string
 
+//go:embed pictures.js
+var picturesScript string
+
 //go:embed page.css
 var pageStyle string
 
@@ -185,7 +211,7 @@ func Write(w io.Writer, p Page) error {
 		Data   template.JS
 		Script template.JS
 		Style  template.CSS
-	}{p.Title, template.JS(safeJSON(data)), template.JS(pageScript), template.CSS(pageStyle)})
+	}{p.Title, template.JS(safeJSON(data)), template.JS(picturesScript + pageScript), template.CSS(pageStyle)})
 }
 
 // safeJSON keeps embedded JSON from closing its script element.

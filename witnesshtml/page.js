@@ -105,7 +105,7 @@
     table.appendChild(head);
     w.load.forEach(function (r) {
       var tr = el("tr", r.lane === "phase" ? "phase" : "step" + (r.violation ? " violating" : ""));
-      tr.id = "w" + (i + 1) + "-row-" + r.n;
+      tr.id = "w" + (i + 1) + "-row-" + r.index;
       if (r.lane === "phase") {
         var td = el("td", "phase", r.text);
         td.colSpan = 3;
@@ -113,7 +113,7 @@
       } else {
         var l = el("td", "lanes"); l.appendChild(loadLanes(r, marker));
         tr.appendChild(l);
-        tr.appendChild(el("td", "action", String(r.n)));
+        tr.appendChild(el("td", "action num", String(r.n)));
         var c = el("td", "lines");
         c.appendChild(el("code", r.lane, r.text));
         tr.appendChild(c);
@@ -125,9 +125,9 @@
 
   // pointTable lays out a directed witness's point: the check and its run,
   // then each parameter.
-  function pointTable(w) {
-    var table = el("table", "point");
-    w.fields.forEach(function (f) {
+  function pointTable(fields, cls) {
+    var table = el("table", cls);
+    fields.forEach(function (f) {
       var tr = el("tr");
       tr.appendChild(el("th", "", f.name));
       tr.appendChild(el("td", "", f.value));
@@ -136,48 +136,72 @@
     return table;
   }
 
-  page.witnesses.forEach(function (w, i) {
-    var sec = el("section", "witness");
-    sec.id = "witness-" + (i + 1);
-    sec.appendChild(el("h2", "", w.title));
-    var marker = "arrow-" + (i + 1);
-    sec.appendChild(arrowDefs(marker));
-    var legend = el("ul", "legend");
-    (w.legend || []).forEach(function (l) { legend.appendChild(el("li", "", l)); });
-    if (legend.childNodes.length) sec.appendChild(legend);
-    if (w.initial && w.initial.length) {
-      var det = el("details", "initial");
-      det.appendChild(el("summary", "", "initial state (" + w.initial.length + " lines)"));
-      w.initial.forEach(function (l) { det.appendChild(el("code", "", l)); det.appendChild(el("br")); });
-      sec.appendChild(det);
-    }
-    if (w.load && w.load.length) {
-      sec.appendChild(loadTable(w, i, marker));
-    } else if (w.fields && w.fields.length) {
-      sec.appendChild(el("h3", "", "the point"));
-      sec.appendChild(pointTable(w));
-    } else {
-      sec.appendChild(stepsTable(w, i, marker));
-    }
-    var v = el("div", "violation violated");
+  // verdictBox is the witness's verdict in the command line's words, what
+  // was changed from the production rules, and what the replay found: the
+  // first thing the witness's section shows.
+  function verdictBox(w, i) {
+    var v = el("div", "violation " + (w.documented ? "documented" : "violated"));
     v.id = "w" + (i + 1) + "-violation";
-    v.appendChild(el("h3", "", "violated: " + w.invariant));
-    v.appendChild(el("p", "", w.detail));
+    v.appendChild(el("h3", "verdict", w.verdict || ("violation: " + w.invariant + " fails")));
+    v.appendChild(el("p", "detail", w.detail));
     (w.load || []).forEach(function (r) {
       if (!r.violation) return;
       var at = el("a", "at-row", "at row " + r.n + ": " + r.text);
-      at.href = "#w" + (i + 1) + "-row-" + r.n;
+      at.href = "#w" + (i + 1) + "-row-" + r.index;
       v.appendChild(at);
     });
+    if (w.changed && w.changed.length) {
+      v.appendChild(el("p", "changed-head", "what was changed:"));
+      var cl = el("ul", "changed");
+      w.changed.forEach(function (c) { cl.appendChild(el("li", "", c)); });
+      v.appendChild(cl);
+    }
     if (w.found && w.found.length) {
       v.appendChild(el("p", "", "the replay found:"));
       var ul = el("ul", "found");
       w.found.forEach(function (f) { ul.appendChild(el("li", "", f)); });
       v.appendChild(ul);
     }
+    return v;
+  }
+
+  page.witnesses.forEach(function (w, i) {
+    var sec = el("section", "witness kind-" + w.kind);
+    sec.id = "witness-" + (i + 1);
+    sec.appendChild(el("h2", "", w.title));
+    var marker = "arrow-" + (i + 1);
+    sec.appendChild(arrowDefs(marker));
+    var v = verdictBox(w, i);
     sec.appendChild(v);
+    var legend = el("ul", "legend");
+    (w.legend || []).forEach(function (l) { legend.appendChild(el("li", "", l)); });
+    if (legend.childNodes.length) {
+      sec.appendChild(el("h3", "legend-head", "how to read it"));
+      sec.appendChild(legend);
+    }
+    if (w.initial && w.initial.length) {
+      var det = el("details", "initial");
+      det.appendChild(el("summary", "", "initial state (" + w.initial.length + " lines)"));
+      w.initial.forEach(function (l) { det.appendChild(el("code", "", l)); det.appendChild(el("br")); });
+      sec.appendChild(det);
+    }
+    if (w.walk) {
+      if (w.budgets && w.budgets.length) {
+        sec.appendChild(el("h3", "", "the universe's budgets"));
+        sec.appendChild(pointTable(w.budgets, "point budgets"));
+      }
+      sec.appendChild(witnessPictures.walkTable(w, i));
+    } else if (w.load && w.load.length) {
+      if (w.axis) sec.appendChild(witnessPictures.loadAxis(w));
+      sec.appendChild(loadTable(w, i, marker));
+    } else if (w.fields && w.fields.length) {
+      sec.appendChild(el("h3", "", "the point"));
+      sec.appendChild(pointTable(w.fields, "point"));
+    } else {
+      sec.appendChild(stepsTable(w, i, marker));
+    }
     main.appendChild(sec);
-    var a = el("a", "", "jump to violation " + (i + 1) + ": " + w.invariant);
+    var a = el("a", "", "jump to " + (w.documented ? "documented limitation " : "violation ") + (i + 1) + ": " + w.invariant);
     a.href = "#" + v.id;
     jump.appendChild(a);
   });

@@ -130,7 +130,7 @@ func TestPageRendersInChromium(t *testing.T) {
 		`id="w1-step-1"`, `id="w1-step-4"`, `5. quiescence: drain, then publication rounds`,
 		`class="delivery"`, `class="publication"`,
 		`class="violation violated" id="w1-violation"`,
-		`violated: N1-cross-device-convergence`,
+		`violation: N1-cross-device-convergence fails`,
 		`href="#w1-violation"`,
 		`at quiescence d0 sees &lt;live&gt; but d2 sees &amp; dead`,
 	} {

@@ -31,6 +31,14 @@ func (t *tracker) start(out *outcome, tie model.TiePolicy) {
 	t.run, t.tie, t.last, t.running = out.Run, tie, nil, true
 }
 
+// named records a run that reports no progress (the walk universe, a few
+// seconds): an interrupt then says which run it stopped.
+func (t *tracker) named(run string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.run = run
+}
+
 func (t *tracker) note(p exhaustive.Progress) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

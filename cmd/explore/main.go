@@ -14,6 +14,7 @@ import (
 	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/model"
@@ -86,7 +87,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	o = &options{}
 	c := cli.New(doc)
 	fs := c.Flags
-	fs.StringVar(&o.universe, "universe", "reference", "universe to explore (see -list)")
+	fs.StringVar(&o.universe, "universe", "reference", "universe to explore (see -list; walk is the paged history walk)")
 	fs.IntVar(&o.depth, "depth", 0, fmt.Sprintf("depth bound in transitions, at most %d (0: the universe's default)", witnessfile.MaxDepth))
 	fs.StringVar(&o.tie, "tie", "both", "tie policy: clear, set or both")
 	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers")
@@ -148,6 +149,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case o.replay != "":
 		return replay(o, stdout, stderr)
+	case o.universe == history.UniverseName && o.sim.walks != 0:
+		return simulateWalk(o, stdout, stderr)
+	case o.universe == history.UniverseName:
+		return exploreWalk(o, stdout, stderr)
 	case o.sim.walks != 0 && o.all:
 		return usageError(stderr, errors.New("-all has no meaning with -simulate (a simulation shrinks the first violation it meets)"))
 	case o.sim.walks != 0:
@@ -191,6 +196,7 @@ func list(w io.Writer) {
 		u, _ := cat.Universe(n)
 		fmt.Fprintf(w, "  %-12s depth %d  %s\n", n, u.Depth, u.Doc)
 	}
+	fmt.Fprintf(w, "  %-12s depth %d  %s (rule sets and invariants below)\n", history.UniverseName, history.DefaultUniverse().Depth, walkDoc())
 	fmt.Fprintln(w, "rule sets:")
 	fmt.Fprintf(w, "  %-20s the production rules (model.Spec)\n", "spec")
 	for _, a := range amendments.All() {
@@ -215,6 +221,7 @@ func list(w io.Writer) {
 			fmt.Fprintf(w, "  %-4s %-34s %s (counted in %s; %s)\n", inv.Label, inv.ID, inv.Doc, exhaustive.UnitName(inv.Unit), inv.Section)
 		}
 	}
+	listWalk(w)
 	fmt.Fprintln(w, "directed checks:")
 	for _, d := range directed.DirectedChecks() {
 		fmt.Fprintf(w, "  %-26s %-4s %s\n", d.Key, d.Label, d.Name)
@@ -301,8 +308,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		cfg.Progress = func(p exhaustive.Progress) {
 			current.note(p)
 			if o.progress > 0 {
-				fmt.Fprintf(stderr, "explore %s tie=%s: %s depth %d, %s distinct, queue %s, %s states/s\n",
-					u.Name, t, p.Phase, p.Depth, notefig.Commas(p.Distinct), notefig.Commas(p.Queue), notefig.Commas(int(p.StatesPerSec)))
+				fmt.Fprintln(stderr, progressLine(u.Name, t.String(), depth, p))
 			}
 		}
 		r, err := exhaustive.Explore(cfg)
@@ -332,7 +338,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		for _, nw := range out.witnesses() {
 			ws = append(ws, nw.w)
 		}
-		if err := writeHTML(o.html, ws, nil); err != nil {
+		if err := writeHTML(o.html, ws, nil, nil); err != nil {
 			return usageError(stderr, err)
 		}
 	}

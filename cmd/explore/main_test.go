@@ -202,7 +202,8 @@ func golden(t *testing.T, name, got string) {
 
 func TestProgressGoesToStderr(t *testing.T) {
 	code, out, errOut := runCLI(t, "-depth", "6", "-tie", "clear", "-directed=false", "-progress", "1ms")
-	if code != exitOK || !strings.Contains(errOut, "distinct, queue") || strings.Contains(out, "queue") {
+	if code != exitOK || !strings.Contains(errOut, "explore reference tie=clear: expanding depth ") || !strings.Contains(errOut, "distinct states stored") ||
+		strings.Contains(out, "distinct states stored") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }

@@ -179,10 +179,15 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	head := header(o)
 	prog := newProgress(head, o.control)
+	runs := len(only) * len(opts.Ties)
+	if only == nil {
+		runs = len(mutants.All()) * len(opts.Ties)
+	}
+	g := newGauge(runs, o.control, time.Now)
 	opts.Progress = func(s string) {
 		prog.note(s)
 		if o.progress {
-			fmt.Fprintln(stderr, "mutate:", s)
+			fmt.Fprintln(stderr, "mutate:", g.line(s))
 		}
 	}
 	if !o.json {
@@ -295,6 +300,11 @@ func checkDoc(c mutants.Check) string {
 			return "spec-text conformance: " + c.Directed.Name
 		}
 		return "safety: " + c.Directed.Name
+	case mutants.KindHistory:
+		return "safety: the paged history walk's invariants, its documented limitation excepted (explore -universe walk; history mutants only)"
+	case mutants.KindSimulate:
+		u, _ := cat.Universe(c.Universe)
+		return "safety: seeded random walks far past the exhaustive bound: " + u.Doc
 	}
 	return "safety: load soundness, " + c.Prop + " check under the conformant relay"
 }

@@ -1,0 +1,260 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/nip-rs/harness/history"
+	"github.com/nip-rs/harness/internal/cli"
+	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/mutants"
+	"github.com/nip-rs/harness/witnessfile"
+)
+
+// The paged history walk (community-history-sync.md) is a universe of its
+// own: its states are relays, a store and a cursor, not read-state
+// registers, so it has its own rule sets (history.RuleSets and the history
+// mutants) and no tie policy. A violation of the invariant the rule set is
+// documented to break (history.Known) is reported as that documented
+// limitation: it is printed and written, and does not fail the run.
+
+// walkDoc is the walk universe's line in -list.
+func walkDoc() string {
+	u := history.DefaultUniverse()
+	return fmt.Sprintf("the paged history walk (community-history-sync.md): 2 relays, one channel, wraps at 1..%d, pages of %d wrap, catch-up budget %d page, scroll-up budget %d pages",
+		u.MaxT, u.Round.PageWraps, u.Round.CatchUpPages, u.Round.LoadOlderPages)
+}
+
+// walkRuleNames are the rule sets -rules accepts with -universe walk.
+func walkRuleNames() []string {
+	names := []string{"spec", "healing"}
+	for _, m := range mutants.All() {
+		if m.History != nil {
+			names = append(names, m.ID)
+		}
+	}
+	return names
+}
+
+// walkFlags are the flags with a meaning for the walk universe.
+var walkFlags = map[string]bool{"universe": true, "depth": true, "rules": true, "workers": true, "json": true, "witness": true,
+	"html": true, "progress": true, "simulate": true, "steps": true, "seed": true, "cpuprofile": true, "memprofile": true}
+
+// walkInputs resolves the rule set and refuses a flag the walk has no use
+// for (a tie policy, directed checks, a state guard, -all).
+func walkInputs(o *options) (*history.Rules, error) {
+	for _, f := range o.set {
+		if !walkFlags[f] {
+			return nil, fmt.Errorf("-%s has no meaning with -universe %s (the walk has no tie policy, no directed checks, one witness per run; its universe is small enough for no state guard)", f, history.UniverseName)
+		}
+	}
+	rules, ok := mutants.HistoryRuleSet(o.rules)
+	if !ok {
+		return nil, fmt.Errorf("-rules %s: not a rule set of the %s universe (want one of %s)", o.rules, history.UniverseName, strings.Join(walkRuleNames(), ", "))
+	}
+	return rules, nil
+}
+
+// walkViolations splits the invariants violated into those the rule set
+// is documented to break and the rest, each sorted.
+func walkViolations(rules *history.Rules, v map[string]int64) (documented, broken []string) {
+	for id, n := range v {
+		times := "times"
+		if n == 1 {
+			times = "time"
+		}
+		s := fmt.Sprintf("%s (%s %s)", id, notefig.Commas(n), times)
+		if history.Known(rules, id) {
+			documented = append(documented, s)
+		} else {
+			broken = append(broken, s)
+		}
+	}
+	slices.Sort(documented)
+	slices.Sort(broken)
+	return documented, broken
+}
+
+// walkResult is the last lines of a walk run and its exit code.
+func walkResult(w io.Writer, documented, broken []string) int {
+	switch {
+	case len(broken) > 0:
+		fmt.Fprintf(w, "\nresult: violation: %s\n", strings.Join(broken, ", "))
+		return exitViolation
+	case len(documented) > 0:
+		fmt.Fprintf(w, "\nresult: ok, only the rule set's documented limitation: %s\n", strings.Join(documented, ", "))
+		return exitOK
+	}
+	fmt.Fprintln(w, "\nresult: ok, no violation")
+	return exitOK
+}
+
+// exploreWalk searches the walk universe breadth first to the depth bound.
+func exploreWalk(o *options, stdout, stderr io.Writer) int {
+	rules, err := walkInputs(o)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	u := history.DefaultUniverse()
+	if o.depth > 0 {
+		u.Depth = o.depth
+	}
+	run := fmt.Sprintf("explore -universe=%s -depth=%d -rules=%s -workers=%d (version %s)", history.UniverseName, u.Depth, o.rules, o.workers, cli.Version())
+	current.named(run)
+	if o.progress > 0 {
+		fmt.Fprintf(stderr, "explore %s: searching to depth %d under rules %s\n", history.UniverseName, u.Depth, o.rules)
+	}
+	out, err := history.Explore(u, rules, history.ReportAll, o.workers, false)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	documented, broken := walkViolations(rules, out.Violations)
+	files, err := writeWalkWitness(o.witness, fmt.Sprintf("explore-%s-depth%d-%s", history.UniverseName, u.Depth, o.rules), out.Witness, out.Text)
+	if err != nil {
+		fmt.Fprintln(stderr, "explore:", err)
+	}
+	if o.html != "" && out.Witness != nil {
+		if err := writeHTML(o.html, []*witnessfile.Witness{out.Witness}, nil, nil); err != nil {
+			return usageError(stderr, err)
+		}
+	}
+	if o.json {
+		code := walkResult(io.Discard, documented, broken)
+		status := map[int]string{exitOK: "ok", exitViolation: "violation"}[code]
+		known, other := map[string]int64{}, map[string]int64{}
+		for id, n := range out.Violations {
+			if history.Known(rules, id) {
+				known[id] = n
+			} else {
+				other[id] = n
+			}
+		}
+		writeWalkJSON(stdout, map[string]any{"run": run, "status": status, "universe": history.UniverseName, "rules": o.rules,
+			"depth": u.Depth, "distinct": out.Distinct, "per_depth": out.PerDepth, "rounds": out.Rounds,
+			"documented_limitation": known, "violations": other, "witness": out.Witness, "witness_files": files})
+		return code
+	}
+	fmt.Fprintln(stdout, run)
+	fmt.Fprintf(stdout, "\nuniverse %s: %s\n", history.UniverseName, walkDoc())
+	fmt.Fprintf(stdout, "new states per depth %s, %s distinct, %s rounds run\n", perDepth(out.PerDepth), notefig.Commas(out.Distinct), notefig.Commas(out.Rounds))
+	writeWalkTable(stdout, rules, out.Violations)
+	if out.Witness != nil {
+		fmt.Fprintf(stdout, "\n%s", out.Text)
+	}
+	for _, f := range files {
+		fmt.Fprintf(stdout, "witness written to %s\n", f)
+	}
+	return walkResult(stdout, documented, broken)
+}
+
+// simulateWalk runs seeded random walks through the walk universe.
+func simulateWalk(o *options, stdout, stderr io.Writer) int {
+	rules, err := walkInputs(o)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	if o.json {
+		return usageError(stderr, errors.New("-json has no meaning with -simulate"))
+	}
+	s := o.sim
+	out, err := history.Simulate(history.DefaultUniverse(), rules, history.ReportAll, s.walks, s.steps, s.seed)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	fmt.Fprintf(stdout, "explore -universe=%s -simulate=%d -steps=%d -seed=%d -rules=%s (version %s)\n",
+		history.UniverseName, s.walks, s.steps, s.seed, o.rules, cli.Version())
+	fmt.Fprintf(stdout, "seed %d: %d walks, %d steps, %d states checked, %d rounds, %d walks stuck\n",
+		out.Seed, out.Walks, out.Steps, out.Checked, out.Rounds, out.Stuck)
+	writeWalkTable(stdout, rules, out.Violations)
+	documented, broken := walkViolations(rules, out.Violations)
+	if out.Witness != nil {
+		kind := "violation"
+		if history.Known(rules, out.Witness.Invariant) {
+			kind = "documented limitation"
+		}
+		fmt.Fprintf(stdout, "%s %s in walk %d after %d steps, shrunk to %d\n%s", kind, out.Witness.Invariant, out.Walk, out.RawDepth, len(out.Witness.Actions), out.Text)
+		files, err := writeWalkWitness(o.witness, fmt.Sprintf("simulate-%s-seed%d-%s", history.UniverseName, s.seed, o.rules), out.Witness, out.Text)
+		if err != nil {
+			return usageError(stderr, err)
+		}
+		for _, f := range files {
+			fmt.Fprintf(stdout, "witness written to %s\n", f)
+		}
+		if o.html != "" {
+			if err := writeHTML(o.html, []*witnessfile.Witness{out.Witness}, nil, nil); err != nil {
+				return usageError(stderr, err)
+			}
+		}
+	}
+	return walkResult(stdout, documented, broken)
+}
+
+// writeWalkTable writes one row per invariant of the walk: what it says
+// and whether it held, failed, or failed as documented.
+func writeWalkTable(w io.Writer, rules *history.Rules, v map[string]int64) {
+	fmt.Fprintln(w)
+	for _, inv := range history.Invariants {
+		res := "holds"
+		if n := v[inv.ID]; n > 0 {
+			res = "FAIL " + notefig.Commas(n)
+			if history.Known(rules, inv.ID) {
+				res = "documented limitation, " + notefig.Commas(n)
+			}
+		}
+		fmt.Fprintf(w, "  %-4s %-22s %s: %s\n", inv.Label, inv.ID, inv.Doc, res)
+	}
+}
+
+func perDepth(ns []int) string {
+	var ss []string
+	for _, n := range ns {
+		ss = append(ss, notefig.Commas(n))
+	}
+	return strings.Join(ss, "/")
+}
+
+// writeWalkWitness writes a walk witness as JSON and its text beside it.
+func writeWalkWitness(dir, base string, w *witnessfile.Witness, text string) ([]string, error) {
+	if w == nil {
+		return nil, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("witness directory: %w", err)
+	}
+	p := filepath.Join(dir, base)
+	if err := os.WriteFile(p+".json", w.JSON(), 0o644); err != nil {
+		return nil, fmt.Errorf("write witness: %w", err)
+	}
+	if err := os.WriteFile(p+".txt", []byte(text), 0o644); err != nil {
+		return []string{p + ".json"}, fmt.Errorf("write witness: %w", err)
+	}
+	return []string{p + ".json", p + ".txt"}, nil
+}
+
+func writeWalkJSON(w io.Writer, v map[string]any) {
+	b, _ := json.MarshalIndent(v, "", "  ")
+	fmt.Fprintln(w, string(b))
+}
+
+// listWalk writes the walk universe's part of -list: its rule sets and
+// its invariants.
+func listWalk(w io.Writer) {
+	fmt.Fprintf(w, "rule sets of the %s universe:\n", history.UniverseName)
+	fmt.Fprintf(w, "  %-20s the walk as community-history-sync.md states it (documented limitation: %s)\n", "spec", history.Limitation)
+	fmt.Fprintf(w, "  %-20s spec with the fix the document names: a bridge out of budget records the region it left\n", "healing")
+	for _, m := range mutants.All() {
+		if m.History != nil {
+			fmt.Fprintf(w, "  %-20s history mutant: %s (%s)\n", m.ID, m.Rule, m.Section)
+		}
+	}
+	fmt.Fprintf(w, "invariants of the %s universe:\n", history.UniverseName)
+	for _, inv := range history.Invariants {
+		fmt.Fprintf(w, "  %-4s %-34s %s (%s)\n", inv.Label, inv.ID, inv.Doc, inv.Section)
+	}
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The walk universe is listed with its rule sets and invariants.
+func TestListNamesTheWalkUniverse(t *testing.T) {
+	code, out, _ := runCLI(t, "-list")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"  walk         depth 7  the paged history walk", "rule sets of the walk universe:", "  healing ",
+		"invariants of the walk universe:", "H8-heal"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("-list lacks %q", want)
+		}
+	}
+}
+
+// Under the document's rules the search meets only the documented
+// limitation: it is printed as such, written, and the run exits 0; the
+// healing rules trip nothing; a history mutant that breaks an invariant
+// fails the run.
+func TestExploreWalk(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI(t, "-universe", "walk", "-witness", dir)
+	if code != exitOK {
+		t.Fatalf("spec: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{"explore -universe=walk -depth=7 -rules=spec", "67,887 distinct", "H8-heal", "documented limitation, 300",
+		"documented limitation H8-heal: a repeated quiet catch-up left the hole {3}", "result: ok, only the rule set's documented limitation: H8-heal (300 times)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("spec output lacks %q:\n%s", want, out)
+		}
+	}
+	base := filepath.Join(dir, "explore-walk-depth7-spec")
+	if _, err := os.Stat(base + ".json"); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := runCLI(t, "-replay", base+".json"); code != exitViolation || !strings.Contains(out, "reproduced: H8-heal fails again") {
+		t.Errorf("replay: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := runCLI(t, "-universe", "walk", "-rules", "healing", "-witness", dir); code != exitOK || !strings.Contains(out, "result: ok, no violation") {
+		t.Errorf("healing: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := runCLI(t, "-universe", "walk", "-rules", "H4", "-witness", dir); code != exitViolation || !strings.Contains(out, "result: violation: H4-no-gap") {
+		t.Errorf("H4: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// Random walks through the walk universe, same seed same result, the
+// shrunk witness written and replayable.
+func TestSimulateWalk(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"-universe", "walk", "-simulate", "300", "-steps", "20", "-seed", "1", "-witness", dir}
+	code, out, errOut := runCLI(t, args...)
+	if code != exitOK || !strings.Contains(out, "documented limitation H8-heal in walk") || !strings.Contains(out, "shrunk to") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if _, again, _ := runCLI(t, args...); again != out {
+		t.Errorf("same seed, different output")
+	}
+	w := filepath.Join(dir, "simulate-walk-seed1-spec.json")
+	if code, out, _ := runCLI(t, "-replay", w); code != exitViolation || !strings.Contains(out, "reproduced: H8-heal") {
+		t.Errorf("replay of the simulated witness: exit %d\n%s", code, out)
+	}
+}
+
+// Flags the walk has no use for, and rule sets it does not know, are
+// usage errors.
+func TestWalkRefusesWhatItCannotRun(t *testing.T) {
+	for _, args := range [][]string{
+		{"-universe", "walk", "-tie", "set"},
+		{"-universe", "walk", "-rules", "M3"},
+		{"-universe", "walk", "-all"},
+		{"-universe", "walk", "-only", "conformance"},
+		{"-universe", "walk", "-simulate", "3", "-steps", "0"},
+		{"-universe", "reference", "-rules", "healing"},
+	} {
+		if code, out, errOut := runCLI(t, args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d\n%s%s", args, code, exitUsage, out, errOut)
+		}
+	}
+}
+
+// -json: one object, the documented limitation counted apart from the
+// violations.
+func TestExploreWalkJSON(t *testing.T) {
+	code, out, errOut := runCLI(t, "-universe", "walk", "-json", "-witness", t.TempDir())
+	var got struct {
+		Status     string           `json:"status"`
+		Distinct   int              `json:"distinct"`
+		Documented map[string]int64 `json:"documented_limitation"`
+		Violations map[string]int64 `json:"violations"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != exitOK {
+		t.Fatalf("exit %d, %v\n%s%s", code, err, out, errOut)
+	}
+	if got.Status != "ok" || got.Distinct != 67887 || got.Documented["H8-heal"] != 300 || len(got.Violations) != 0 {
+		t.Errorf("%+v", got)
+	}
+}
