@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/nip-rs/harness/model"
@@ -176,9 +178,9 @@ func randomSlots(rng *rand.Rand) slotsInput {
 	in.Budget = slotsBudget{PlaintextBytes: 60 + rng.IntN(400), MaxCoordinates: 1 + rng.IntN(4), MaxEntries: 2 + rng.IntN(8)}
 	if rng.IntN(3) == 0 {
 		in.LastPublished = map[string]uint32{}
-		for k, v := range in.Contexts {
+		for _, k := range slices.Sorted(maps.Keys(in.Contexts)) {
 			if rng.IntN(2) == 0 {
-				in.LastPublished[k] = v
+				in.LastPublished[k] = in.Contexts[k]
 			}
 		}
 	}
