@@ -44,8 +44,8 @@ type codecOutput struct {
 	Entries  map[string]uint32 `json:"entries,omitempty"`
 	// EntryCount is the number of raw contexts members, duplicates and
 	// invalid ones included.
-	EntryCount *int       `json:"entry_count,omitempty"`
-	Duplicates []string   `json:"duplicates,omitempty"`
+	EntryCount *int        `json:"entry_count,omitempty"`
+	Duplicates []string    `json:"duplicates,omitempty"`
 	Dropped    []codecDrop `json:"dropped,omitempty"`
 }
 

@@ -12,10 +12,10 @@ import (
 type reg3 [3]uint32
 
 func (r reg3) reg() model.Reg  { return model.Reg{S: r[0], C: r[1], B: r[2]} }
-func toReg3(g model.Reg) reg3   { return reg3{g.S, g.C, g.B} }
-func regPtr(g model.Reg) *reg3  { r := toReg3(g); return &r }
-func boolPtr(b bool) *bool      { return &b }
-func u32Ptr(v uint32) *uint32   { return &v }
+func toReg3(g model.Reg) reg3  { return reg3{g.S, g.C, g.B} }
+func regPtr(g model.Reg) *reg3 { r := toReg3(g); return &r }
+func boolPtr(b bool) *bool     { return &b }
+func u32Ptr(v uint32) *uint32  { return &v }
 
 // registerInput is one register vector; Op says which fields apply.
 type registerInput struct {

@@ -58,7 +58,7 @@ func str(extra map[string]any) map[string]any {
 	return o
 }
 
-func arr(items any) map[string]any { return map[string]any{"type": "array", "items": items} }
+func arr(items any) map[string]any   { return map[string]any{"type": "array", "items": items} }
 func ref(name string) map[string]any { return map[string]any{"$ref": "#/$defs/" + name} }
 func enum(vs ...string) map[string]any {
 	return map[string]any{"type": "string", "enum": vs}
