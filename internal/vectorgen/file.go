@@ -57,7 +57,9 @@ type Kind struct {
 }
 
 // Kinds lists every kind, in file order.
-func Kinds() []Kind { return []Kind{codecKind(), registerKind(), slotsKind(), eventsKind()} }
+func Kinds() []Kind {
+	return []Kind{codecKind(), registerKind(), slotsKind(), eventsKind(), tracesKind()}
+}
 
 // marshal encodes v compactly without HTML escaping, so keys read as typed.
 func marshal(v any) (json.RawMessage, error) {

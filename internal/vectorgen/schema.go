@@ -156,6 +156,25 @@ func schemaDefs() map[string]map[string]any {
 				"needs_republish": boolean,
 			}),
 		},
+		"traces": {
+			"input": obj(map[string]any{
+				"devices": arr(obj(map[string]any{"client_id": str(nil), "legacy": boolean}, "client_id")),
+				"steps": arr(obj(map[string]any{
+					"do":          enum("advance", "mark_unread", "mark_read", "compact", "publish", "deliver"),
+					"device":      count,
+					"ctx":         str(nil),
+					"ts":          u32,
+					"publication": count,
+				}, "do", "device")),
+			}, "devices", "steps"),
+			"output": arr(obj(map[string]any{
+				"error":     enum("counter_ceiling", "still_active"),
+				"published": str(nil),
+				"devices": arr(map[string]any{"type": "object", "additionalProperties": obj(map[string]any{
+					"frontier": u32, "effective": u32, "reg": reg, "live": boolean,
+				}, "frontier", "effective", "reg", "live")}),
+			}, "devices")),
+		},
 		"events": {
 			"input": obj(map[string]any{
 				"op":   enum("tags", "role", "created_at", "may_delete", "nip44_encrypt", "nip44_decrypt", "event"),

@@ -90,7 +90,7 @@ func TestSpecPassesAll(t *testing.T) {
 		for _, fl := range fails {
 			t.Errorf("%s", fl)
 		}
-		if len(f.Vectors) < 50 {
+		if len(f.Vectors) < 40 {
 			t.Errorf("%s: only %d vectors", f.Kind, len(f.Vectors))
 		}
 		total += len(f.Vectors)

@@ -4,7 +4,7 @@
 //   NIPRS_CLIENT=./my-adapter.mjs node --test vectors/examples/
 //
 // The adapter module (yours; none ships here) exports one function per kind
-// it implements: codec, register, slots, events. Each takes a vector's
+// it implements: codec, register, slots, events, traces. Each takes a vector's
 // `input` object and returns the output object to compare with `expected`
 // (object member order does not matter). A kind without a function is
 // skipped. Export `byValueIntegers = true` if your parser reads number
@@ -20,7 +20,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const adapterPath = process.env.NIPRS_CLIENT;
 const adapter = adapterPath ? await import(pathToFileURL(resolve(adapterPath)).href) : {};
 
-for (const kind of ["codec", "register", "slots", "events"]) {
+for (const kind of ["codec", "register", "slots", "events", "traces"]) {
   const file = JSON.parse(readFileSync(join(here, "..", `${kind}.json`), "utf8"));
   const run = adapter[kind];
   for (const v of file.vectors) {
