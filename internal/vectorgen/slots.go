@@ -123,8 +123,8 @@ func slotsCases() ([]Case, error) {
 	add("fits-primary", "everything fits in the primary", slotsInput{ClientID: "me", Contexts: map[string]uint32{"a": 1, "b": 2}, Budget: slotsBudget{PlaintextBytes: 32768, MaxCoordinates: 8, MaxEntries: 10000}})
 	add("group-stays-whole", "an override group and its frontier entry travel together to the primary",
 		slotsInput{ClientID: "me", Contexts: map[string]uint32{"a": 1, "b": 2, "c": 3, "ov_s:c": 2, "ov_c:c": 1, "ov_b:c": 3}, Budget: small})
-	add("escaped-grouped-raw", "an escaped frontier key groups with the override keys of its raw id",
-		slotsInput{ClientID: "me", Contexts: map[string]uint32{"a": 1, "esc:ov_x": 7, "ov_c:ov_x": 4}, Budget: slotsBudget{PlaintextBytes: 75, MaxCoordinates: 4, MaxEntries: 10000}})
+	add("escaped-grouped-raw", "an escaped frontier key groups with the override keys of its raw id, so it stays in the primary",
+		slotsInput{ClientID: "me", Contexts: map[string]uint32{"a": 1, "bbbbbbbbbbbbb": 1, "esc:ov_x": 7, "ov_c:ov_x": 4}, Budget: slotsBudget{PlaintextBytes: 75, MaxCoordinates: 4, MaxEntries: 10000}})
 	add("overrides-primary-only", "groups with overrides sort after frontier-only ones but still go to the primary",
 		slotsInput{ClientID: "me", Contexts: map[string]uint32{"a": 100, "b": 200, "zz": 5, "ov_c:zz": 9}, Budget: slotsBudget{PlaintextBytes: 60, MaxCoordinates: 4, MaxEntries: 10000}})
 	add("override-budget", "override groups that do not fit the primary: terminal, nothing is dropped",
