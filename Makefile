@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: test race fmt-check vet lint tools unit fuzz bench explore explore-deep mutate props-long history-long amendment simulate peers
+.PHONY: vectors test race fmt-check vet lint tools unit fuzz bench explore explore-deep mutate props-long history-long amendment simulate peers
 
 test: fmt-check vet unit race
 
@@ -118,3 +118,10 @@ simulate:
 PEERS_LOADS ?= 100
 peers:
 	PEERS_LOADS=$(PEERS_LOADS) $(GO) test -count=1 -timeout 60m ./internal/khatrutest/ -run 'TestScenariosOnPeers|TestGatedLoadsOnPeers' -v
+
+# The conformance vectors (vectors/, README "Test your client against the
+# vectors"): regenerated from the production core, then replayed against it.
+# `go test ./internal/vectorgen/` fails when the committed files drift.
+vectors:
+	$(GO) run ./cmd/vectors -out vectors
+	$(GO) run ./cmd/vectors -check -out vectors

@@ -1,0 +1,209 @@
+package vectorgen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/nip-rs/harness/model"
+)
+
+// FormatVersion is the version of the vector file layout.
+const FormatVersion = 1
+
+// File is one kind's vector file, vectors/<kind>.json.
+type File struct {
+	Kind        string   `json:"kind"`
+	Format      int      `json:"format"`
+	Description string   `json:"description"`
+	HowToRun    string   `json:"how_to_run"`
+	Vectors     []Vector `json:"vectors"`
+}
+
+// Vector is one case: its input and the output the production core gives.
+type Vector struct {
+	ID          string          `json:"id"`
+	Section     string          `json:"section"`
+	Description string          `json:"description"`
+	Input       json.RawMessage `json:"input"`
+	Expected    json.RawMessage `json:"expected"`
+	// ByValueExpected is set on codec vectors where reading a number
+	// literal by its value (model.ByValueIntegers) decides otherwise.
+	ByValueExpected json.RawMessage `json:"by_value_expected,omitempty"`
+}
+
+// Case is one vector before generation.
+type Case struct {
+	ID          string
+	Section     string
+	Description string
+	Input       any
+}
+
+// Kind is one vector kind.
+type Kind struct {
+	Name        string
+	Description string
+	HowToRun    string
+	// Cases lists the inputs, in file order.
+	Cases func() ([]Case, error)
+	// Compute is the output of rules on one input.
+	Compute func(rules *model.Rules, input json.RawMessage) (any, error)
+	// ByValue, when set, also computes under model.ByValueIntegers() and
+	// records the output where it differs.
+	ByValue bool
+}
+
+// Kinds lists every kind, in file order.
+func Kinds() []Kind {
+	return []Kind{codecKind(), registerKind(), slotsKind(), eventsKind(), tracesKind()}
+}
+
+// marshal encodes v compactly without HTML escaping, so keys read as typed.
+func marshal(v any) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// Generate builds one kind's file under the production rules.
+func Generate(k Kind) (File, error) {
+	cases, err := k.Cases()
+	if err != nil {
+		return File{}, fmt.Errorf("%s: %w", k.Name, err)
+	}
+	f := File{Kind: k.Name, Format: FormatVersion, Description: k.Description, HowToRun: k.HowToRun}
+	seen := map[string]bool{}
+	for _, c := range cases {
+		if seen[c.ID] {
+			return File{}, fmt.Errorf("%s: duplicate vector id %q", k.Name, c.ID)
+		}
+		seen[c.ID] = true
+		in, err := marshal(c.Input)
+		if err != nil {
+			return File{}, fmt.Errorf("%s: %w", c.ID, err)
+		}
+		out, err := computeRaw(k, model.Spec(), in)
+		if err != nil {
+			return File{}, fmt.Errorf("%s: %w", c.ID, err)
+		}
+		v := Vector{ID: c.ID, Section: c.Section, Description: c.Description, Input: in, Expected: out}
+		if k.ByValue {
+			alt, err := computeRaw(k, model.ByValueIntegers(), in)
+			if err != nil {
+				return File{}, fmt.Errorf("%s: %w", c.ID, err)
+			}
+			if !bytes.Equal(alt, out) {
+				v.ByValueExpected = alt
+			}
+		}
+		f.Vectors = append(f.Vectors, v)
+	}
+	return f, nil
+}
+
+func computeRaw(k Kind, rules *model.Rules, in json.RawMessage) (json.RawMessage, error) {
+	out, err := k.Compute(rules, in)
+	if err != nil {
+		return nil, err
+	}
+	return marshal(out)
+}
+
+// Encode is the committed bytes of a file: one vector per line inside an
+// indented envelope, so a diff shows which vector changed.
+func Encode(f File) ([]byte, error) {
+	var buf bytes.Buffer
+	head := func(name string, v any) error {
+		b, err := marshal(v)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&buf, "  %q: %s,\n", name, b)
+		return nil
+	}
+	buf.WriteString("{\n")
+	for _, kv := range []struct {
+		k string
+		v any
+	}{{"kind", f.Kind}, {"format", f.Format}, {"description", f.Description}, {"how_to_run", f.HowToRun}} {
+		if err := head(kv.k, kv.v); err != nil {
+			return nil, err
+		}
+	}
+	buf.WriteString("  \"vectors\": [\n")
+	for i, v := range f.Vectors {
+		b, err := marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		buf.WriteString("    ")
+		buf.Write(b)
+		if i+1 < len(f.Vectors) {
+			buf.WriteByte(',')
+		}
+		buf.WriteByte('\n')
+	}
+	buf.WriteString("  ]\n}\n")
+	return buf.Bytes(), nil
+}
+
+// Outputs is every generated file by relative path: the vector files and
+// their schemas.
+func Outputs() (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, k := range Kinds() {
+		f, err := Generate(k)
+		if err != nil {
+			return nil, err
+		}
+		b, err := Encode(f)
+		if err != nil {
+			return nil, err
+		}
+		out[k.Name+".json"] = b
+		s, err := SchemaJSON(k.Name)
+		if err != nil {
+			return nil, err
+		}
+		out[filepath.Join("schema", k.Name+".schema.json")] = s
+	}
+	return out, nil
+}
+
+// Write generates every file into dir.
+func Write(dir string) error {
+	out, err := Outputs()
+	if err != nil {
+		return err
+	}
+	for name, b := range out {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Read loads a committed vector file.
+func Read(path string) (File, error) {
+	var f File
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return f, err
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return f, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}

@@ -1,0 +1,217 @@
+package vectorgen
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// SchemaJSON is the JSON Schema (draft 2020-12) of one kind's file.
+func SchemaJSON(kind string) ([]byte, error) {
+	defs, ok := schemaDefs()[kind]
+	if !ok {
+		return nil, fmt.Errorf("no schema for kind %q", kind)
+	}
+	defs["vector"] = obj(map[string]any{
+		"id":                str(map[string]any{"pattern": "^" + kind + "/"}),
+		"section":           str(nil),
+		"description":       str(nil),
+		"input":             ref("input"),
+		"expected":          ref("output"),
+		"by_value_expected": ref("output"),
+	}, "id", "section", "description", "input", "expected")
+	s := map[string]any{
+		"$schema":              "https://json-schema.org/draft/2020-12/schema",
+		"$id":                  "https://github.com/nip-rs/harness/vectors/schema/" + kind + ".schema.json",
+		"title":                "NIP-RS " + kind + " conformance vectors",
+		"type":                 "object",
+		"additionalProperties": false,
+		"required":             []string{"kind", "format", "description", "how_to_run", "vectors"},
+		"properties": map[string]any{
+			"kind":        map[string]any{"const": kind},
+			"format":      map[string]any{"const": FormatVersion},
+			"description": str(nil),
+			"how_to_run":  str(nil),
+			"vectors":     arr(ref("vector")),
+		},
+		"$defs": defs,
+	}
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+func obj(props map[string]any, required ...string) map[string]any {
+	o := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		o["required"] = required
+	}
+	return o
+}
+
+func str(extra map[string]any) map[string]any {
+	o := map[string]any{"type": "string"}
+	for k, v := range extra {
+		o[k] = v
+	}
+	return o
+}
+
+func arr(items any) map[string]any   { return map[string]any{"type": "array", "items": items} }
+func ref(name string) map[string]any { return map[string]any{"$ref": "#/$defs/" + name} }
+func enum(vs ...string) map[string]any {
+	return map[string]any{"type": "string", "enum": vs}
+}
+
+var (
+	boolean = map[string]any{"type": "boolean"}
+	u32     = map[string]any{"type": "integer", "minimum": 0, "maximum": 4294967295}
+	i64     = map[string]any{"type": "integer"}
+	count   = map[string]any{"type": "integer", "minimum": 0}
+	hexStr  = str(map[string]any{"pattern": "^[0-9a-f]*$"})
+	wireMap = map[string]any{"type": "object", "additionalProperties": u32}
+	strMap  = map[string]any{"type": "object", "additionalProperties": str(nil)}
+	reg     = map[string]any{"type": "array", "items": u32, "minItems": 3, "maxItems": 3}
+)
+
+func codecOutputSchema() map[string]any {
+	return obj(map[string]any{
+		"outcome":     enum("accept", "discard", "ignore"),
+		"reason":      str(nil),
+		"client_id":   str(nil),
+		"entries":     wireMap,
+		"entry_count": count,
+		"duplicates":  arr(str(nil)),
+		"dropped": arr(obj(map[string]any{
+			"key":     str(nil),
+			"key_hex": hexStr,
+			"reason": enum(DropKeyTooLong, DropKeyNotUTF8, DropValueNotNumber, DropValueNegative, DropValueNotInteger,
+				DropValueTooLarge, DropValueRejected, DropGroupPartial, DropGroupInvalid),
+		}, "reason")),
+	}, "outcome")
+}
+
+func schemaDefs() map[string]map[string]any {
+	return map[string]map[string]any{
+		"codec": {
+			"input": obj(map[string]any{
+				"plaintext":        str(nil),
+				"plaintext_base64": str(nil),
+			}),
+			"output": codecOutputSchema(),
+		},
+		"register": {
+			"input": obj(map[string]any{
+				"op":       enum("join", "live", "canonical", "mark_unread", "mark_read", "channel_read", "script"),
+				"a":        reg,
+				"b":        reg,
+				"reg":      reg,
+				"frontier": u32,
+				"tie":      enum("clear", "set"),
+				"messages": arr(obj(map[string]any{"created_at": u32, "top_level": boolean}, "created_at", "top_level")),
+				"parents":  strMap,
+				"steps": arr(obj(map[string]any{
+					"do":        enum("advance", "mark_unread", "mark_read", "compact", "publish", "receive"),
+					"ctx":       str(nil),
+					"ts":        u32,
+					"client_id": str(nil),
+					"entries":   wireMap,
+				}, "do")),
+			}, "op"),
+			"output": obj(map[string]any{
+				"reg":   reg,
+				"live":  boolean,
+				"shape": enum("omit", "live", "floor"),
+				"error": enum("counter_ceiling", "still_active"),
+				"ts":    u32,
+				"ok":    boolean,
+				"after": arr(ref("after")),
+			}),
+			"after": obj(map[string]any{
+				"error": enum("counter_ceiling", "still_active"),
+				"contexts": map[string]any{"type": "object", "additionalProperties": obj(map[string]any{
+					"frontier": u32, "effective": u32, "reg": reg, "live": boolean,
+				}, "frontier", "effective", "reg", "live")},
+				"candidate":       wireMap,
+				"needs_republish": boolean,
+			}, "contexts", "candidate", "needs_republish"),
+		},
+		"slots": {
+			"input": obj(map[string]any{
+				"client_id": str(nil),
+				"contexts":  wireMap,
+				"budget": obj(map[string]any{
+					"plaintext_bytes": count, "max_coordinates": count, "max_entries": count, "horizon": i64, "now": i64,
+				}, "plaintext_bytes", "max_coordinates", "max_entries"),
+				"parents":        strMap,
+				"last_published": wireMap,
+			}, "client_id", "contexts", "budget"),
+			"output": obj(map[string]any{
+				"error": enum("override_budget", "coordinate_limit", "overflow"),
+				"blobs": arr(wireMap),
+				"evicted": arr(obj(map[string]any{
+					"key": str(nil), "value": u32, "reason": enum("dominated", "horizon", "budget"),
+				}, "key", "value", "reason")),
+				"needs_republish": boolean,
+			}),
+		},
+		"traces": {
+			"input": obj(map[string]any{
+				"devices": arr(obj(map[string]any{"client_id": str(nil), "legacy": boolean}, "client_id")),
+				"steps": arr(obj(map[string]any{
+					"do":          enum("advance", "mark_unread", "mark_read", "compact", "publish", "deliver"),
+					"device":      count,
+					"ctx":         str(nil),
+					"ts":          u32,
+					"publication": count,
+				}, "do", "device")),
+			}, "devices", "steps"),
+			"output": arr(obj(map[string]any{
+				"error":     enum("counter_ceiling", "still_active"),
+				"published": str(nil),
+				"devices": arr(map[string]any{"type": "object", "additionalProperties": obj(map[string]any{
+					"frontier": u32, "effective": u32, "reg": reg, "live": boolean,
+				}, "frontier", "effective", "reg", "live")}),
+			}, "devices")),
+		},
+		"events": {
+			"input": obj(map[string]any{
+				"op":   enum("tags", "role", "created_at", "may_delete", "nip44_encrypt", "nip44_decrypt", "event"),
+				"tags": arr(arr(str(nil))),
+				"self": obj(map[string]any{
+					"client_id": str(nil), "primary": hexStr, "additional": arr(hexStr),
+				}, "client_id", "primary"),
+				"slot":             str(nil),
+				"client_id":        str(nil),
+				"now":              i64,
+				"fetched":          arr(obj(map[string]any{"slot": str(nil), "created_at": i64}, "slot", "created_at")),
+				"coordinate":       enum("primary", "additional", "predecessor", "orphan", "peer"),
+				"overrides":        boolean,
+				"carried":          boolean,
+				"complete":         boolean,
+				"conversation_key": hexStr,
+				"nonce":            hexStr,
+				"plaintext":        str(nil),
+				"private_key":      hexStr,
+				"ciphertext":       str(nil),
+				"event": obj(map[string]any{
+					"id": hexStr, "pubkey": hexStr, "created_at": i64, "kind": count,
+					"tags": arr(arr(str(nil))), "content": str(nil), "sig": hexStr,
+				}, "id", "pubkey", "created_at", "kind", "tags", "content", "sig"),
+			}, "op"),
+			"output": obj(map[string]any{
+				"slot":             str(nil),
+				"error":            str(nil),
+				"role":             enum("peer", "own", "own-additional", "conflict", "orphan", "unreadable"),
+				"created_at":       i64,
+				"allowed":          boolean,
+				"refusal":          enum("incomplete_load", "current_primary", "not_own", "not_carried"),
+				"conversation_key": hexStr,
+				"ciphertext":       str(nil),
+				"plaintext":        str(nil),
+				"blob":             codecOutputSchema(),
+			}),
+		},
+	}
+}

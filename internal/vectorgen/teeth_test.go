@@ -1,0 +1,77 @@
+package vectorgen
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/mutants"
+)
+
+// Reasons a catalogue mutant passes every vector.
+const (
+	whyLoad    = "a full-state load rule: its decisions are the REQs a load sends and its verdict over a relay's replies, which none of these kinds replays"
+	whyHistory = "a paged history walk rule (history.Rules): the walk's cursor and rounds are outside these kinds"
+)
+
+// uncatchable lists every catalogue mutant no vector can tell from the
+// production rules, with why. The teeth test requires it to be exactly the
+// set of mutants that pass every vector, so a new mutant fails the test
+// until it is caught or classified here.
+func uncatchable() map[string]string {
+	out := map[string]string{}
+	for _, m := range mutants.Load() {
+		out[m.ID] = whyLoad
+	}
+	for _, m := range mutants.History() {
+		out[m.ID] = whyHistory
+	}
+	return out
+}
+
+// TestMutantTeeth: every catalogue mutant whose changed rule the vectors
+// cover fails at least one vector; the rest are exactly uncatchable().
+func TestMutantTeeth(t *testing.T) {
+	files := committed(t)
+	why := uncatchable()
+	var table []string
+	for _, m := range mutants.All() {
+		rules := m.RulesUnder(model.ClearWins)
+		caught := map[string]int{}
+		first := ""
+		for _, f := range files {
+			fails, err := Check(rules, f)
+			if err != nil {
+				t.Fatalf("%s: %v", m.ID, err)
+			}
+			if len(fails) > 0 {
+				caught[f.Kind] = len(fails)
+				if first == "" {
+					first = fails[0].ID
+				}
+			}
+		}
+		reason, listed := why[m.ID]
+		switch {
+		case len(caught) == 0 && !listed:
+			t.Errorf("%s (%s) passes every vector and is not classified as uncatchable", m.ID, m.Rule)
+		case len(caught) > 0 && listed:
+			t.Errorf("%s is classified uncatchable (%s) but fails %v", m.ID, reason, caught)
+		}
+		if len(caught) > 0 {
+			table = append(table, fmt.Sprintf("%-4s caught %v, first %s", m.ID, caught, first))
+		} else {
+			table = append(table, fmt.Sprintf("%-4s passes: %s", m.ID, reason))
+		}
+	}
+	for id := range why {
+		if _, ok := mutants.Lookup(id); !ok {
+			t.Errorf("uncatchable lists %s, which is not in the catalogue", id)
+		}
+	}
+	slices.Sort(table)
+	for _, row := range table {
+		t.Log(row)
+	}
+}
