@@ -45,12 +45,12 @@ func TestBMaxFrontierIsM17(t *testing.T) {
 			for _, b := range []uint32{0, 10, 20, model.MaxU32} {
 				for _, f := range []uint32{0, 10, 15, 20} {
 					g := model.Reg{S: s, C: c, B: b}
-					x, xe := got.MarkUnread(g, f)
-					y, ye := want.MarkUnread(g, f)
+					x, xe := got.MarkUnread(g, f, true)
+					y, ye := want.MarkUnread(g, f, true)
 					if x != y || (xe == nil) != (ye == nil) {
 						t.Errorf("mark-unread %v at %d: amendment %v, M17 %v", g, f, x, y)
 					}
-					if z, _ := model.Spec().MarkUnread(g, f); z != x {
+					if z, _ := model.Spec().MarkUnread(g, f, true); z != x {
 						differs++
 					}
 				}

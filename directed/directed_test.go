@@ -96,7 +96,9 @@ func TestDirectedChecksCatchBrokenRules(t *testing.T) {
 			r.Live = func(g model.Reg, _ uint32, t model.TiePolicy) bool { return spec.Live(g, 0, t) }
 		}, "bounded-growth", "I8-floor-shape"},
 		{"mark-unread without bump", func(r *model.Rules) {
-			r.MarkUnread = func(g model.Reg, f uint32) (model.Reg, error) { return model.Reg{S: g.S + 1, C: g.C, B: f}, nil }
+			r.MarkUnread = func(g model.Reg, f uint32, _ bool) (model.Reg, error) {
+				return model.Reg{S: g.S + 1, C: g.C, B: f}, nil
+			}
 		}, "bounded-growth", "I8-counter-arithmetic"},
 		{"raw publication", func(r *model.Rules) {
 			r.Canonical = func(g model.Reg, f uint32, l bool) (model.Reg, model.Shape) {

@@ -28,9 +28,9 @@ func Core() []Mutant {
 			ID: "M2", Rule: "the max(S,C)+1 counter bump",
 			Section: "Actions (mark-unread, mark-read)",
 			Apply: func(r *model.Rules) {
-				r.MarkUnread = func(g model.Reg, f uint32) (model.Reg, error) {
+				r.MarkUnread = func(g model.Reg, f uint32, read bool) (model.Reg, error) {
 					if g.Ceiling() == model.MaxU32 {
-						return spec.MarkUnread(g, f)
+						return spec.MarkUnread(g, f, read)
 					}
 					return model.Reg{S: g.S + 1, C: g.C, B: f}, nil
 				}
@@ -300,7 +300,7 @@ func Core() []Mutant {
 			ID: "M23", Rule: "counters never wrap at the ceiling",
 			Section: "Actions (mark-unread)",
 			Apply: func(r *model.Rules) {
-				r.MarkUnread = func(g model.Reg, f uint32) (model.Reg, error) {
+				r.MarkUnread = func(g model.Reg, f uint32, _ bool) (model.Reg, error) {
 					return model.Reg{S: g.Ceiling() + 1, C: g.C, B: f}, nil // wraps to 0
 				}
 			},

@@ -159,6 +159,11 @@ func (r *Result) Problems(all bool) []string {
 	case r.Mutant.Equivalent == "" && r.Status != StatusCaught:
 		out = append(out, "survived every generic check")
 	}
+	for _, f := range r.Findings {
+		if f.Invariant == "setup" {
+			out = append(out, fmt.Sprintf("%s could not run, so it caught nothing: %s", f.Check, f.Detail))
+		}
+	}
 	for _, c := range r.Missed {
 		out = append(out, "not caught by "+c+", which the catalogue expects")
 	}
@@ -235,17 +240,31 @@ func selected(only []string) ([]Mutant, error) {
 	return out, nil
 }
 
+// onBaseline is mutant m applied to the run's baseline under tie, named
+// name; a one-installation mutant leaves the run's rules as the baseline's
+// (its variant universes carry it).
+func (r *runner) onBaseline(m Mutant, name string, tie model.TiePolicy) *model.Rules {
+	rules := r.opts.Baseline(tie).Clone()
+	if !m.OneDevice {
+		m.Apply(rules)
+	}
+	rules.Name = name
+	return rules
+}
+
 // mutant runs the suite, in order, against one mutant under one tie.
 func (r *runner) mutant(suite walk, m Mutant, tie model.TiePolicy) *Result {
 	res := &Result{Mutant: m, Tie: tie, Status: StatusSurvived}
 	start := time.Now()
 	rules, name := m.RunRules(tie), m.ID
 	if !r.opts.spec() {
-		rules, name = r.opts.Baseline(tie), m.ID+"@"+r.opts.BaselineName
-		if !m.OneDevice {
-			rules = rules.Clone()
-			m.Apply(rules)
-			rules.Name = name
+		name = m.ID + "@" + r.opts.BaselineName
+		rules = r.onBaseline(m, name, tie)
+		if _, err := r.opts.Catalog.Rules(name); err != nil {
+			// A witness names its rule set and is rendered by replaying it
+			// from the catalogue: the mutant on the baseline needs a name
+			// there, or its witness would read as a failure to set up.
+			r.opts.Catalog.AddRules(name, func() *model.Rules { return r.onBaseline(m, name, model.ClearWins) })
 		}
 	}
 	expected := map[string]bool{}
