@@ -53,6 +53,8 @@ func Core() []Mutant {
 			Apply:      func(r *model.Rules) { r.Tie = model.SetWins },
 			OneDevice:  true,
 			ExpectedBy: []string{"explore:ceiling", "explore:hierarchy", "explore:network-whole", "explore:network"},
+			SetWinsEquivalent: "M3 is one installation deciding ties by set-wins; under set-wins every " +
+				"installation already does, so the mutant is the run's own rules",
 		},
 		{
 			ID: "M4", Rule: "a dead register compacts to its tombstone floor, never to nothing",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/nip-rs/harness/exhaustive"
@@ -101,7 +102,7 @@ type Witness struct {
 const (
 	StatusCaught     = "caught"
 	StatusSurvived   = "survived"
-	StatusEquivalent = "equivalent" // survived, as its catalogue entry says it must
+	StatusEquivalent = "equivalent" // survived, as its catalogue entry says it must under the tie (Mutant.EquivalentUnder)
 )
 
 // Result is one mutant under one tie policy.
@@ -155,7 +156,8 @@ func (r *Result) Problems(all bool) []string {
 	case r.Mutant.Equivalent != "" && r.Status != StatusEquivalent:
 		out = append(out, "declared equivalent but caught by "+r.First.Check)
 	case r.Mutant.Equivalent == "" && r.Status != StatusCaught && len(r.Skipped) > 0:
-		out = append(out, fmt.Sprintf("survived every generic check the control does not trip (%d skipped)", len(r.Skipped)))
+		out = append(out, fmt.Sprintf("survived every check it ran; the baseline itself fails %s, which therefore cannot tell the mutant from it",
+			strings.Join(r.Skipped, ", ")))
 	case r.Mutant.Equivalent == "" && r.Status != StatusCaught:
 		out = append(out, "survived every generic check")
 	}
@@ -316,7 +318,7 @@ func (r *runner) mutant(suite walk, m Mutant, tie model.TiePolicy) *Result {
 	switch {
 	case res.First != nil:
 		res.Status = StatusCaught
-	case m.Equivalent != "" && tie == model.ClearWins:
+	case m.EquivalentUnder(tie) != "":
 		res.Status = StatusEquivalent
 	}
 	return res
