@@ -41,7 +41,7 @@ func Core() []Mutant {
 					return model.Reg{S: g.S, C: g.C + 1, B: g.B}, nil
 				}
 			},
-			ExpectedBy: []string{"directed:bounded-growth", "directed:cross-device-suppression", "directed:deep-history", "directed:action-conformance", "explore:network-whole", "explore:network"},
+			ExpectedBy: []string{"directed:cross-device-suppression", "directed:deep-history", "directed:action-conformance", "explore:network-whole", "explore:network"},
 		},
 		{
 			ID: "M3", Rule: "clear-wins on every installation",
