@@ -30,6 +30,7 @@ type Amendment struct {
 var list = []func() Amendment{
 	BMaxFrontier,
 	SetWinsEverywhere,
+	RefuseUnreadNeverRead,
 }
 
 // All returns every amendment.

@@ -1,9 +1,12 @@
 package amendments
 
 import (
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
@@ -45,12 +48,12 @@ func TestBMaxFrontierIsM17(t *testing.T) {
 			for _, b := range []uint32{0, 10, 20, model.MaxU32} {
 				for _, f := range []uint32{0, 10, 15, 20} {
 					g := model.Reg{S: s, C: c, B: b}
-					x, xe := got.MarkUnread(g, f)
-					y, ye := want.MarkUnread(g, f)
+					x, xe := got.MarkUnread(g, f, true)
+					y, ye := want.MarkUnread(g, f, true)
 					if x != y || (xe == nil) != (ye == nil) {
 						t.Errorf("mark-unread %v at %d: amendment %v, M17 %v", g, f, x, y)
 					}
-					if z, _ := model.Spec().MarkUnread(g, f); z != x {
+					if z, _ := model.Spec().MarkUnread(g, f, true); z != x {
 						differs++
 					}
 				}
@@ -104,5 +107,39 @@ func TestDiffCountsDifferingInputs(t *testing.T) {
 		if tc.differs > 0 && !strings.Contains(d.String(), "(1,1,10) 10") {
 			t.Errorf("%s: no example in %q", tc.name, &d)
 		}
+	}
+}
+
+// Refusing a mark-unread on a context never read is safe and differs from
+// the spec's text: every directed check asserting safety holds under it,
+// bounded-growth included (it scripts a first mark-unread on a context
+// never read), and C6 alone, a spec-text check, objects; the refusal sees
+// "never read" where f = 0 alone could not.
+func TestRefuseUnreadNeverReadIsSafeWithASpecTextDifference(t *testing.T) {
+	a, ok := Lookup("refuse-unread-never-read")
+	if !ok {
+		t.Fatal("no amendment refuse-unread-never-read")
+	}
+	r := a.Rules(model.ClearWins)
+	if _, err := r.MarkUnread(model.Reg{}, 0, false); !errors.Is(err, ErrNeverRead) {
+		t.Errorf("never read: %v, want a refusal", err)
+	}
+	if g, err := r.MarkUnread(model.Reg{}, 0, true); err != nil || g != (model.Reg{S: 1}) {
+		t.Errorf("read to 0: %v %v, want (1,0,0)", g, err)
+	}
+	var differs []string
+	for _, s := range directed.Summarize(directed.RunSuite(r, []model.TiePolicy{model.ClearWins, model.SetWins}, 0, nil)) {
+		for tie, v := range s.Violations {
+			if v == 0 {
+				continue
+			}
+			if s.Class != directed.ClassSpecText {
+				t.Errorf("safety check %s fails under %s: %s", s.Key, tie, s.Witnesses[0].DirectedText())
+			}
+			differs = append(differs, s.Key)
+		}
+	}
+	if !slices.Equal(differs, []string{"action-conformance", "action-conformance"}) {
+		t.Errorf("spec-text differences %v, want action-conformance under each tie", differs)
 	}
 }

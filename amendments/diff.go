@@ -46,10 +46,10 @@ func (d *Diff) Wrap(amended, spec *model.Rules) *model.Rules {
 		d.note("canonical", fmt.Sprint(g, f, live), got != want || shape != ws)
 		return got, shape
 	}
-	r.MarkUnread = func(g model.Reg, f uint32) (model.Reg, error) {
-		got, err := au(g, f)
-		want, werr := spec.MarkUnread(g, f)
-		d.note("mark-unread", fmt.Sprint(g, f), got != want || (err == nil) != (werr == nil))
+	r.MarkUnread = func(g model.Reg, f uint32, read bool) (model.Reg, error) {
+		got, err := au(g, f, read)
+		want, werr := spec.MarkUnread(g, f, read)
+		d.note("mark-unread", fmt.Sprint(g, f, read), got != want || (err == nil) != (werr == nil))
 		return got, err
 	}
 	r.MarkRead = func(g model.Reg, f uint32, live bool) (model.Reg, error) {

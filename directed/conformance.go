@@ -21,7 +21,7 @@ import (
 // so they run against any Rules.
 
 func conformanceChecks() []*Directed {
-	return []*Directed{
+	ds := []*Directed{
 		codecConformance(),
 		slotConformance(),
 		clockSkewConformance(),
@@ -31,6 +31,10 @@ func conformanceChecks() []*Directed {
 		dominatedRepublish(),
 		hierarchyConformance(),
 	}
+	for _, d := range ds {
+		d.SpecText = true // each asserts outcomes written from the text
+	}
+	return ds
 }
 
 // Outcomes of parsing a plaintext (Content Validation).

@@ -2,6 +2,7 @@ package directed
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/nip-rs/harness/model"
 )
@@ -16,15 +17,23 @@ var (
 	actionCounterNames = []string{"0", "1", "2", "2^32-2", "2^32-1"}
 )
 
-var actionNames = []string{"mark-unread", "mark-read at F", "mark-read at F+10", "mark-unread, then read past F"}
+var actionNames = []string{"mark-unread", "mark-read at F", "mark-read at F+10", "mark-unread, then read past F", "mark-unread, never read"}
 
-// actionConformance (800 points over both tie policies): from a register
+// actionNeverRead is the action on a context the device holds the register
+// of but never read (no frontier entry): F is not used, so its points are
+// at F = 10 only.
+const actionNeverRead = 4
+
+// actionConformance (900 points over both tie policies): from a register
 // (S, C, B) with S, C in {0, 1, 2, 2^32-2, 2^32-1}, B in {10, 20}, at
-// effective frontier F in {10, 20}, one action, judged by what the spec says
-// it achieves rather than by its arithmetic:
+// effective frontier F in {10, 20}, or on a context never read, one
+// action, judged by what the spec says it achieves rather than by its
+// arithmetic:
 //
 //   - mark-unread leaves the override active with C unchanged, or, when
 //     max(S, C) is already 2^32-1, is refused with the register unchanged;
+//     Actions puts no other condition on it, so a context never read (no
+//     frontier entry) is marked unread like any other, and stays unread;
 //   - an explicit mark-read advances the frontier whatever happens; it
 //     succeeds leaving the override inactive with S and B unchanged, and at
 //     the ceiling it may instead fail, with the counters unchanged, but only
@@ -38,20 +47,27 @@ func actionConformance() *Directed {
 		Key: "action-conformance", Label: "C6", Name: "actions achieve what Actions states, ceiling included",
 		Params: []Param{{Name: "s", Enum: actionCounterNames}, {Name: "c", Enum: actionCounterNames}, {Name: "b"}, {Name: "f"}, {Name: "action", Enum: actionNames}},
 		Cube: func(*model.Rules) []Point {
-			return product(seq(len(actionCounters)), seq(len(actionCounters)), vals(10, 20), vals(10, 20), seq(len(actionNames)))
+			all := product(seq(len(actionCounters)), seq(len(actionCounters)), vals(10, 20), vals(10, 20), seq(len(actionNames)))
+			return slices.DeleteFunc(all, func(p Point) bool { return p[4] == actionNeverRead && p[3] != 10 })
 		},
 		Prepare: func(rules *model.Rules) func(Point) Outcome {
 			return func(p Point) Outcome {
 				reg := model.Reg{S: actionCounters[p[0]], C: actionCounters[p[1]], B: uint32(p[2])}
 				f := uint32(p[3])
 				r := holding(rules, "x", ctx0, f, reg)
+				at := fmt.Sprintf("f=%d", f)
+				if p[4] == actionNeverRead {
+					f, at = 0, "no frontier entry"
+					r = fresh(rules, "x")
+					_ = r.Restore(ctx0, 0, false, reg) // the register, and no frontier entry
+				}
 				bad := func(format string, a ...any) Outcome {
-					return Outcome{Violation: "C6-action", Detail: fmt.Sprintf("%v at f=%d, %s: ", reg, f, actionNames[p[4]]) + fmt.Sprintf(format, a...)}
+					return Outcome{Violation: "C6-action", Detail: fmt.Sprintf("%v at %s, %s: ", reg, at, actionNames[p[4]]) + fmt.Sprintf(format, a...)}
 				}
 				atCeiling := reg.Ceiling() == model.MaxU32
 				var err error
 				switch p[4] {
-				case 0, 3:
+				case 0, 3, actionNeverRead:
 					err = r.MarkUnread(ctx0)
 				case 1:
 					err = r.MarkRead(ctx0, f)
@@ -63,9 +79,9 @@ func actionConformance() *Directed {
 					return bad("counters went from %v to %v", reg, got)
 				}
 				switch p[4] {
-				case 0, 3:
+				case 0, 3, actionNeverRead:
 					switch {
-					case r.Frontier(ctx0) != f:
+					case r.Frontier(ctx0) != f || r.HasFrontier(ctx0) != (p[4] != actionNeverRead):
 						return bad("the frontier moved to %d", r.Frontier(ctx0))
 					case atCeiling && err == nil:
 						return bad("not refused at the ceiling (register now %v)", got)

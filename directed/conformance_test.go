@@ -18,7 +18,7 @@ var conformanceFigures = map[string]int{
 	"clock-skew-conformance": 8,
 	"identity-conformance":   5,
 	"deletion-conformance":   40,
-	"action-conformance":     800,
+	"action-conformance":     900,
 	"dominated-republish":    24,
 	"hierarchy-conformance":  1458,
 }

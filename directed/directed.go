@@ -28,6 +28,12 @@ type Directed struct {
 	Params []Param
 	// TieIndependent checks run once; the others once per tie policy.
 	TieIndependent bool
+	// SpecText marks a check that asserts what today's spec text decides
+	// (an outcome or an arithmetic the text states) rather than a property
+	// the protocol needs to stay safe: a rule set failing it differs from
+	// the text without being shown unsafe. The conformance checks C1-C8
+	// are; every other check asserts safety (Class).
+	SpecText bool
 	// Cube enumerates the points in a fixed order.
 	Cube func(rules *model.Rules) []Point
 	// Prepare returns the evaluator of one point; it may precompute, and the
@@ -144,6 +150,20 @@ func DirectedChecks() []*Directed {
 	out = append(out, legacyChecks()...)
 	out = append(out, conformanceChecks()...)
 	return out
+}
+
+// Verdict classes of a check: what it asserts.
+const (
+	ClassSafety   = "safety"
+	ClassSpecText = "spec-text conformance"
+)
+
+// Class says what the check asserts: ClassSpecText or ClassSafety.
+func (d *Directed) Class() string {
+	if d.SpecText {
+		return ClassSpecText
+	}
+	return ClassSafety
 }
 
 // LookupDirected finds a directed check by key.

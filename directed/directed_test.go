@@ -95,9 +95,19 @@ func TestDirectedChecksCatchBrokenRules(t *testing.T) {
 		{"no baseline dominance", func(r *model.Rules) {
 			r.Live = func(g model.Reg, _ uint32, t model.TiePolicy) bool { return spec.Live(g, 0, t) }
 		}, "bounded-growth", "I8-floor-shape"},
-		{"mark-unread without bump", func(r *model.Rules) {
-			r.MarkUnread = func(g model.Reg, f uint32) (model.Reg, error) { return model.Reg{S: g.S + 1, C: g.C, B: f}, nil }
-		}, "bounded-growth", "I8-counter-arithmetic"},
+		{"mark-unread bumping by two", func(r *model.Rules) {
+			r.MarkUnread = func(g model.Reg, f uint32, _ bool) (model.Reg, error) {
+				return model.Reg{S: g.Ceiling() + 2, C: g.C, B: f}, nil
+			}
+		}, "bounded-growth", "I8-counter-growth"},
+		{"mark-unread refused on a context never read", func(r *model.Rules) {
+			r.MarkUnread = func(g model.Reg, f uint32, read bool) (model.Reg, error) {
+				if !read {
+					return g, errors.New("never read")
+				}
+				return spec.MarkUnread(g, f, read)
+			}
+		}, "action-conformance", "C6-action"},
 		{"raw publication", func(r *model.Rules) {
 			r.Canonical = func(g model.Reg, f uint32, l bool) (model.Reg, model.Shape) {
 				if g.Virgin() {

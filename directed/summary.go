@@ -15,6 +15,8 @@ import (
 type CheckSummary struct {
 	Key, Label, Name string
 	TieIndependent   bool
+	// Class is what the check asserts (Directed.Class).
+	Class string
 	// Points and Violations per tie policy (a tie-independent check is
 	// recorded under clear-wins).
 	Points     map[model.TiePolicy]int
@@ -34,7 +36,7 @@ func Summarize(rs []DirectedResult) []*CheckSummary {
 	for _, r := range rs {
 		s, ok := byKey[r.Check.Key]
 		if !ok {
-			s = &CheckSummary{Key: r.Check.Key, Label: r.Check.Label, Name: r.Check.Name, TieIndependent: r.Check.TieIndependent,
+			s = &CheckSummary{Key: r.Check.Key, Label: r.Check.Label, Name: r.Check.Name, TieIndependent: r.Check.TieIndependent, Class: r.Check.Class(),
 				Points: map[model.TiePolicy]int{}, Violations: map[model.TiePolicy]int{}, Tallies: map[string]int{}}
 			byKey[r.Check.Key] = s
 			out = append(out, s)

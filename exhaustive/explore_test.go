@@ -225,7 +225,10 @@ func recordingRules(calls map[string]int) *model.Rules {
 		calls["Canonical"]++
 		return s.Canonical(g, f, l)
 	}
-	r.MarkUnread = func(g model.Reg, f uint32) (model.Reg, error) { calls["MarkUnread"]++; return s.MarkUnread(g, f) }
+	r.MarkUnread = func(g model.Reg, f uint32, read bool) (model.Reg, error) {
+		calls["MarkUnread"]++
+		return s.MarkUnread(g, f, read)
+	}
 	r.MarkRead = func(g model.Reg, f uint32, l bool) (model.Reg, error) {
 		calls["MarkRead"]++
 		return s.MarkRead(g, f, l)

@@ -25,7 +25,7 @@ func liveNoBaseline() *model.Rules {
 
 func counterPlusOne() *model.Rules {
 	r := model.Spec().Clone()
-	r.MarkUnread = func(g model.Reg, f uint32) (model.Reg, error) {
+	r.MarkUnread = func(g model.Reg, f uint32, _ bool) (model.Reg, error) {
 		return model.Reg{S: g.S + 1, C: g.C, B: f}, nil
 	}
 	r.MarkRead = func(g model.Reg, _ uint32, _ bool) (model.Reg, error) {

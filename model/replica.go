@@ -100,6 +100,20 @@ func (r *Replica) Frontier(ctx string) uint32 { return r.get(ctx).F }
 // HasFrontier reports whether ctx has a frontier entry.
 func (r *Replica) HasFrontier(ctx string) bool { return r.get(ctx).HasF }
 
+// EverRead reports whether ctx was ever read: the replica holds a frontier
+// entry for it, or for the parent its effective frontier takes under the
+// hierarchy rule. A frontier of 0 is read; no entry is not.
+func (r *Replica) EverRead(ctx string) bool {
+	if r.HasFrontier(ctx) {
+		return true
+	}
+	if r.Parent == nil || ContextScheme(ctx) == SchemeOpaque {
+		return false
+	}
+	p, ok := r.Parent(ctx)
+	return ok && r.HasFrontier(p)
+}
+
 // Reg is the replica's register for ctx (virgin if none).
 func (r *Replica) Reg(ctx string) Reg { return r.get(ctx).R }
 
@@ -166,8 +180,9 @@ func (r *Replica) MarkUnread(ctx string) error {
 		return fmt.Errorf("mark-unread %q: %w", ctx, err)
 	}
 	f := r.Rules.UnreadBase(r.Frontier(ctx), r.Effective(ctx))
+	read := r.EverRead(ctx)
 	e := r.at(ctx)
-	nr, err := r.Rules.MarkUnread(e.R, f)
+	nr, err := r.Rules.MarkUnread(e.R, f, read)
 	if err != nil {
 		return fmt.Errorf("mark-unread %q: %w", ctx, err)
 	}

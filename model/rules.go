@@ -37,8 +37,13 @@ type Rules struct {
 	// Mandatory Canonical Publication). The replica's local compaction uses
 	// the same decision.
 	Canonical func(r Reg, f uint32, live bool) (Reg, Shape)
-	// MarkUnread is the register half of mark-unread at effective frontier f.
-	MarkUnread func(r Reg, f uint32) (Reg, error)
+	// MarkUnread is the register half of mark-unread at effective frontier
+	// f. read reports whether the context was ever read: the replica holds
+	// a frontier entry for it, or for the parent its effective frontier
+	// takes (Hierarchical Frontier Rule). f = 0 alone cannot tell a context
+	// never read from one read to 0; the production rule decides by f and
+	// the register only.
+	MarkUnread func(r Reg, f uint32, read bool) (Reg, error)
 	// MarkRead is the register half of an explicit mark-read, after the
 	// frontier advance to fAfter; live = Live(r, fAfter, tie).
 	MarkRead func(r Reg, fAfter uint32, live bool) (Reg, error)
@@ -82,7 +87,7 @@ func Spec() *Rules {
 		Join:              JoinReg,
 		Live:              LiveReg,
 		Canonical:         CanonicalForm,
-		MarkUnread:        MarkUnreadReg,
+		MarkUnread:        markUnreadDecision,
 		MarkRead:          markReadDecision,
 		UnreadBase:        EffectiveFrontier,
 		CanonicalFrontier: EffectiveFrontier,
@@ -128,6 +133,11 @@ func CanonicalForm(r Reg, _ uint32, live bool) (Reg, Shape) {
 // EffectiveFrontier is the production choice of frontier for a rule that
 // takes the own and the effective one: the effective frontier.
 func EffectiveFrontier(_, effective uint32) uint32 { return effective }
+
+// markUnreadDecision is the production mark-unread: MarkUnreadReg,
+// whether or not the context was ever read (Actions puts no condition on
+// it).
+func markUnreadDecision(r Reg, f uint32, _ bool) (Reg, error) { return MarkUnreadReg(r, f) }
 
 func markReadDecision(r Reg, _ uint32, live bool) (Reg, error) {
 	if r.Ceiling() == MaxU32 {

@@ -19,7 +19,7 @@ func TestMarkUnreadKeepBaseline(t *testing.T) {
 		{Reg{S: 1, C: 2, B: 5}, 10, Reg{S: 3, C: 2, B: 10}, nil},
 		{Reg{S: MaxU32, C: 0, B: 20}, 10, Reg{S: MaxU32, C: 0, B: 20}, ErrCounterCeiling},
 	} {
-		got, err := MarkUnreadKeepBaseline(tc.g, tc.f)
+		got, err := MarkUnreadKeepBaseline(tc.g, tc.f, true)
 		if got != tc.want || !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
 			t.Errorf("%v at %d: %v, %v; want %v, %v", tc.g, tc.f, got, err, tc.want, tc.err)
 		}

@@ -269,11 +269,12 @@ func retied(f *Finding, tie model.TiePolicy) *Finding {
 	return &g
 }
 
-// IsConformance reports whether a check is a spec-text conformance cube
-// (labelled C1, C2, ...): it asks whether a rule set does what the spec's
-// text says, where every other check asks whether the protocol stays safe.
+// IsConformance reports whether a check asserts spec-text conformance
+// (directed.Directed.SpecText: what today's spec text decides) rather than
+// safety, as every other check does. It is decided by what the check
+// asserts, not by its label.
 func IsConformance(c Check) bool {
-	return c.Kind == KindDirected && len(c.Directed.Label) >= 2 && c.Directed.Label[0] == 'C' && c.Directed.Label[1] >= '0' && c.Directed.Label[1] <= '9'
+	return c.Kind == KindDirected && c.Directed.SpecText
 }
 
 // IsConformanceName is IsConformance by check name.
@@ -284,4 +285,13 @@ func IsConformanceName(name string) bool {
 	}
 	d, err := directed.LookupDirected(key)
 	return err == nil && IsConformance(Check{Kind: KindDirected, Directed: d})
+}
+
+// Class is what a check asserts: directed.ClassSpecText or
+// directed.ClassSafety.
+func Class(c Check) string {
+	if IsConformance(c) {
+		return directed.ClassSpecText
+	}
+	return directed.ClassSafety
 }

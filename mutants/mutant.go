@@ -33,6 +33,20 @@ type Mutant struct {
 	// as equivalent instead of failing (NOTE.md, "Mutants", says what wider
 	// universe would separate it).
 	Equivalent string
+	// SetWinsEquivalent, when set, says why no history tells the mutant
+	// apart from the production rules under set-wins: it is expected to
+	// survive there and is reported as equivalent under set-wins, with
+	// this reason.
+	SetWinsEquivalent string
+}
+
+// EquivalentUnder is why the mutant is expected to survive under tie, or
+// "" when it is expected to be caught.
+func (m Mutant) EquivalentUnder(tie model.TiePolicy) string {
+	if tie == model.SetWins {
+		return m.SetWinsEquivalent
+	}
+	return m.Equivalent
 }
 
 // Rules returns the mutated rule set, named after the mutant, under the

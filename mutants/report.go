@@ -2,6 +2,7 @@ package mutants
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nip-rs/harness/model"
@@ -101,11 +102,17 @@ func (rep *Report) NoteRows() []string {
 }
 
 // Problems lists everything that fails the gate: the control tripping a
-// check, and each result's problems.
+// check, and each result's problems. Under an amendment (a baseline other
+// than spec) a spec-text conformance check the control fails is the
+// amendment's expected difference from today's text, not a problem; its
+// safety findings are.
 func (rep *Report) Problems() []string {
 	var out []string
 	for _, tie := range rep.Options.Ties {
 		for _, f := range rep.Control[tie] {
+			if !rep.Options.spec() && IsConformanceName(f.Check) {
+				continue
+			}
 			out = append(out, fmt.Sprintf("control (%s, tie %s): %s reports %s: %s", rep.Options.BaselineName, tie, f.Check, f.Invariant, f.Detail))
 		}
 	}
@@ -129,4 +136,84 @@ func (rep *Report) Work() (states, points int64) {
 		}
 	}
 	return states, points
+}
+
+// Scope is what a verdict covers: the checks that ran, by what they
+// assert, and the checks of the suite that did not run.
+type Scope struct {
+	Safety, SpecText []string // names of the checks run, in suite order
+	NotRun           []string // names of the suite's checks not run
+	// Apart lists the checks run that do not decide through the rule set
+	// under test (the history walk has rules of its own).
+	Apart []string
+}
+
+// ScopeOf splits the suite into what ran (ran reports it) by class, and
+// what did not.
+func ScopeOf(suite []Check, ran func(name string) bool) Scope {
+	var s Scope
+	for _, c := range suite {
+		switch {
+		case !ran(c.Name):
+			s.NotRun = append(s.NotRun, c.Name)
+		case c.Kind == KindHistory:
+			s.Apart = append(s.Apart, c.Name)
+		case IsConformance(c):
+			s.SpecText = append(s.SpecText, c.Name)
+		default:
+			s.Safety = append(s.Safety, c.Name)
+		}
+	}
+	return s
+}
+
+// ControlScope is what the run's control covered: the checks it ran (the
+// whole suite, or with -only the ones the mutants reached).
+func (rep *Report) ControlScope() Scope {
+	done := map[string]bool{}
+	for _, c := range rep.Suite {
+		done[c.Name] = true
+	}
+	all := SuiteChecks(rep.Options.Catalog)
+	slices.SortStableFunc(all, func(a, b Check) int { return strings.Compare(a.Name, b.Name) })
+	return ScopeOf(all, func(n string) bool { return done[n] })
+}
+
+// Verdict is the one-line verdict on a rule set from what a run checked:
+// broken lists the safety findings, differs the spec-text ones. It never
+// claims more than the scope: a check not run is neither held nor agreed
+// with.
+func Verdict(s Scope, broken, differs []string) string {
+	if len(broken) > 0 {
+		return "UNSAFE: " + strings.Join(broken, ", ")
+	}
+	safe := "safe"
+	if len(s.NotRun) > 0 {
+		safe = fmt.Sprintf("safe on the %s run (%s of the suite not run)", plural(len(s.Safety), "safety check"), plural(len(s.NotRun), "check"))
+	}
+	switch {
+	case len(differs) > 0:
+		return safe + ", with a spec-text difference: " + strings.Join(differs, ", ")
+	case len(s.SpecText) == 0:
+		return safe + "; spec-text conformance not checked"
+	case len(s.NotRun) > 0:
+		return safe + fmt.Sprintf(", agreeing with today's spec text on the %s run", plural(len(s.SpecText), "conformance check"))
+	}
+	return safe + ", agreeing with today's spec text"
+}
+
+// ScopeLines says what a scope checked and what it did not, one line
+// each, indented by indent.
+func ScopeLines(s Scope, indent string) []string {
+	total := len(s.Safety) + len(s.SpecText) + len(s.Apart) + len(s.NotRun)
+	run := fmt.Sprintf("%schecked: %d of %d checks: %d safety, %d spec-text conformance", indent,
+		total-len(s.NotRun), total, len(s.Safety), len(s.SpecText))
+	if len(s.Apart) > 0 {
+		run += fmt.Sprintf(", and %s with rules of its own, not the rule set's", strings.Join(s.Apart, ", "))
+	}
+	not := indent + "not checked: nothing"
+	if len(s.NotRun) > 0 {
+		not = fmt.Sprintf("%snot checked (%d): %s", indent, len(s.NotRun), strings.Join(s.NotRun, ", "))
+	}
+	return []string{run, not}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/nip-rs/harness/exhaustive"
@@ -101,7 +102,7 @@ type Witness struct {
 const (
 	StatusCaught     = "caught"
 	StatusSurvived   = "survived"
-	StatusEquivalent = "equivalent" // survived, as its catalogue entry says it must
+	StatusEquivalent = "equivalent" // survived, as its catalogue entry says it must under the tie (Mutant.EquivalentUnder)
 )
 
 // Result is one mutant under one tie policy.
@@ -155,9 +156,15 @@ func (r *Result) Problems(all bool) []string {
 	case r.Mutant.Equivalent != "" && r.Status != StatusEquivalent:
 		out = append(out, "declared equivalent but caught by "+r.First.Check)
 	case r.Mutant.Equivalent == "" && r.Status != StatusCaught && len(r.Skipped) > 0:
-		out = append(out, fmt.Sprintf("survived every generic check the control does not trip (%d skipped)", len(r.Skipped)))
+		out = append(out, fmt.Sprintf("survived every check it ran; the baseline itself fails %s, which therefore cannot tell the mutant from it",
+			strings.Join(r.Skipped, ", ")))
 	case r.Mutant.Equivalent == "" && r.Status != StatusCaught:
 		out = append(out, "survived every generic check")
+	}
+	for _, f := range r.Findings {
+		if f.Invariant == "setup" {
+			out = append(out, fmt.Sprintf("%s could not run, so it caught nothing: %s", f.Check, f.Detail))
+		}
 	}
 	for _, c := range r.Missed {
 		out = append(out, "not caught by "+c+", which the catalogue expects")
@@ -235,17 +242,31 @@ func selected(only []string) ([]Mutant, error) {
 	return out, nil
 }
 
+// onBaseline is mutant m applied to the run's baseline under tie, named
+// name; a one-installation mutant leaves the run's rules as the baseline's
+// (its variant universes carry it).
+func (r *runner) onBaseline(m Mutant, name string, tie model.TiePolicy) *model.Rules {
+	rules := r.opts.Baseline(tie).Clone()
+	if !m.OneDevice {
+		m.Apply(rules)
+	}
+	rules.Name = name
+	return rules
+}
+
 // mutant runs the suite, in order, against one mutant under one tie.
 func (r *runner) mutant(suite walk, m Mutant, tie model.TiePolicy) *Result {
 	res := &Result{Mutant: m, Tie: tie, Status: StatusSurvived}
 	start := time.Now()
 	rules, name := m.RunRules(tie), m.ID
 	if !r.opts.spec() {
-		rules, name = r.opts.Baseline(tie), m.ID+"@"+r.opts.BaselineName
-		if !m.OneDevice {
-			rules = rules.Clone()
-			m.Apply(rules)
-			rules.Name = name
+		name = m.ID + "@" + r.opts.BaselineName
+		rules = r.onBaseline(m, name, tie)
+		if _, err := r.opts.Catalog.Rules(name); err != nil {
+			// A witness names its rule set and is rendered by replaying it
+			// from the catalogue: the mutant on the baseline needs a name
+			// there, or its witness would read as a failure to set up.
+			r.opts.Catalog.AddRules(name, func() *model.Rules { return r.onBaseline(m, name, model.ClearWins) })
 		}
 	}
 	expected := map[string]bool{}
@@ -297,7 +318,7 @@ func (r *runner) mutant(suite walk, m Mutant, tie model.TiePolicy) *Result {
 	switch {
 	case res.First != nil:
 		res.Status = StatusCaught
-	case m.Equivalent != "" && tie == model.ClearWins:
+	case m.EquivalentUnder(tie) != "":
 		res.Status = StatusEquivalent
 	}
 	return res

@@ -5,18 +5,15 @@ import (
 	"io"
 	"strings"
 
+	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/mutants"
 )
 
-// isConformance reports whether a directed check's label marks a
-// spec-text conformance cube (C1, C2, ...): it asks whether a rule set
-// does what the spec's text says, not whether the protocol stays safe.
-func isConformance(label string) bool {
-	return len(label) >= 2 && label[0] == 'C' && label[1] >= '0' && label[1] <= '9'
-}
-
 // verdicts splits what failed into safety (every universe invariant and
-// every law or hazard check) and spec-text conformance (the C cubes).
+// every directed check asserting safety) and spec-text conformance (the
+// directed checks asserting what today's spec text decides,
+// directed.Directed.SpecText): by what a check asserts, not its label.
 func verdicts(out *outcome) (safety, conformance []string) {
 	for _, r := range out.Explore {
 		for _, c := range r.Invariants {
@@ -32,7 +29,7 @@ func verdicts(out *outcome) (safety, conformance []string) {
 				continue
 			}
 			f := fmt.Sprintf("%s %s (%s)", s.Label, s.Key, t)
-			if isConformance(s.Label) {
+			if s.Class == directed.ClassSpecText {
 				conformance = append(conformance, f)
 			} else {
 				safety = append(safety, f)
@@ -42,10 +39,36 @@ func verdicts(out *outcome) (safety, conformance []string) {
 	return safety, conformance
 }
 
-// writeVerdict writes the two verdicts, and for an amendment its change
-// and how far it reached.
+// scope is what the run checked of the gate's suite (mutants.SuiteChecks):
+// its universe and the directed checks it ran. The rest (the other
+// universes, the simulations, the load searches, the history walk) is not
+// run by explore and is listed as not checked.
+func scope(out *outcome) mutants.Scope {
+	suite := mutants.SuiteChecks(cat)
+	ran := map[string]bool{}
+	for _, r := range out.Explore {
+		name := mutants.KindExplore + ":" + r.Universe
+		ran[name] = true
+		found := false
+		for _, c := range suite {
+			found = found || c.Name == name
+		}
+		if !found { // a universe the suite does not explore (a variant)
+			suite = append(suite, mutants.Check{Name: name, Kind: mutants.KindExplore, Universe: r.Universe})
+		}
+	}
+	for _, s := range out.Directed {
+		ran[mutants.KindDirected+":"+s.Key] = true
+	}
+	return mutants.ScopeOf(suite, func(n string) bool { return ran[n] })
+}
+
+// writeVerdict writes what the run checked and what not, the two
+// verdicts, and for an amendment its change, how far it reached and one
+// verdict line that claims nothing of a check not run.
 func writeVerdict(w io.Writer, out *outcome) {
 	safety, conf := verdicts(out)
+	sc := scope(out)
 	fmt.Fprintln(w)
 	if a := out.Amendment; a != nil {
 		fmt.Fprintf(w, "amendment %s (%s): %s\n  why: %s\n", a.Name, a.Section, a.Title, a.Rationale)
@@ -53,24 +76,29 @@ func writeVerdict(w io.Writer, out *outcome) {
 			fmt.Fprintf(w, "  against spec, %s\n", d)
 		}
 	}
+	for _, l := range mutants.ScopeLines(sc, "") {
+		fmt.Fprintln(w, l)
+	}
+	if len(sc.NotRun) > 0 && out.Amendment != nil {
+		fmt.Fprintf(w, "  (the gate runs every check with it as the baseline: mutate -control %s)\n", out.Amendment.Name)
+	}
 	switch {
 	case out.Status == "unknown" && len(safety) == 0:
 		fmt.Fprintln(w, "safety (convergence, no resurrection, intent, model laws): not decided, a bound was hit")
 	case len(safety) == 0:
-		fmt.Fprintln(w, "safety (convergence, no resurrection, intent, model laws): every check holds")
+		fmt.Fprintf(w, "safety (convergence, no resurrection, intent, model laws): every check run holds (%d)\n", len(sc.Safety))
 	default:
 		fmt.Fprintf(w, "safety (convergence, no resurrection, intent, model laws): BROKEN: %s\n", strings.Join(safety, ", "))
 	}
-	ran := false
-	for _, s := range out.Directed {
-		ran = ran || isConformance(s.Label)
-	}
 	switch {
-	case !ran:
-		fmt.Fprintln(w, "spec-text conformance (C cubes): not checked in this run")
+	case len(sc.SpecText) == 0:
+		fmt.Fprintln(w, "spec-text conformance: not checked in this run")
 	case len(conf) == 0:
-		fmt.Fprintln(w, "spec-text conformance (C cubes): the rule set does what the spec's text says")
+		fmt.Fprintf(w, "spec-text conformance: the rule set does what the spec's text says, on the %d conformance checks run\n", len(sc.SpecText))
 	default:
-		fmt.Fprintf(w, "spec-text conformance (C cubes): differs from today's spec text: %s\n", strings.Join(conf, ", "))
+		fmt.Fprintf(w, "spec-text conformance: differs from today's spec text: %s\n", strings.Join(conf, ", "))
+	}
+	if out.Amendment != nil && out.Status != "unknown" {
+		fmt.Fprintf(w, "verdict: %s\n", mutants.Verdict(sc, safety, conf))
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 )
 
@@ -339,13 +340,9 @@ func writeText(w io.Writer, rep *mutants.Report, changed, problems []string, upd
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", r.Mutant.ID, r.Tie, r.Mutant.Rule, by, inv, depth, work, r.Ran, ms(r.Elapsed))
 	}
 	tw.Flush()
-	counts := map[string]int{}
-	for _, r := range rep.Results {
-		counts[r.Tie.String()+" "+r.Status]++
-	}
 	fmt.Fprintln(w)
 	for _, tie := range rep.Options.Ties {
-		fmt.Fprintf(w, "%s-wins: %d caught, %d survived, %d equivalent\n", tie, counts[tie.String()+" caught"], counts[tie.String()+" survived"], counts[tie.String()+" equivalent"])
+		fmt.Fprintln(w, summaryLine(rep, tie))
 	}
 	switch {
 	case updated && len(changed) > 0:
@@ -361,8 +358,10 @@ func writeText(w io.Writer, rep *mutants.Report, changed, problems []string, upd
 	fmt.Fprintf(w, "total %s\n", ms(rep.Elapsed))
 }
 
-// writeControl says what the baseline tripped, safety and spec-text
-// conformance apart.
+// writeControl says what the baseline was checked by and what not, and
+// what it tripped, safety and spec-text conformance apart (by what each
+// check asserts), with one verdict line that claims nothing of a check not
+// run.
 func writeControl(w io.Writer, rep *mutants.Report) {
 	name := rep.Options.BaselineName
 	var safety, conf []string
@@ -381,20 +380,72 @@ func writeControl(w io.Writer, rep *mutants.Report) {
 	} else {
 		fmt.Fprintf(w, "control: %s\n", name)
 	}
+	scope := rep.ControlScope()
+	for _, l := range mutants.ScopeLines(scope, "  ") {
+		fmt.Fprintln(w, l)
+	}
 	if rep.Lazy {
-		fmt.Fprintf(w, "  (the control ran only on the %d checks the mutants reached; run without -only for its whole verdict)\n", len(rep.Suite))
+		fmt.Fprintln(w, "  (with -only the control runs only the checks the mutants reached; run without -only for its whole verdict)")
 	}
-	if len(safety) == 0 {
-		fmt.Fprintln(w, "  safety (every universe, law and hazard cube, load soundness): holds")
-	} else {
-		fmt.Fprintf(w, "  safety (every universe, law and hazard cube, load soundness): BROKEN: %s\n", strings.Join(safety, ", "))
+	switch {
+	case len(safety) > 0:
+		fmt.Fprintf(w, "  safety: BROKEN: %s\n", strings.Join(safety, ", "))
+	case len(scope.NotRun) > 0:
+		fmt.Fprintf(w, "  safety: holds on the %d safety checks run; not decided on the %d not run\n", len(scope.Safety), len(scope.NotRun))
+	default:
+		fmt.Fprintf(w, "  safety: holds on every safety check (%d: universes, simulations, law and hazard cubes, load soundness)\n", len(scope.Safety))
 	}
-	if len(conf) == 0 {
-		fmt.Fprintln(w, "  spec-text conformance (C cubes): agrees with today's spec text")
-	} else {
-		fmt.Fprintf(w, "  spec-text conformance (C cubes): differs from today's spec text: %s (not used to catch mutants)\n", strings.Join(conf, ", "))
+	unused := ""
+	if name != "spec" {
+		unused = " (expected of an amendment; those checks are not used to catch mutants)"
 	}
-	fmt.Fprintln(w)
+	switch {
+	case len(conf) > 0:
+		fmt.Fprintf(w, "  spec-text conformance: differs from today's spec text: %s%s\n", strings.Join(conf, ", "), unused)
+	case len(scope.SpecText) == 0:
+		fmt.Fprintln(w, "  spec-text conformance: not checked (no conformance check ran)")
+	case len(scope.NotRun) > 0:
+		fmt.Fprintf(w, "  spec-text conformance: agrees with today's spec text on the %d conformance checks run (%s); the others not run\n",
+			len(scope.SpecText), strings.Join(scope.SpecText, ", "))
+	default:
+		fmt.Fprintf(w, "  spec-text conformance: agrees with today's spec text (all %d conformance checks)\n", len(scope.SpecText))
+	}
+	fmt.Fprintf(w, "  verdict: %s\n\n", mutants.Verdict(scope, safety, conf))
+}
+
+// summaryLine is one tie policy's outcome: the counts, and for every
+// mutant that survived or is equivalent, why.
+func summaryLine(rep *mutants.Report, tie model.TiePolicy) string {
+	var caught int
+	var surv, eq []string
+	for _, r := range rep.Results {
+		if r.Tie != tie {
+			continue
+		}
+		switch r.Status {
+		case mutants.StatusCaught:
+			caught++
+		case mutants.StatusEquivalent:
+			eq = append(eq, fmt.Sprintf("%s, expected: %s", r.Mutant.ID, r.Mutant.EquivalentUnder(tie)))
+		default:
+			why := "not expected"
+			switch {
+			case len(r.Skipped) > 0:
+				why = "the baseline itself fails " + strings.Join(r.Skipped, ", ")
+			case tie != model.ClearWins:
+				why = "outcomes under set-wins are recorded, not required"
+			}
+			surv = append(surv, fmt.Sprintf("%s, %s", r.Mutant.ID, why))
+		}
+	}
+	line := fmt.Sprintf("%s-wins: %d caught, %d survived, %d equivalent", tie, caught, len(surv), len(eq))
+	if len(surv) > 0 {
+		line += "; survived: " + strings.Join(surv, "; ")
+	}
+	if len(eq) > 0 {
+		line += "; equivalent: " + strings.Join(eq, "; ")
+	}
+	return line
 }
 
 func countKind(rep *mutants.Report, kind string) int {
