@@ -117,7 +117,8 @@ func computeRegister(rules *model.Rules, raw json.RawMessage) (any, error) {
 		if err := need(in.Reg, in.Frontier); err != nil {
 			return nil, err
 		}
-		g, err := rules.MarkUnread(in.Reg.reg(), *in.Frontier)
+		// A register vector is a context with a frontier entry: one that was read.
+		g, err := rules.MarkUnread(in.Reg.reg(), *in.Frontier, true)
 		return registerOutput{Reg: regPtr(g), Error: actionError(err)}, nil
 	case "mark_read":
 		if err := need(in.Reg, in.Frontier); err != nil {
