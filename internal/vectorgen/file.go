@@ -58,7 +58,7 @@ type Kind struct {
 
 // Kinds lists every kind, in file order.
 func Kinds() []Kind {
-	return []Kind{codecKind(), registerKind(), slotsKind(), eventsKind(), tracesKind()}
+	return []Kind{codecKind(), registerKind(), slotsKind(), eventsKind(), tracesKind(), loadKind()}
 }
 
 // marshal encodes v compactly without HTML escaping, so keys read as typed.

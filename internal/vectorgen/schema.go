@@ -73,6 +73,8 @@ var (
 	wireMap = map[string]any{"type": "object", "additionalProperties": u32}
 	strMap  = map[string]any{"type": "object", "additionalProperties": str(nil)}
 	reg     = map[string]any{"type": "array", "items": u32, "minItems": 3, "maxItems": 3}
+	// frame is a relay or client message as its wire JSON array.
+	frame = map[string]any{"type": "array", "minItems": 1}
 )
 
 func codecOutputSchema() map[string]any {
@@ -174,6 +176,23 @@ func schemaDefs() map[string]map[string]any {
 					"frontier": u32, "effective": u32, "reg": reg, "live": boolean,
 				}, "frontier", "effective", "reg", "live")}),
 			}, "devices")),
+		},
+		"load": {
+			"input": obj(map[string]any{
+				"config": obj(map[string]any{
+					"pubkey": hexStr, "limit": count, "sub_prefix": str(nil), "first_until": i64,
+					"other_subs": count, "relay_max_subs": count, "unproven": str(nil), "known_non_conforming": boolean,
+				}, "pubkey", "limit", "sub_prefix", "first_until"),
+				"frames": arr(frame),
+			}, "config", "frames"),
+			"output": obj(map[string]any{
+				"start":          arr(frame),
+				"replies":        arr(arr(frame)),
+				"verdict":        enum("running", "complete", "cannot-prove-complete", "failed"),
+				"reason":         enum("none", "plateau", "fence-lapsed", "relay-failure", "non-conforming", "query-push", "unproven", "subscriptions"),
+				"plateau_second": i64,
+				"coordinates":    strMap,
+			}, "start", "replies", "verdict", "reason", "coordinates"),
 		},
 		"events": {
 			"input": obj(map[string]any{

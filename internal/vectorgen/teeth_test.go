@@ -11,7 +11,6 @@ import (
 
 // Reasons a catalogue mutant passes every vector.
 const (
-	whyLoad    = "a full-state load rule: its decisions are the REQs a load sends and its verdict over a relay's replies, which none of these kinds replays"
 	whyHistory = "a paged history walk rule (history.Rules): the walk's cursor and rounds are outside these kinds"
 )
 
@@ -21,9 +20,6 @@ const (
 // until it is caught or classified here.
 func uncatchable() map[string]string {
 	out := map[string]string{}
-	for _, m := range mutants.Load() {
-		out[m.ID] = whyLoad
-	}
 	for _, m := range mutants.History() {
 		out[m.ID] = whyHistory
 	}
