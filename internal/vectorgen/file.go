@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/model"
 )
 
@@ -51,6 +52,9 @@ type Kind struct {
 	Cases func() ([]Case, error)
 	// Compute is the output of rules on one input.
 	Compute func(rules *model.Rules, input json.RawMessage) (any, error)
+	// ComputeHistory, set instead of Compute, is the output of the paged
+	// history walk's rules on one input.
+	ComputeHistory func(rules *history.Rules, input json.RawMessage) (any, error)
 	// ByValue, when set, also computes under model.ByValueIntegers() and
 	// records the output where it differs.
 	ByValue bool
@@ -58,7 +62,7 @@ type Kind struct {
 
 // Kinds lists every kind, in file order.
 func Kinds() []Kind {
-	return []Kind{codecKind(), registerKind(), slotsKind(), eventsKind(), tracesKind(), loadKind()}
+	return []Kind{codecKind(), registerKind(), slotsKind(), eventsKind(), tracesKind(), loadKind(), historyKind()}
 }
 
 // marshal encodes v compactly without HTML escaping, so keys read as typed.
@@ -89,13 +93,13 @@ func Generate(k Kind) (File, error) {
 		if err != nil {
 			return File{}, fmt.Errorf("%s: %w", c.ID, err)
 		}
-		out, err := computeRaw(k, model.Spec(), in)
+		out, err := computeRaw(k, SpecRules(), in)
 		if err != nil {
 			return File{}, fmt.Errorf("%s: %w", c.ID, err)
 		}
 		v := Vector{ID: c.ID, Section: c.Section, Description: c.Description, Input: in, Expected: out}
 		if k.ByValue {
-			alt, err := computeRaw(k, model.ByValueIntegers(), in)
+			alt, err := computeRaw(k, RuleSet{Model: model.ByValueIntegers(), History: history.Spec()}, in)
 			if err != nil {
 				return File{}, fmt.Errorf("%s: %w", c.ID, err)
 			}
@@ -108,8 +112,24 @@ func Generate(k Kind) (File, error) {
 	return f, nil
 }
 
-func computeRaw(k Kind, rules *model.Rules, in json.RawMessage) (json.RawMessage, error) {
-	out, err := k.Compute(rules, in)
+// RuleSet is what the vectors are replayed under: the core's rules and
+// the paged history walk's.
+type RuleSet struct {
+	Model   *model.Rules
+	History *history.Rules
+}
+
+// SpecRules is the production rule set the vectors are generated under.
+func SpecRules() RuleSet { return RuleSet{Model: model.Spec(), History: history.Spec()} }
+
+func computeRaw(k Kind, rs RuleSet, in json.RawMessage) (json.RawMessage, error) {
+	var out any
+	var err error
+	if k.ComputeHistory != nil {
+		out, err = k.ComputeHistory(rs.History, in)
+	} else {
+		out, err = k.Compute(rs.Model, in)
+	}
 	if err != nil {
 		return nil, err
 	}

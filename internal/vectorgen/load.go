@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/nbd-wtf/go-nostr"
 
@@ -98,7 +99,21 @@ func wireOuts(outs []model.Out) ([]json.RawMessage, error) {
 	return res, nil
 }
 
-func computeLoad(rules *model.Rules, raw json.RawMessage) (any, error) {
+// parsedLoad is a load input read once: replaying the vectors under every
+// mutant of the catalogue reads each input dozens of times, and the load
+// neither changes a fed event nor keeps the slice.
+type parsedLoad struct {
+	cfg    loadConfigIn
+	nonce  uint32
+	frames []model.In
+}
+
+var loadInputs sync.Map // string(input) -> *parsedLoad
+
+func readLoadInput(raw json.RawMessage) (*parsedLoad, error) {
+	if p, ok := loadInputs.Load(string(raw)); ok {
+		return p.(*parsedLoad), nil
+	}
 	var in loadInput
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return nil, err
@@ -107,13 +122,22 @@ func computeLoad(rules *model.Rules, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	frames := make([]model.In, len(in.Frames))
+	p := &parsedLoad{cfg: in.Config, nonce: nonce, frames: make([]model.In, len(in.Frames))}
 	for i, f := range in.Frames {
-		if frames[i], err = parseFrame(f); err != nil {
+		if p.frames[i], err = parseFrame(f); err != nil {
 			return nil, fmt.Errorf("frame %d: %w", i, err)
 		}
 	}
-	c := in.Config
+	loadInputs.Store(string(raw), p)
+	return p, nil
+}
+
+func computeLoad(rules *model.Rules, raw json.RawMessage) (any, error) {
+	p, err := readLoadInput(raw)
+	if err != nil {
+		return nil, err
+	}
+	c, nonce, frames := p.cfg, p.nonce, p.frames
 	l, err := model.NewLoad(model.LoadConfig{PubKey: c.PubKey, Limit: c.Limit, SubPrefix: c.SubPrefix, Nonce: nonce,
 		OtherSubs: c.OtherSubs, RelayMaxSubs: c.RelayMaxSubs, Unproven: c.Unproven, KnownNonConforming: c.KnownNonConforming,
 		Connection: new(byte), Rules: rules})

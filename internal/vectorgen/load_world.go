@@ -281,7 +281,9 @@ func (w *loadWorld) build(d string, at int64, readState bool) *nostr.Event {
 	return ev
 }
 
-func (w *loadWorld) write(d string, at int64, readState bool) { w.relay.Publish(w.build(d, at, readState)) }
+func (w *loadWorld) write(d string, at int64, readState bool) {
+	w.relay.Publish(w.build(d, at, readState))
+}
 
 // runLoadScenario runs a soundness scenario (the steps, then the last load
 // to its verdict) or a quiescent one (the writes, every split replacement

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/model"
 )
 
@@ -29,16 +30,22 @@ func KindByName(name string) (Kind, bool) {
 	return Kind{}, false
 }
 
-// Check replays every vector of f under rules and lists those whose output
-// differs from the expected one. An error means the file itself is unusable.
+// Check replays every vector of f under the core's rules (the history
+// walk by its production rules) and lists those whose output differs from
+// the expected one. An error means the file itself is unusable.
 func Check(rules *model.Rules, f File) ([]Failure, error) {
+	return CheckWith(RuleSet{Model: rules, History: history.Spec()}, f)
+}
+
+// CheckWith is Check under both rule sets.
+func CheckWith(rs RuleSet, f File) ([]Failure, error) {
 	k, ok := KindByName(f.Kind)
 	if !ok {
 		return nil, fmt.Errorf("unknown vector kind %q", f.Kind)
 	}
 	var fails []Failure
 	for _, v := range f.Vectors {
-		raw, err := computeRaw(k, rules, v.Input)
+		raw, err := computeRaw(k, rs, v.Input)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", v.ID, err)
 		}

@@ -75,6 +75,9 @@ var (
 	reg     = map[string]any{"type": "array", "items": u32, "minItems": 3, "maxItems": 3}
 	// frame is a relay or client message as its wire JSON array.
 	frame = map[string]any{"type": "array", "minItems": 1}
+	// wrap and window are the history walk's event and page bounds.
+	wrap   = obj(map[string]any{"id": str(nil), "created_at": i64}, "id", "created_at")
+	window = obj(map[string]any{"since": i64, "until": i64})
 )
 
 func codecOutputSchema() map[string]any {
@@ -176,6 +179,36 @@ func schemaDefs() map[string]map[string]any {
 					"frontier": u32, "effective": u32, "reg": reg, "live": boolean,
 				}, "frontier", "effective", "reg", "live")}),
 			}, "devices")),
+		},
+		"history": {
+			"input": obj(map[string]any{
+				"config": obj(map[string]any{"page_wraps": count, "catch_up_pages": count, "load_older_pages": count, "overlap_ms": i64},
+					"page_wraps", "catch_up_pages", "load_older_pages", "overlap_ms"),
+				"relays": count,
+				"steps": arr(obj(map[string]any{
+					"do":     enum("live", "rekey", "round"),
+					"wraps":  arr(wrap),
+					"intent": enum("catch-up", "older"),
+					"pages": arr(obj(map[string]any{
+						"live": arr(wrap),
+						"relays": arr(arr(obj(map[string]any{
+							"type": enum("events", "eose", "closed", "auth_failed"), "wraps": arr(wrap), "reason": str(nil),
+						}, "type"))),
+					}, "relays")),
+				}, "do")),
+			}, "config", "relays", "steps"),
+			"output": arr(obj(map[string]any{
+				"cursor": obj(map[string]any{"newest": i64, "oldest": i64, "exhausted": boolean, "pending": window}),
+				"pages": arr(obj(map[string]any{
+					"pass": enum("newest", "bridge", "repair", "older"), "since": i64, "until": i64, "limit": count, "relays": arr(count),
+				}, "pass", "limit", "relays")),
+				"fetched":   count,
+				"stored":    count,
+				"failed":    boolean,
+				"exhausted": boolean,
+				"errors":    arr(obj(map[string]any{"relay": count, "kind": enum("refused", "silent"), "reason": str(nil)}, "relay", "kind")),
+				"truncated": boolean,
+			}, "cursor")),
 		},
 		"load": {
 			"input": obj(map[string]any{
