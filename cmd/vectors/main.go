@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/vectorgen"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
@@ -39,7 +40,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "vectors:", err)
 			os.Exit(2)
 		}
-		fails, err := vectorgen.Check(r, f)
+		fails, err := vectorgen.CheckWith(r, f)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "vectors:", err)
 			os.Exit(2)
@@ -55,16 +56,18 @@ func main() {
 	}
 }
 
-func ruleSet(name string) (*model.Rules, error) {
+// ruleSet resolves -rules: a mutant of the catalogue changes the core's
+// rules (M, L) or the history walk's (H); the other stays production.
+func ruleSet(name string) (vectorgen.RuleSet, error) {
 	switch name {
 	case "spec":
-		return model.Spec(), nil
+		return vectorgen.SpecRules(), nil
 	case model.ByValueIntegersName:
-		return model.ByValueIntegers(), nil
+		return vectorgen.RuleSet{Model: model.ByValueIntegers(), History: history.Spec()}, nil
 	}
 	m, ok := mutants.Lookup(name)
 	if !ok {
-		return nil, fmt.Errorf("unknown rule set %q", name)
+		return vectorgen.RuleSet{}, fmt.Errorf("unknown rule set %q", name)
 	}
-	return m.RulesUnder(model.ClearWins), nil
+	return vectorgen.RuleSet{Model: m.RulesUnder(model.ClearWins), History: m.HistoryRules()}, nil
 }
