@@ -1,7 +1,9 @@
 // Command vectors writes the language-neutral conformance vectors: one JSON
 // file per kind and a JSON Schema per file. With -check it instead replays
 // the committed vectors against the production rules, or against a mutant
-// of the catalogue with -rules, and lists every vector that fails.
+// of the catalogue with -rules, and lists every vector that fails. With
+// -coverage it prints which requirement rows of spec/requirements.tsv the
+// vectors cite.
 package main
 
 import (
@@ -14,13 +16,18 @@ import (
 	"github.com/nip-rs/harness/internal/vectorgen"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
+	"github.com/nip-rs/harness/spec"
 )
 
 func main() {
 	out := flag.String("out", "vectors", "directory to write the vectors to (or read them from, with -check)")
 	check := flag.Bool("check", false, "replay the vectors in -out instead of writing them")
 	rules := flag.String("rules", "spec", "with -check: spec, "+model.ByValueIntegersName+" or a mutant id of the catalogue")
+	coverage := flag.Bool("coverage", false, "print which requirement rows (spec/requirements.tsv) the vectors in -out cite, by kind")
 	flag.Parse()
+	if *coverage {
+		os.Exit(printCoverage(*out))
+	}
 	if !*check {
 		if err := vectorgen.Write(*out); err != nil {
 			fmt.Fprintln(os.Stderr, "vectors:", err)
@@ -70,4 +77,24 @@ func ruleSet(name string) (vectorgen.RuleSet, error) {
 		return vectorgen.RuleSet{}, fmt.Errorf("unknown rule set %q", name)
 	}
 	return vectorgen.RuleSet{Model: m.RulesUnder(model.ClearWins), History: m.HistoryRules()}, nil
+}
+
+// printCoverage prints the requirement rows the committed vectors cite.
+func printCoverage(dir string) int {
+	reqs, err := spec.Requirements()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "vectors:", err)
+		return 2
+	}
+	var files []vectorgen.File
+	for _, k := range vectorgen.Kinds() {
+		f, err := vectorgen.Read(filepath.Join(dir, k.Name+".json"))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "vectors:", err)
+			return 2
+		}
+		files = append(files, f)
+	}
+	vectorgen.Coverage(files, reqs).Print(os.Stdout)
+	return 0
 }

@@ -105,7 +105,11 @@ func codecCases() ([]Case, error) {
 		return nil, err
 	}
 	for _, n := range names {
-		cs = append(cs, Case{ID: "codec/example-" + n, Section: "Example; Test Vectors", Description: "the plaintext " + n + " from the core's codec examples", Input: plaintextInput(files[n])})
+		sec := "Example; Test Vectors"
+		if strings.HasPrefix(n, "invalid-") {
+			sec += "; Invalid Cases"
+		}
+		cs = append(cs, Case{ID: "codec/example-" + n, Section: sec, Description: "the plaintext " + n + " from the core's codec examples", Input: plaintextInput(files[n])})
 	}
 	names, corpus, err := fuzzCorpus("FuzzParseBlob")
 	if err != nil {

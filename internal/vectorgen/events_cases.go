@@ -62,7 +62,11 @@ func eventsCases() ([]Case, error) {
 		{"two-t", "two read-state t tags", [][]string{d, t, t}},
 		{"empty-tag", "an empty tag is skipped", [][]string{{}, d, t}},
 	} {
-		add("tags/"+c.id, secTags, c.desc, eventsInput{Op: "tags", Tags: c.tags})
+		sec := secTags
+		if c.id == "no-d" || c.id == "d-prefix" {
+			sec += "; Invalid Cases"
+		}
+		add("tags/"+c.id, sec, c.desc, eventsInput{Op: "tags", Tags: c.tags})
 	}
 
 	self := &selfInput{ClientID: "me", Primary: slotA, Additional: []string{slotB}}
@@ -78,7 +82,7 @@ func eventsCases() ([]Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	add("created-at/spec-vector", secSkew, "the spec's clock skew vector: one past the newest fetched version", skew)
+	add("created-at/spec-vector", secSkew+"; Clock Skew Vector", "the spec's clock skew vector: one past the newest fetched version", skew)
 	for _, c := range []struct {
 		id, desc string
 		now      int64
@@ -129,7 +133,7 @@ func eventsCases() ([]Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	add("nip44-decrypt/spec-vector", secNIP44, "the spec's Ciphertext Test Vector: decrypt to self and parse", spec)
+	add("nip44-decrypt/spec-vector", secNIP44+"; Ciphertext Test Vector", "the spec's Ciphertext Test Vector: decrypt to self and parse", spec)
 	conv, _, err := conversationKey(keyUser)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,7 @@ import (
 	"github.com/nip-rs/harness/history"
 )
 
-const secHistory = "community-history-sync: a channel round over page subscriptions; failure semantics; cursors"
+const secHistory = "community-history-sync (a channel round over page subscriptions, failure semantics, cursors)"
 
 // histInput is a channel's history walk over scripted relays: rounds,
 // wraps the live subscription stores, and rekeys, in order, starting from

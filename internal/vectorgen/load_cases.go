@@ -29,6 +29,8 @@ const (
 // loadScenario is one props scenario to record.
 type loadScenario struct {
 	id, desc string
+	// sec is the section the vector cites; empty means secLoad.
+	sec      string
 	cfg      props.Config
 	check    string
 	steps    []props.Step
@@ -61,7 +63,11 @@ func loadCases() ([]Case, error) {
 			if r.falseComplete {
 				desc += "; this complete verdict is false: the relay held a coordinate the load did not collect, which a relay breaking a requirement can hide"
 			}
-			cs = append(cs, Case{ID: id, Section: secLoad, Description: desc, Input: in})
+			sec := sc.sec
+			if sec == "" {
+				sec = secLoad
+			}
+			cs = append(cs, Case{ID: id, Section: sec, Description: desc, Input: in})
 		}
 	}
 	return cs, nil
@@ -94,7 +100,7 @@ func loadScenarios() ([]loadScenario, error) {
 		if err := json.Unmarshal(b, &w); err != nil {
 			return nil, fmt.Errorf("%s witness: %w", m.ID, err)
 		}
-		out = append(out, loadScenario{id: "load/witness-" + m.ID, cfg: w.Config, check: w.Check, steps: w.Steps,
+		out = append(out, loadScenario{id: "load/witness-" + m.ID, sec: m.Section, cfg: w.Config, check: w.Check, steps: w.Steps,
 			desc: fmt.Sprintf("the scenario that exposes %s (%s) over %s, cap %d, n %d: %s; the load as the rules decide it", m.ID, m.Rule, w.Config.Profile, w.Config.Cap, w.Config.N, stepsString(w.Steps))})
 	}
 	var unproven []loadScenario

@@ -163,7 +163,8 @@ func schemaDefs() map[string]map[string]any {
 		},
 		"traces": {
 			"input": obj(map[string]any{
-				"devices": arr(obj(map[string]any{"client_id": str(nil), "legacy": boolean}, "client_id")),
+				"devices": arr(obj(map[string]any{"client_id": str(nil), "legacy": boolean, "drop_overrides": boolean}, "client_id")),
+				"budget":  obj(map[string]any{"plaintext_bytes": count, "max_coordinates": count}, "plaintext_bytes", "max_coordinates"),
 				"steps": arr(obj(map[string]any{
 					"do":          enum("advance", "mark_unread", "mark_read", "compact", "publish", "deliver"),
 					"device":      count,
@@ -173,8 +174,10 @@ func schemaDefs() map[string]map[string]any {
 				}, "do", "device")),
 			}, "devices", "steps"),
 			"output": arr(obj(map[string]any{
-				"error":     enum("counter_ceiling", "still_active"),
-				"published": str(nil),
+				"error":      enum("counter_ceiling", "still_active", "override_budget", "coordinate_limit", "overflow"),
+				"published":  str(nil),
+				"parts":      arr(str(nil)),
+				"parts_from": count,
 				"devices": arr(map[string]any{"type": "object", "additionalProperties": obj(map[string]any{
 					"frontier": u32, "effective": u32, "reg": reg, "live": boolean,
 				}, "frontier", "effective", "reg", "live")}),

@@ -2,6 +2,7 @@ package vectorgen
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -16,12 +17,25 @@ type tracesInput struct {
 	// Devices are the installations' client_ids; Legacy marks those
 	// without the override layer (they carry unknown keys opaquely).
 	Devices []traceDevice `json:"devices"`
-	Steps   []traceStep   `json:"steps"`
+	// Budget, when set, splits every publication over coordinates
+	// (Bounds and Budget): each coordinate's blob is a publication of its
+	// own, numbered in order, the primary first.
+	Budget *traceBudget `json:"budget,omitempty"`
+	Steps  []traceStep  `json:"steps"`
+}
+
+type traceBudget struct {
+	PlaintextBytes int `json:"plaintext_bytes"`
+	MaxCoordinates int `json:"max_coordinates"`
 }
 
 type traceDevice struct {
 	ClientID string `json:"client_id"`
 	Legacy   bool   `json:"legacy,omitempty"`
+	// DropOverrides makes a legacy device discard ov_* keys on receipt
+	// instead of carrying them (the formal note's legacy model; production
+	// legacy clients carry them).
+	DropOverrides bool `json:"drop_overrides,omitempty"`
 }
 
 // traceStep is one event of a trace: an action on Device (advance,
@@ -41,6 +55,10 @@ type traceAfter struct {
 	Error string `json:"error,omitempty"`
 	// Published is the exact plaintext of a publish step.
 	Published string `json:"published,omitempty"`
+	// Parts are the exact plaintexts of a split publish step, the
+	// primary first; PartsFrom is the number of the first.
+	Parts     []string `json:"parts,omitempty"`
+	PartsFrom int      `json:"parts_from,omitempty"`
 	// Devices is every installation's state after the step.
 	Devices []map[string]ctxState `json:"devices"`
 }
@@ -52,9 +70,12 @@ func computeTraces(rules *model.Rules, raw json.RawMessage) (any, error) {
 	}
 	devs := make([]*model.Replica, len(in.Devices))
 	for i, d := range in.Devices {
-		if d.Legacy {
+		switch {
+		case d.Legacy && d.DropOverrides:
+			devs[i] = model.NewLegacyReplica(d.ClientID, model.LegacyDropOverrides)
+		case d.Legacy:
 			devs[i] = model.NewLegacyReplica(d.ClientID, model.LegacyCarry)
-		} else {
+		default:
 			devs[i] = model.NewReplica(d.ClientID)
 		}
 		devs[i].Rules = rules
@@ -78,9 +99,26 @@ func computeTraces(rules *model.Rules, raw json.RawMessage) (any, error) {
 		case "compact":
 			r.Compact(s.Ctx)
 		case "publish":
-			pt := model.EncodeBlob(r.Publish())
-			pubs = append(pubs, pt)
-			a.Published = string(pt)
+			if in.Budget == nil {
+				pt := model.EncodeBlob(r.Publish())
+				pubs = append(pubs, pt)
+				a.Published = string(pt)
+				break
+			}
+			sp, serr := r.PublishSplit(model.Budget{PlaintextBytes: in.Budget.PlaintextBytes, MaxCoordinates: in.Budget.MaxCoordinates})
+			if serr != nil {
+				a.Error = splitError(serr)
+				if a.Error == "" {
+					return nil, fmt.Errorf("step %d: %w", i, serr)
+				}
+				break
+			}
+			a.PartsFrom = len(pubs)
+			for _, b := range sp.Blobs {
+				pt := model.EncodeBlob(b)
+				pubs = append(pubs, pt)
+				a.Parts = append(a.Parts, string(pt))
+			}
 		case "deliver":
 			if s.Publication < 0 || s.Publication >= len(pubs) {
 				return nil, fmt.Errorf("step %d: publication %d", i, s.Publication)
@@ -96,7 +134,9 @@ func computeTraces(rules *model.Rules, raw json.RawMessage) (any, error) {
 		default:
 			return nil, fmt.Errorf("step %d: unknown step %q", i, s.Do)
 		}
-		a.Error = actionError(err)
+		if err != nil {
+			a.Error = actionError(err)
+		}
 		for _, d := range devs {
 			a.Devices = append(a.Devices, snapshot(d, "").Contexts)
 		}
@@ -132,7 +172,12 @@ func tracesCases() ([]Case, error) {
 			Description: "a seeded random trace of three installations, one of them legacy",
 			Input:       randomTrace(rand.New(rand.NewPCG(uint64(i), 2503)), devs)})
 	}
-	return cs, nil
+	cs = append(cs, universeTraceCases()...)
+	wit, _, err := witnessTraceCases()
+	if err != nil {
+		return nil, err
+	}
+	return append(cs, wit...), nil
 }
 
 func randomTrace(rng *rand.Rand, devs []traceDevice) tracesInput {
@@ -156,4 +201,18 @@ func randomTrace(rng *rand.Rand, devs []traceDevice) tracesInput {
 		}
 	}
 	return in
+}
+
+// splitError is the reason code of a refused split, or empty for an error
+// that is not a refusal.
+func splitError(err error) string {
+	switch {
+	case errors.Is(err, model.ErrOverrideBudget):
+		return "override_budget"
+	case errors.Is(err, model.ErrCoordinateLimit):
+		return "coordinate_limit"
+	case errors.Is(err, model.ErrSplitOverflow):
+		return "overflow"
+	}
+	return ""
 }
