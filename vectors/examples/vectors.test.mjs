@@ -4,10 +4,15 @@
 //   NIPRS_CLIENT=./my-adapter.mjs node --test vectors/examples/
 //
 // The adapter module (yours; none ships here) exports one function per kind
-// it implements: codec, register, slots, events, traces. Each takes a vector's
-// `input` object and returns the output object to compare with `expected`
-// (object member order does not matter). A kind without a function is
-// skipped. Export `byValueIntegers = true` if your parser reads number
+// it implements: codec, register, slots, events, traces, load, history. Each
+// takes a vector's `input` object and returns the output object to compare
+// with `expected` (object member order does not matter). A kind without a
+// function is skipped. NIPRS_KINDS=load,history runs only those kinds.
+//
+// load and history are scripted relays: the function runs the client's
+// full-state load (or history round) feeding it input.frames (or each
+// page's relay messages) in order and returns what it sent after each and
+// its verdict; see each file's how_to_run. Export `byValueIntegers = true` if your parser reads number
 // literals by value: codec vectors then compare with by_value_expected
 // where a vector has one.
 import { test } from "node:test";
@@ -20,7 +25,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const adapterPath = process.env.NIPRS_CLIENT;
 const adapter = adapterPath ? await import(pathToFileURL(resolve(adapterPath)).href) : {};
 
-for (const kind of ["codec", "register", "slots", "events", "traces"]) {
+const kinds = ["codec", "register", "slots", "events", "traces", "load", "history"];
+const only = process.env.NIPRS_KINDS ? process.env.NIPRS_KINDS.split(",") : kinds;
+for (const kind of kinds.filter((k) => only.includes(k))) {
   const file = JSON.parse(readFileSync(join(here, "..", `${kind}.json`), "utf8"));
   const run = adapter[kind];
   for (const v of file.vectors) {
