@@ -189,6 +189,9 @@ func (f *frameEncoder) frame(m model.In) (json.RawMessage, error) {
 	case model.InEvent:
 		ev := *m.Event
 		sig, ok := f.sigs[ev.ID]
+		if ev.Sig != "" {
+			sig, ok = ev.Sig, true // signed already (by another author)
+		}
 		if !ok {
 			if err := ev.Sign(userSecret); err != nil {
 				return nil, err

@@ -70,7 +70,11 @@ func loadCases() ([]Case, error) {
 			cs = append(cs, Case{ID: id, Section: sec, Description: desc, Input: in})
 		}
 	}
-	return cs, nil
+	hand, err := handLoadCases(enc)
+	if err != nil {
+		return nil, err
+	}
+	return append(cs, hand...), nil
 }
 
 func stepsString(steps []props.Step) string {
