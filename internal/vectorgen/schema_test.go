@@ -163,3 +163,23 @@ func TestSchemasReject(t *testing.T) {
 		}
 	}
 }
+
+// TestNewSchemasReject: the load and history schemas refuse a frame that
+// is not an array, an unknown verdict, and a page message of no known type.
+func TestNewSchemasReject(t *testing.T) {
+	load := readSchema(t, "load")
+	hist := readSchema(t, "history")
+	cfg := `"config":{"pubkey":"ab","limit":2,"sub_prefix":"h","first_until":4294967291}`
+	for _, c := range []struct {
+		s   map[string]any
+		doc string
+	}{
+		{load, `{"kind":"load","format":1,"description":"","how_to_run":"","vectors":[{"id":"load/x","section":"","description":"","input":{` + cfg + `,"frames":[{"EOSE":"h-fence"}]},"expected":{"start":[],"replies":[],"verdict":"complete","reason":"none","coordinates":{}}}]}`},
+		{load, `{"kind":"load","format":1,"description":"","how_to_run":"","vectors":[{"id":"load/x","section":"","description":"","input":{` + cfg + `,"frames":[]},"expected":{"start":[],"replies":[],"verdict":"done","reason":"none","coordinates":{}}}]}`},
+		{hist, `{"kind":"history","format":1,"description":"","how_to_run":"","vectors":[{"id":"history/x","section":"","description":"","input":{"config":{"page_wraps":1,"catch_up_pages":1,"load_older_pages":1,"overlap_ms":0},"relays":1,"steps":[{"do":"round","intent":"older","pages":[{"relays":[[{"type":"notice"}]]}]}]},"expected":[]}]}`},
+	} {
+		if err := validate(c.s, c.s, decodeJSON(t, []byte(c.doc)), "doc"); err == nil {
+			t.Errorf("accepted %s", c.doc)
+		}
+	}
+}
