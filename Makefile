@@ -120,8 +120,10 @@ peers:
 	PEERS_LOADS=$(PEERS_LOADS) $(GO) test -count=1 -timeout 60m ./internal/khatrutest/ -run 'TestScenariosOnPeers|TestGatedLoadsOnPeers' -v
 
 # The conformance vectors (vectors/, README "Test your client against the
-# vectors"): regenerated from the production core, then replayed against it.
+# vectors"): the explorer's paths the traces are made from re-explored,
+# the files regenerated from the production core, then replayed against it.
 # `go test ./internal/vectorgen/` fails when the committed files drift.
 vectors:
+	$(GO) run ./cmd/vectors -explored
 	$(GO) run ./cmd/vectors -out vectors
 	$(GO) run ./cmd/vectors -check -out vectors

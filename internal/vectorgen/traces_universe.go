@@ -11,6 +11,7 @@ import (
 
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
+	"github.com/nip-rs/harness/witnessfile"
 )
 
 // A traceWalk turns actions of the explorer's universes (exhaustive:
@@ -354,23 +355,63 @@ func universeTraceCases() []Case {
 
 // exploreWitness is the part of a stored explorer witness a trace reads.
 type exploreWitness struct {
-	Universe string `json:"universe"`
-	Rules    string `json:"rules"`
-	Detail   string `json:"detail"`
-	Actions  []struct {
-		Action string `json:"action"`
-		Device *int   `json:"device"`
-		From   *int   `json:"from"`
-		To     *int   `json:"to"`
-		Ctx    string `json:"ctx"`
-		Value  uint32 `json:"value"`
-		Msg    int    `json:"msg"`
-	} `json:"actions"`
+	Universe string               `json:"universe"`
+	Detail   string               `json:"detail"`
+	Actions  []witnessfile.Action `json:"actions"`
+}
+
+// traceOf replays explorer actions of a universe as a trace; false when
+// the universe or an action is one the trace format does not carry.
+func traceOf(universe string, actions []witnessfile.Action) (tracesInput, bool) {
+	shape := -1
+	for i, s := range universeShapes {
+		if s.name == universe {
+			shape = i
+		}
+	}
+	if shape < 0 {
+		return tracesInput{}, false
+	}
+	u := universeShapes[shape]
+	w := newTraceWalk(u.network, u.split, u.legacy)
+	for _, a := range actions {
+		dev := 0
+		if a.Device != nil {
+			dev = *a.Device
+		}
+		ok := true
+		switch a.Action {
+		case "mark_unread", "mark_read", "advance", "compact":
+			ok = dev >= 0 && dev < len(w.devs) && w.local(a.Action, dev, a.Ctx, a.Value)
+		case "publish":
+			ok = dev >= 0 && dev < len(w.devs) && w.networkPublish(dev)
+		case "deliver", "duplicate", "drop":
+			switch {
+			case a.From == nil || a.To == nil || *a.From < 0 || *a.From >= len(w.devs) || *a.To < 0 || *a.To >= len(w.devs):
+				ok = false
+			case !u.network:
+				ns := w.publish(*a.From)
+				for _, p := range ns {
+					w.deliver(*a.To, p)
+				}
+				ok = ns != nil
+			default:
+				ok = w.channel(a.Action, *a.From, *a.To, a.Msg)
+			}
+		default:
+			ok = false
+		}
+		if !ok {
+			return tracesInput{}, false
+		}
+	}
+	return w.in, true
 }
 
 // witnessTraceCases converts every stored explorer witness of a mutant
-// over the reference or a network universe into a trace the production
-// rules decide; it lists the witnesses it cannot convert and why.
+// over the reference or a network universe, then every path of
+// testdata/explored.json, into a trace the production rules decide; it
+// lists the witnesses it cannot convert and why.
 func witnessTraceCases() ([]Case, []string, error) {
 	root, err := repoRoot()
 	if err != nil {
@@ -391,54 +432,26 @@ func witnessTraceCases() ([]Case, []string, error) {
 			if err := json.Unmarshal(b, &ew); err != nil || len(ew.Actions) == 0 {
 				continue
 			}
-			shape := slices.IndexFunc(universeShapes, func(s struct {
-				name                   string
-				network, split, legacy bool
-			}) bool {
-				return s.name == ew.Universe
-			})
-			if shape < 0 {
+			in, ok := traceOf(ew.Universe, ew.Actions)
+			if !ok {
 				skipped = append(skipped, fmt.Sprintf("%s: universe %s", name, ew.Universe))
 				continue
 			}
-			u := universeShapes[shape]
-			w := newTraceWalk(u.network, u.split, u.legacy)
-			ok := true
-			for _, a := range ew.Actions {
-				dev := 0
-				if a.Device != nil {
-					dev = *a.Device
-				}
-				switch a.Action {
-				case "mark_unread", "mark_read", "advance", "compact":
-					ok = ok && w.local(a.Action, dev, a.Ctx, a.Value)
-				case "publish":
-					ok = ok && w.networkPublish(dev)
-				case "deliver", "duplicate", "drop":
-					if a.From == nil || a.To == nil {
-						ok = false
-						break
-					}
-					if !u.network {
-						ns := w.publish(*a.From)
-						for _, p := range ns {
-							w.deliver(*a.To, p)
-						}
-						ok = ok && ns != nil
-						break
-					}
-					ok = ok && w.channel(a.Action, *a.From, *a.To, a.Msg)
-				default:
-					ok = false
-				}
-			}
-			if !ok {
-				skipped = append(skipped, fmt.Sprintf("%s: an action the trace format does not replay", name))
-				continue
-			}
-			cs = append(cs, Case{ID: "traces/witness-" + strings.TrimSuffix(name, ".json"), Section: secTraces, Input: w.in,
+			cs = append(cs, Case{ID: "traces/witness-" + strings.TrimSuffix(name, ".json"), Section: secTraces, Input: in,
 				Description: fmt.Sprintf("the %s universe's witness of %s (%s): %s; the trace as the production rules decide it", ew.Universe, m.ID, m.Rule, ew.Detail)})
 		}
+	}
+	paths, err := readExplored()
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, p := range paths {
+		in, ok := traceOf(p.Universe, p.Actions)
+		if !ok {
+			return nil, nil, fmt.Errorf("explored path of %s over %s: not a trace", p.Mutant, p.Universe)
+		}
+		cs = append(cs, Case{ID: fmt.Sprintf("traces/explored-%s-%s-%s", p.Mutant, p.Universe, p.Invariant), Section: secTraces, Input: in,
+			Description: fmt.Sprintf("the explorer's smallest path to %s under %s in the %s universe (depth %d): %s; the trace as the production rules decide it", p.Invariant, p.Mutant, p.Universe, exploredDepth, p.Detail)})
 	}
 	return cs, skipped, nil
 }
