@@ -10,32 +10,41 @@ import (
 	"github.com/nip-rs/harness/props"
 )
 
-// verdicts lists a scenario's loads as "verdict/reason".
-func propsVerdicts(t *testing.T, sc loadScenario) []string {
+// propsVerdicts lists a scenario's loads as "verdict/reason", as
+// props.World runs them, and whether it found a false complete.
+func propsVerdicts(t *testing.T, sc loadScenario) ([]string, bool) {
 	t.Helper()
 	var w *props.World
+	unsound := false
+	note := func(v *props.Violation) {
+		unsound = unsound || (v != nil && v.Check == props.CheckSoundness)
+	}
 	if sc.check == props.CheckQuiescent {
-		w, _ = props.Quiescent(sc.cfg, model.Spec(), sc.steps)
+		var v *props.Violation
+		w, v = props.Quiescent(sc.cfg, model.Spec(), sc.steps)
+		note(v)
 	} else {
 		var err error
 		if w, err = props.NewWorld(sc.cfg, model.Spec()); err != nil {
 			t.Fatal(err)
 		}
 		for _, s := range sc.steps {
-			w.Apply(s)
+			note(w.Apply(s))
 		}
-		w.Finish()
+		note(w.Finish())
 	}
 	var out []string
 	for _, r := range w.Results() {
 		out = append(out, r.Verdict.String()+"/"+r.Reason.String())
 	}
-	return out
+	return out, unsound
 }
 
 // TestLoadWorldMatchesProps: the recording driver gives every load of
-// every scenario the verdict props.World gives it, so the frames a load
-// vector records are the scenario's as the property checks run it.
+// every scenario the verdict props.World gives it, and marks a false
+// complete exactly where props.World's soundness check finds one, so the
+// frames a load vector records are the scenario's as the property checks
+// run it.
 func TestLoadWorldMatchesProps(t *testing.T) {
 	scs, err := loadScenarios()
 	if err != nil {
@@ -50,13 +59,19 @@ func TestLoadWorldMatchesProps(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got []string
+		falseComplete := false
 		for _, r := range recs {
 			if r.result.Verdict != model.Running {
 				got = append(got, r.result.Verdict.String()+"/"+r.result.Reason.String())
 			}
+			falseComplete = falseComplete || r.falseComplete
 		}
-		if want := propsVerdicts(t, sc); strings.Join(got, " ") != strings.Join(want, " ") {
+		want, unsound := propsVerdicts(t, sc)
+		if strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("%s: recorded %v, props.World %v", sc.id, got, want)
+		}
+		if falseComplete != unsound {
+			t.Errorf("%s: the recording marks a false complete: %v, props.World finds one: %v", sc.id, falseComplete, unsound)
 		}
 	}
 }
