@@ -77,6 +77,10 @@ func eventsCases() ([]Case, error) {
 				eventsInput{Op: "role", Self: self, Slot: slot, ClientID: strPtr(id)})
 		}
 	}
+	specSelf := &selfInput{ClientID: "client-A", Primary: "aaa111aaa111aaa111aaa111aaa111aa"}
+	add("role/spec-vector", "d Tag (conflict); Conflict Detection Vector",
+		"the spec's Conflict Detection Vector: client-A finds client-B's blob at its own primary coordinate",
+		eventsInput{Op: "role", Self: specSelf, Slot: specSelf.Primary, ClientID: strPtr("client-B")})
 
 	skew, err := specClockSkew()
 	if err != nil {
