@@ -35,10 +35,13 @@ type traceWalk struct {
 	from []int
 	// first is the number of the first part of each publication's
 	// split (the publication itself when whole).
-	first   []int
-	chans   map[[2]int][]int
-	nPub    []int
-	classes map[string]bool
+	first []int
+	chans map[[2]int][]int
+	nPub  []int
+	// compacted[d][ctx] is how many publications existed when device d
+	// last compacted ctx in a way that changed its register.
+	compacted []map[string]int
+	classes   map[string]bool
 }
 
 // Universe shapes: three installations (the third legacy), override
@@ -93,6 +96,9 @@ func newTraceWalk(network, split, dropOverrides bool) *traceWalk {
 		w.devs = append(w.devs, r)
 	}
 	w.nPub = make([]int, len(w.devs))
+	for range w.devs {
+		w.compacted = append(w.compacted, map[string]int{})
+	}
 	return w
 }
 
@@ -127,7 +133,11 @@ func (w *traceWalk) local(kind string, d int, ctx string, value uint32) bool {
 	case "advance":
 		r.Advance(ctx, value)
 	case "compact":
+		before := r.Reg(ctx)
 		r.Compact(ctx)
+		if r.Reg(ctx) != before {
+			w.compacted[d][ctx] = len(w.pubs)
+		}
 	}
 	w.in.Steps = append(w.in.Steps, traceStep{Do: kind, Device: d, Ctx: ctx, TS: value})
 	w.classes["action:"+kind] = true
@@ -179,6 +189,13 @@ func (w *traceWalk) deliver(to, p int) {
 			if c, ok := strings.CutPrefix(e.Key, "ov_c:"); ok && !r.Legacy && r.Live(c) &&
 				!slices.ContainsFunc(b.Contexts, func(x model.Entry) bool { return x.Key == "ov_s:"+c }) {
 				w.classes["tombstone-meets-live"] = true
+			}
+		}
+		for _, e := range b.Contexts {
+			if at, ok := w.compacted[to][keyCtx(e.Key)]; ok && p < at {
+				// Published before the receiver compacted a context it
+				// carries: the stale message meets the compacted register.
+				w.classes["stale-after-compaction"] = true
 			}
 		}
 		r.Receive(b)
@@ -313,7 +330,9 @@ var universeShapes = []struct {
 // Walks per universe: drawn from seeds 0, 1, ... up to walkDraws, a walk
 // kept when it reaches a class (an action kind, a delivery that is
 // reordered, duplicated or stale, a split publication, a tombstone floor
-// meeting a live register, a legacy device publishing override keys) no
+// meeting a live register, a message published before its receiver
+// compacted a context it carries, a legacy device publishing override
+// keys) no
 // kept walk of its universe reached, at most walkKeep of them.
 const (
 	walkDraws = 200
@@ -350,6 +369,22 @@ func universeTraceCases() []Case {
 				Description: fmt.Sprintf("a seeded walk of the %s universe's actions, first to reach %s", u.name, strings.Join(fresh, ", "))})
 		}
 	}
+	// A class the seeded walks reach too rarely, by a path of its own: d0
+	// publishes a live group of c0; d1 reads, marks unread and marks read
+	// c0 and compacts its dead register to the floor; d0's message, older
+	// than the compaction, arrives after it.
+	i := func(v int) *int { return &v }
+	stale := []witnessfile.Action{
+		{Action: "advance", Device: i(0), Ctx: "c0", Value: 10}, {Action: "mark_unread", Device: i(0), Ctx: "c0"},
+		{Action: "publish", Device: i(0)},
+		{Action: "advance", Device: i(1), Ctx: "c0", Value: 10}, {Action: "mark_unread", Device: i(1), Ctx: "c0"},
+		{Action: "mark_read", Device: i(1), Ctx: "c0", Value: 20}, {Action: "compact", Device: i(1), Ctx: "c0"},
+		{Action: "deliver", From: i(0), To: i(1), Msg: 1},
+	}
+	if w, ok := walkOf("network-whole", stale); ok && w.classes["stale-after-compaction"] {
+		cs = append(cs, Case{ID: "traces/universe-network-whole-stale-after-compaction", Section: secTraces, Input: w.in,
+			Description: "a path of the network-whole universe that reaches " + strings.Join(w.classList(), ", ")})
+	}
 	return cs
 }
 
@@ -363,6 +398,25 @@ type exploreWitness struct {
 // traceOf replays explorer actions of a universe as a trace; false when
 // the universe or an action is one the trace format does not carry.
 func traceOf(universe string, actions []witnessfile.Action) (tracesInput, bool) {
+	w, ok := walkOf(universe, actions)
+	if !ok {
+		return tracesInput{}, false
+	}
+	return w.in, true
+}
+
+// classList is the classes the walk reached, sorted.
+func (w *traceWalk) classList() []string {
+	var out []string
+	for c := range w.classes {
+		out = append(out, c)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// walkOf is traceOf's walk.
+func walkOf(universe string, actions []witnessfile.Action) (*traceWalk, bool) {
 	shape := -1
 	for i, s := range universeShapes {
 		if s.name == universe {
@@ -370,7 +424,7 @@ func traceOf(universe string, actions []witnessfile.Action) (tracesInput, bool) 
 		}
 	}
 	if shape < 0 {
-		return tracesInput{}, false
+		return nil, false
 	}
 	u := universeShapes[shape]
 	w := newTraceWalk(u.network, u.split, u.legacy)
@@ -402,10 +456,10 @@ func traceOf(universe string, actions []witnessfile.Action) (tracesInput, bool) 
 			ok = false
 		}
 		if !ok {
-			return tracesInput{}, false
+			return nil, false
 		}
 	}
-	return w.in, true
+	return w, true
 }
 
 // witnessTraceCases converts every stored explorer witness of a mutant
@@ -454,4 +508,15 @@ func witnessTraceCases() ([]Case, []string, error) {
 			Description: fmt.Sprintf("the explorer's smallest path to %s under %s in the %s universe (depth %d): %s; the trace as the production rules decide it", p.Invariant, p.Mutant, p.Universe, exploredDepth, p.Detail)})
 	}
 	return cs, skipped, nil
+}
+
+// keyCtx is the context a wire key is of: an ov_s:/ov_c:/ov_b: key names
+// it raw, a frontier key escaped.
+func keyCtx(key string) string {
+	for _, p := range []string{"ov_s:", "ov_c:", "ov_b:"} {
+		if c, ok := strings.CutPrefix(key, p); ok {
+			return c
+		}
+	}
+	return model.UnescapeKey(key)
 }

@@ -12,7 +12,7 @@ import (
 func TestUniverseWalkClasses(t *testing.T) {
 	want := map[string][]string{
 		"reference":     {"action:mark_unread", "action:mark_read", "action:advance", "action:compact", "action:deliver", "tombstone-meets-live"},
-		"network-whole": {"action:publish", "action:deliver", "action:duplicate", "action:drop", "delivery:reordered", "delivery:stale", "delivery:duplicate", "legacy-publishes-override"},
+		"network-whole": {"action:publish", "action:deliver", "action:duplicate", "action:drop", "delivery:reordered", "delivery:stale", "delivery:duplicate", "legacy-publishes-override", "stale-after-compaction"},
 		"network":       {"action:publish", "split-publication", "delivery:split-half-way", "delivery:reordered", "delivery:stale"},
 	}
 	got := map[string]string{}
