@@ -34,13 +34,13 @@ type ExploredPath struct {
 // -explore, re-explores and compares).
 const exploredFile = "internal/vectorgen/testdata/explored.json"
 
-// Explored explores the reference and network-whole universes to
+// Explored explores the reference, network-whole and hierarchy universes to
 // exploredDepth under every core mutant and returns the smallest path to
 // each invariant the mutant violates (exhaustive.Config.AllWitnesses), in
 // catalogue order. Each path becomes a trace the production rules decide.
 func Explored(workers int) ([]ExploredPath, error) {
 	var out []ExploredPath
-	for _, u := range []exhaustive.Universe{exhaustive.Reference(), exhaustive.NetworkWholeUniverse()} {
+	for _, u := range []exhaustive.Universe{exhaustive.Reference(), exhaustive.NetworkWholeUniverse(), exhaustive.HierarchyUniverse()} {
 		for _, m := range mutants.Core() {
 			res, err := exhaustive.Explore(exhaustive.Config{Universe: u, Depth: exploredDepth, Rules: m.RulesUnder(model.ClearWins),
 				Workers: workers, AllWitnesses: true})

@@ -165,6 +165,7 @@ func schemaDefs() map[string]map[string]any {
 			"input": obj(map[string]any{
 				"devices": arr(obj(map[string]any{"client_id": str(nil), "legacy": boolean, "drop_overrides": boolean}, "client_id")),
 				"budget":  obj(map[string]any{"plaintext_bytes": count, "max_coordinates": count}, "plaintext_bytes", "max_coordinates"),
+				"parents": strMap,
 				"steps": arr(obj(map[string]any{
 					"do":          enum("advance", "mark_unread", "mark_read", "compact", "publish", "deliver"),
 					"device":      count,

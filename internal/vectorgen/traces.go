@@ -21,7 +21,10 @@ type tracesInput struct {
 	// (Bounds and Budget): each coordinate's blob is a publication of its
 	// own, numbered in order, the primary first.
 	Budget *traceBudget `json:"budget,omitempty"`
-	Steps  []traceStep  `json:"steps"`
+	// Parents resolves thread:/msg: contexts to their parent channel
+	// (Hierarchical Frontier Rule) on every installation.
+	Parents map[string]string `json:"parents,omitempty"`
+	Steps   []traceStep       `json:"steps"`
 }
 
 type traceBudget struct {
@@ -79,6 +82,9 @@ func computeTraces(rules *model.Rules, raw json.RawMessage) (any, error) {
 			devs[i] = model.NewReplica(d.ClientID)
 		}
 		devs[i].Rules = rules
+		if len(in.Parents) > 0 {
+			devs[i].Parent = func(c string) (string, bool) { p, ok := in.Parents[c]; return p, ok }
+		}
 	}
 	var pubs [][]byte
 	var out []traceAfter

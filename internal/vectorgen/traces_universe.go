@@ -42,7 +42,12 @@ type traceWalk struct {
 	// last compacted ctx in a way that changed its register.
 	compacted []map[string]int
 	classes   map[string]bool
+	// ctxs and values are the universe's contexts and frontier values.
+	ctxs   []string
+	values []uint32
 }
+
+func (w *traceWalk) parent(c string) (string, bool) { p, ok := w.in.Parents[c]; return p, ok }
 
 // Universe shapes: three installations (the third legacy), override
 // contexts c0 and c1, frontier values 10 and 20.
@@ -70,14 +75,28 @@ func walkBudget(client string) *traceBudget {
 	return &traceBudget{PlaintextBytes: model.EncodedSize(full), MaxCoordinates: 2}
 }
 
-func newTraceWalk(network, split, dropOverrides bool) *traceWalk {
-	w := &traceWalk{network: network, chans: map[[2]int][]int{}, classes: map[string]bool{}}
-	w.in.Devices = []traceDevice{{ClientID: "d0"}, {ClientID: "d1"}, {ClientID: "d2", Legacy: true, DropOverrides: dropOverrides}}
-	if split {
+// The hierarchy universe's channel and children (exhaustive.HierarchyUniverse).
+var (
+	hierChannel = "chan"
+	hierThread  = model.ThreadPrefix + strings.Repeat("a", 64)
+	hierMsg     = model.MsgPrefix + strings.Repeat("b", 64)
+)
+
+func newTraceWalk(u universeShape) *traceWalk {
+	w := &traceWalk{network: u.network, chans: map[[2]int][]int{}, classes: map[string]bool{},
+		ctxs: walkCtxs, values: walkValues}
+	w.in.Devices = []traceDevice{{ClientID: "d0"}, {ClientID: "d1"}, {ClientID: "d2", Legacy: true, DropOverrides: u.legacy}}
+	switch {
+	case u.split:
 		w.in.Budget = walkBudget("d0")
+		w.ctxs = append(slices.Clone(walkCtxs), walkSpill)
+	case u.hierarchy:
+		w.in.Budget = &traceBudget{PlaintextBytes: 4096, MaxCoordinates: 2}
+		w.in.Parents = map[string]string{hierThread: hierChannel, hierMsg: hierChannel}
+		w.ctxs, w.values = []string{hierChannel, hierMsg, hierThread}, []uint32{10, 20, 30}
 	}
 	defer func() {
-		if split {
+		if u.split {
 			// The spill context read on both upgraded devices: every
 			// publication of theirs splits from the start.
 			w.local("advance", 0, walkSpill, 0)
@@ -93,6 +112,9 @@ func newTraceWalk(network, split, dropOverrides bool) *traceWalk {
 			}
 			r = model.NewLegacyReplica(d.ClientID, mode)
 		}
+		if w.in.Parents != nil {
+			r.Parent = w.parent
+		}
 		w.devs = append(w.devs, r)
 	}
 	w.nPub = make([]int, len(w.devs))
@@ -102,8 +124,8 @@ func newTraceWalk(network, split, dropOverrides bool) *traceWalk {
 	return w
 }
 
-func nextValue(f uint32) (uint32, bool) {
-	for _, v := range walkValues {
+func (w *traceWalk) nextValue(f uint32) (uint32, bool) {
+	for _, v := range w.values {
 		if v > f {
 			return v, true
 		}
@@ -119,7 +141,7 @@ func (w *traceWalk) local(kind string, d int, ctx string, value uint32) bool {
 		return false
 	}
 	if (kind == "mark_read" || kind == "advance") && value == 0 {
-		v, ok := nextValue(r.Frontier(ctx))
+		v, ok := w.nextValue(r.Frontier(ctx))
 		if !ok {
 			return false
 		}
@@ -273,11 +295,7 @@ func (w *traceWalk) partsOf(d int) []model.Blob {
 func (w *traceWalk) randomStep(rng *rand.Rand) {
 	for {
 		d := rng.IntN(len(w.devs))
-		ctxs := walkCtxs
-		if w.in.Budget != nil {
-			ctxs = append(slices.Clone(walkCtxs), walkSpill)
-		}
-		c := ctxs[rng.IntN(len(ctxs))]
+		c := w.ctxs[rng.IntN(len(w.ctxs))]
 		switch k := rng.IntN(10); {
 		case k == 0:
 			if w.local("mark_unread", d, c, 0) {
@@ -317,14 +335,21 @@ func (w *traceWalk) randomStep(rng *rand.Rand) {
 	}
 }
 
+// universeShape is how a trace walk models one of the explorer's
+// universes: synchronous or in-flight delivery, split publications (the
+// spill context), a legacy device that drops override keys, and the
+// hierarchy universe's channel and children.
+type universeShape struct {
+	name                              string
+	network, split, legacy, hierarchy bool
+}
+
 // universeShapes are the universes the walks are drawn from.
-var universeShapes = []struct {
-	name                   string
-	network, split, legacy bool
-}{
-	{"reference", false, false, true},
-	{"network-whole", true, false, false},
-	{"network", true, true, false},
+var universeShapes = []universeShape{
+	{name: "reference", legacy: true},
+	{name: "network-whole", network: true},
+	{name: "network", network: true, split: true},
+	{name: "hierarchy", network: true, hierarchy: true},
 }
 
 // Walks per universe: drawn from seeds 0, 1, ... up to walkDraws, a walk
@@ -347,7 +372,7 @@ func universeTraceCases() []Case {
 		kept := 0
 		for i := 0; i < walkDraws && kept < walkKeep; i++ {
 			rng := rand.New(rand.NewPCG(uint64(i), walkSeed))
-			w := newTraceWalk(u.network, u.split, u.legacy)
+			w := newTraceWalk(u)
 			for range 6 + rng.IntN(9) {
 				w.randomStep(rng)
 			}
@@ -427,7 +452,7 @@ func walkOf(universe string, actions []witnessfile.Action) (*traceWalk, bool) {
 		return nil, false
 	}
 	u := universeShapes[shape]
-	w := newTraceWalk(u.network, u.split, u.legacy)
+	w := newTraceWalk(u)
 	for _, a := range actions {
 		dev := 0
 		if a.Device != nil {
