@@ -24,7 +24,7 @@ func main() {
 	check := flag.Bool("check", false, "replay the vectors in -out instead of writing them")
 	rules := flag.String("rules", "spec", "with -check: spec, "+model.ByValueIntegersName+" or a mutant id of the catalogue")
 	coverage := flag.Bool("coverage", false, "print which requirement rows (spec/requirements.tsv) the vectors in -out cite, by kind")
-	explored := flag.Bool("explored", false, "explore the reference and network-whole universes under every core mutant and write the smallest paths the traces are made from (internal/vectorgen/testdata/explored.json)")
+	explored := flag.Bool("explored", false, "explore the reference, network-whole and hierarchy universes under every core mutant and write the smallest paths the traces are made from (internal/vectorgen/testdata/explored.json)")
 	flag.Parse()
 	if *explored {
 		if err := vectorgen.WriteExplored(0); err != nil {
