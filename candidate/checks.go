@@ -167,18 +167,19 @@ func (w *world) legacyRewrite(dev int, id int32) (finding, bool) {
 	t := w.devs[dev]
 	if t.legC[id] == 0 {
 		t.legC[id], t.legD[id] = 1, ""
-		if d := legacyRewriteDiff(w.enc, w.rules, t.state[id], w.u.Contexts); d != "" {
+		if d := legacyRewriteDiff(w.enc, w.rules, t.state[id], w.u.Contexts, model.LegacyCarry); d != "" {
 			t.legC[id], t.legD[id] = 2, fmt.Sprintf("d%d: %s", dev, d)
 		}
 	}
 	return finding{InvLegacyRewrite, t.legD[id]}, t.legC[id] == 1
 }
 
-// legacyRewriteDiff is what a legacy rewrite of d's publication changes
-// for an upgraded reader, or "" when nothing.
-func legacyRewriteDiff(enc Encoding, rules *model.Rules, d Device, ctxs []string) string {
+// legacyRewriteDiff is what a rewrite of d's publication by a legacy client
+// in mode changes for an upgraded reader, or "" when nothing. The world
+// uses the production legacy client (model.LegacyCarry).
+func legacyRewriteDiff(enc Encoding, rules *model.Rules, d Device, ctxs []string, mode model.LegacyMode) string {
 	pub := d.Publish()
-	legacy := NewLegacy("legacy", model.LegacyCarry)
+	legacy := NewLegacy("legacy", mode)
 	if err := legacy.Receive(pub); err != nil {
 		return "the legacy reader refuses the publication: " + err.Error()
 	}
