@@ -82,11 +82,7 @@ func (w *world) stateChecks(row []int32, tl *search.Tally) []finding {
 			out = append(out, f)
 		}
 	}
-	devs := make([]Device, len(row))
-	for i, id := range row {
-		devs[i] = w.devs[i].state[id]
-	}
-	if f, ok := w.identity(devs); !ok {
+	if f, ok := w.identity(row); !ok {
 		out = append(out, f)
 	}
 	return out
@@ -197,11 +193,13 @@ func legacyRewriteDiff(enc Encoding, rules *model.Rules, d Device, ctxs []string
 // every publication (in device order) with the same after every client id
 // in the state is mirrored: the i-th smallest id becomes the i-th largest.
 // A renaming of random ids is as likely as the original, so a verdict that
-// changes is decided by the ids, not by what the users did.
-func (w *world) identity(devs []Device) (finding, bool) {
+// changes is decided by the ids, not by what the users did. Callers hold
+// w.mu; the renamed states are interned like any other, so every receipt
+// is memoised.
+func (w *world) identity(row []int32) (finding, bool) {
 	var names []string
-	for _, d := range devs {
-		names = append(names, d.IDs()...)
+	for dev, id := range row {
+		names = append(names, w.devs[dev].state[id].IDs()...)
 	}
 	slices.Sort(names)
 	names = slices.Compact(names)
@@ -215,11 +213,11 @@ func (w *world) identity(devs []Device) (finding, bool) {
 		}
 		return s
 	}
-	renamed := make([]Device, len(devs))
-	for i, d := range devs {
-		renamed[i] = d.Renamed(rename)
+	renamed := make([]int32, len(row))
+	for dev, id := range row {
+		renamed[dev] = w.intern(dev, w.devs[dev].state[id].Renamed(rename))
 	}
-	a, b := w.afterAll(devs), w.afterAll(renamed)
+	a, b := w.afterAll(row), w.afterAll(renamed)
 	if slices.Equal(a, b) {
 		return finding{}, true
 	}
@@ -234,22 +232,18 @@ func (w *world) identity(devs []Device) (finding, bool) {
 }
 
 // afterAll is every upgraded device's verdicts after receiving every
-// device's publication, in device order.
-func (w *world) afterAll(devs []Device) []bool {
-	pubs := make([][]byte, len(devs))
-	for i, d := range devs {
-		pubs[i] = d.Publish()
-	}
+// device's publication, in device order; callers hold w.mu.
+func (w *world) afterAll(row []int32) []bool {
 	var out []bool
-	for _, d := range devs {
-		if d.Legacy() {
+	for dev, id := range row {
+		if w.u.Devices[dev].Legacy {
 			continue
 		}
-		c := d.Clone()
-		for _, p := range pubs {
-			_ = c.Receive(p)
+		x := id
+		for src := range row {
+			x = w.receive(dev, w.pubOf(src, row[src]), x).next
 		}
-		out = append(out, w.verdicts(c)...)
+		out = append(out, w.verdicts(w.devs[dev].state[x])...)
 	}
 	return out
 }

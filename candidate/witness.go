@@ -214,7 +214,7 @@ func Replay(cat *exhaustive.Catalog, wf *witnessfile.Witness) (*witnessfile.Repl
 	}
 	out := &witnessfile.Replayed{}
 	for _, f := range tr.found {
-		out.Found = append(out.Found, f.inv)
+		out.Found = append(out.Found, f.inv+": "+f.detail)
 		if f.inv == wf.Invariant && !out.Reproduced {
 			out.Reproduced, out.Detail = true, f.detail
 		}
