@@ -1,11 +1,13 @@
 package candidate
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/witnessfile"
 )
@@ -41,6 +43,9 @@ func TestBReproducesTheProductionExplorer(t *testing.T) {
 				t.Errorf("tie %v: %s never checked", tie, c.Name)
 			}
 		}
+		notefig.RequireMention(t, notefig.Section(t, "## Candidate A vs B, computed"), fmt.Sprintf(
+			"reaches exactly the production explorer's states (%s per tie policy at depth %d, the same per depth, %s transitions",
+			notefig.Commas(got.Distinct), got.Depth, notefig.Commas(got.Transitions)))
 	}
 }
 
@@ -50,10 +55,24 @@ func TestBReproducesTheProductionExplorer(t *testing.T) {
 // witness replays from its file, and the same steps under B hold.
 func TestSearchFindsWhereAFails(t *testing.T) {
 	cat := exhaustive.NewCatalog()
-	res, err := Explore(Config{Universe: exhaustive.Reference(), Encoding: EncodingA{}, Rules: specTie(model.ClearWins)})
-	if err != nil {
-		t.Fatal(err)
+	var res *Result
+	for _, tie := range []model.TiePolicy{model.SetWins, model.ClearWins} {
+		r, err := Explore(Config{Universe: exhaustive.Reference(), Encoding: EncodingA{}, Rules: specTie(tie)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts := map[string]exhaustive.InvariantCount{}
+		for _, c := range r.Invariants {
+			counts[c.Name] = c
+		}
+		i7, id := counts[InvLegacyRewrite], counts[InvIdentity]
+		notefig.RequireMention(t, notefig.Section(t, "## Candidate A vs B, computed"), fmt.Sprintf(
+			"%s states (%s), %s transitions; I7 fails on %s of %s publications checked, ID on %s of %s states",
+			notefig.Commas(r.Distinct), exhaustive.PerDepthString(r.PerDepth), notefig.Commas(r.Transitions),
+			notefig.Commas(i7.Violations), notefig.Commas(i7.Checked), notefig.Commas(id.Violations), notefig.Commas(id.Checked)))
+		res = r
 	}
+	// The clear-wins run's verdicts and witnesses, in detail.
 	violated := map[string]bool{}
 	for _, c := range res.Invariants {
 		if c.Checked == 0 {

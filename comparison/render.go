@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -83,7 +84,7 @@ func (t *Table) violations() []string {
 			var failed []string
 			for _, s := range c.Sources {
 				if s.Violations > 0 {
-					failed = append(failed, fmt.Sprintf("%s (%d of %d %s)", s.Check, s.Violations, s.Checked, s.Unit))
+					failed = append(failed, fmt.Sprintf("%s (%s of %s %s)", s.Check, notefig.Commas(s.Violations), notefig.Commas(s.Checked), s.Unit))
 				}
 			}
 			l := fmt.Sprintf("%s %s: %s", r.Label, t.Columns[i].Header(), strings.Join(failed, "; "))
@@ -149,13 +150,14 @@ func (t *Table) any(v string) bool {
 }
 
 // Witnesses lists the witness of every violated cell, each once, with a
-// file name naming its row, column and invariant.
+// file name naming its column and invariant (an invariant belongs to one
+// row).
 func (t *Table) Witnesses() (names []string, ws []*witnessfile.Witness) {
 	for _, r := range t.Rows {
 		for i, c := range r.Cells {
 			if c.Verdict == Violated && c.Witness != nil {
 				col := t.Columns[i]
-				names = append(names, fmt.Sprintf("compare-%s-%s-%s-%s.json", fileSafe(col.Candidate), col.Tie, r.Label, fileSafe(c.Witness.Invariant)))
+				names = append(names, fmt.Sprintf("compare-%s-%s-%s.json", fileSafe(col.Candidate), col.Tie, fileSafe(c.Witness.Invariant)))
 				ws = append(ws, c.Witness)
 			}
 		}
