@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/nip-rs/harness/candidate"
 	"github.com/nip-rs/harness/comparison"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/model"
@@ -89,6 +90,16 @@ func compare(o *options, names string, stdout, stderr io.Writer) int {
 		return exitUnknown
 	}
 	return exitOK
+}
+
+// encodingChange says which wire encoding a witness ran (package
+// candidate), for the page's account of what differs from production.
+func encodingChange(name string) string {
+	enc, err := candidate.Lookup(name)
+	if err != nil {
+		return "wire encoding " + name
+	}
+	return fmt.Sprintf("wire encoding %s: %s", name, enc.Doc())
 }
 
 // writeCompareWitnesses writes the witness of every violated cell.

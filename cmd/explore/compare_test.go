@@ -81,6 +81,12 @@ func TestCompareAB(t *testing.T) {
 			t.Errorf("%s: replay exit %d:\n%s", f, code, rout)
 		}
 	}
+	page := filepath.Join(dir, "a.html")
+	if code, _, _ := runCLI(t, "-replay", files[0], "-html", page); code != exitViolation {
+		t.Errorf("replay -html exit %d", code)
+	} else if data, err := os.ReadFile(page); err != nil || !strings.Contains(string(data), "wire encoding A: ") {
+		t.Errorf("the page does not name the encoding (%v)", err)
+	}
 	note := notefig.Section(t, "## Candidate A vs B, computed")
 	notefig.RequireLine(t, note, "| row | "+strings.Join(heads, " | ")+" |")
 	for _, label := range order {
