@@ -52,8 +52,10 @@ type Options struct {
 	MaxStates int
 }
 
-// DefaultUniverses are the universes a comparison explores by default.
-var DefaultUniverses = []string{"reference", "network", "network-whole"}
+// DefaultUniverses are the universes a comparison explores by default:
+// every universe of the project (the catalogue's variants with a mutant on
+// one device are a mutant's checks, not a candidate's).
+var DefaultUniverses = []string{"reference", "network", "network-whole", "hierarchy", "ceiling"}
 
 // Verdicts of a cell.
 const (
