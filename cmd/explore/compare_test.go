@@ -81,6 +81,15 @@ func TestCompareAB(t *testing.T) {
 			t.Errorf("%s: replay exit %d:\n%s", f, code, rout)
 		}
 	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	unknown := filepath.Join(dir, "unknown-encoding.json")
+	os.WriteFile(unknown, []byte(strings.Replace(string(data), `"encoding": "A"`, `"encoding": "Z"`, 1)), 0o644)
+	if code, _, errOut := runCLI(t, "-replay", unknown); code != exitUsage || !strings.Contains(errOut, "unknown encoding") {
+		t.Errorf("a witness naming no known encoding: exit %d, %s", code, errOut)
+	}
 	page := filepath.Join(dir, "a.html")
 	if code, _, _ := runCLI(t, "-replay", files[0], "-html", page); code != exitViolation {
 		t.Errorf("replay -html exit %d", code)
