@@ -19,12 +19,13 @@
 // as the production legacy reader does; an unknown top-level field such as
 // A's is therefore gone after a legacy rewrite.
 //
-// World (world.go) explores a universe without a network (the reference
-// universe) under an Encoding with package search, in the reference
-// universe's transition order, so that under B it reaches exactly the
+// Explore runs a universe without a network (the reference universe)
+// under an Encoding on package search, in the reference universe's
+// transition order (world.go), so that under B it reaches exactly the
 // states the production explorer reaches (a test compares them). Its
-// invariants (checks.go) are generic: frontier regression, per-device
-// delivery-order independence, legacy-rewrite safety and identity-free
-// verdicts. Cubes (cubes.go) are the note's I1, I4 and I6 stated over any
-// encoding.
+// invariants (checks.go, Table) are generic: frontier regression,
+// per-device delivery-order independence, legacy-rewrite safety and
+// identity-free verdicts. Its witnesses name their encoding and Replay
+// re-runs them (witness.go). Cubes (cubes.go) are the note's I4 and I6
+// stated over any encoding, and A's join laws (I1).
 package candidate
