@@ -162,7 +162,7 @@ func (w *world) applyLocal(d Device, dev, slot int) (action, bool) {
 		if d.Legacy() || w.u.NoReinstall {
 			return a, false
 		}
-		d.Reinstall(d.ClientID() + "_r")
+		d.Reinstall(d.ClientID() + "_r") // the reference universe's new id
 		return a, true
 	}
 	kind, ctx := slot%kindsPerCtx, w.u.Contexts[slot/kindsPerCtx]
