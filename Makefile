@@ -44,6 +44,7 @@ fuzz:
 	$(GO) test ./model/ -run '^$$' -fuzz '^FuzzLoadFrames$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model/ -run '^$$' -fuzz '^FuzzParseBlobAllocation$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./history/ -run '^$$' -fuzz '^FuzzReplay$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./candidate/ -run '^$$' -fuzz '^FuzzParseA$$' -fuzztime $(FUZZTIME)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)

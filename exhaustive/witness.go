@@ -19,6 +19,10 @@ func Replay(cat *Catalog, w *witnessfile.Witness) (*witnessfile.Replayed, error)
 	if w.Kind != witnessfile.KindExplore {
 		return nil, witnessfile.Bad("kind %q is not %s", w.Kind, witnessfile.KindExplore)
 	}
+	if w.Encoding != "" {
+		// The production explorer runs the spec's encoding only.
+		return nil, witnessfile.Bad("encoding %q: a witness that names an encoding replays through package candidate", w.Encoding)
+	}
 	// Bounded before anything runs: a trace longer than a causal past can
 	// record is not one the explorer could have written.
 	if err := w.CheckTrace(); err != nil {

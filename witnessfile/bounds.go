@@ -88,7 +88,7 @@ func checkText(field, s string, max int) error {
 // detail, its actions' names and contexts, its point's names and strings.
 func (w *Witness) checkFields() error {
 	var errs []error
-	for _, f := range []struct{ name, v string }{{"kind", w.Kind}, {"universe", w.Universe}, {"check", w.Check}, {"tie", w.Tie}, {"rules", w.Rules}, {"invariant", w.Invariant}} {
+	for _, f := range []struct{ name, v string }{{"kind", w.Kind}, {"universe", w.Universe}, {"check", w.Check}, {"tie", w.Tie}, {"rules", w.Rules}, {"invariant", w.Invariant}, {"encoding", w.Encoding}} {
 		errs = append(errs, checkText(f.name, f.v, MaxNameBytes))
 	}
 	errs = append(errs, checkText("detail", w.Detail, MaxDetailBytes))

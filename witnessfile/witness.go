@@ -21,6 +21,11 @@ type Witness struct {
 	Detail    string   `json:"detail"`
 	Actions   []Action `json:"actions,omitempty"`
 	Point     Params   `json:"point,omitempty"`
+	// Encoding names the wire encoding of an explorer run other than the
+	// spec's (package candidate: "A", or "B" run through its world); empty
+	// is the spec's encoding in the production explorer, as every witness
+	// written before encodings existed.
+	Encoding string `json:"encoding,omitempty"`
 
 	// Text is the rendering, when the witness was found in this process
 	// (a witness read from a file is rendered by replaying it).
@@ -95,8 +100,8 @@ func Parse(data []byte) (*Witness, error) {
 			return nil, Bad("an explore witness carries no check or point (a directed witness does)")
 		}
 	case KindDirected:
-		if w.Universe != "" || w.Depth != 0 || len(w.Actions) > 0 {
-			return nil, Bad("a directed witness carries no universe, depth or actions (an explore witness does)")
+		if w.Universe != "" || w.Depth != 0 || len(w.Actions) > 0 || w.Encoding != "" {
+			return nil, Bad("a directed witness carries no universe, depth, actions or encoding (an explore witness does)")
 		}
 	}
 	return w, nil

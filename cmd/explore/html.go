@@ -100,6 +100,9 @@ func changes(w *witnessfile.Witness) []string {
 			out = append(out, fmt.Sprintf("nothing: rules %s, %s", w.Rules, what))
 		}
 	}
+	if w.Encoding != "" {
+		out = append(out, encodingChange(w.Encoding))
+	}
 	if w.Tie != "" {
 		out = append(out, "the run's tie policy: "+w.Tie+"-wins")
 	}

@@ -72,6 +72,7 @@ type options struct {
 	symmetry  bool
 	html      string
 	all       bool
+	compare   string
 	sim       simOptions
 	// cpuProfile and memProfile name pprof output files ("" for none).
 	cpuProfile, memProfile string
@@ -105,6 +106,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	fs.StringVar(&o.html, "html", "", "also write the witnesses as one self-contained HTML page to this file")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file (go tool pprof)")
+	fs.StringVar(&o.compare, "compare", "", compareFlagDoc)
 	o.sim.register(fs)
 	if code, done := c.Parse(args, stdout, stderr); done {
 		return nil, code, true
@@ -149,6 +151,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case o.replay != "":
 		return replay(o, stdout, stderr)
+	case o.compare != "":
+		return compare(o, o.compare, stdout, stderr)
 	case o.universe == history.UniverseName && o.sim.walks != 0:
 		return simulateWalk(o, stdout, stderr)
 	case o.universe == history.UniverseName:

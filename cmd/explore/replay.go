@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nip-rs/harness/candidate"
 	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/history"
@@ -26,10 +27,19 @@ type replayer func(*witnessfile.Witness) (*witnessfile.Replayed, error)
 // replayers is every witness kind the project writes, by kind. A kind
 // another package defines plugs in with one entry here.
 var replayers = map[string]replayer{
-	witnessfile.KindExplore:  func(w *witnessfile.Witness) (*witnessfile.Replayed, error) { return exhaustive.Replay(cat, w) },
+	witnessfile.KindExplore:  replayExplore,
 	witnessfile.KindDirected: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) { return directed.Replay(w, cat.Rules) },
 	witnessfile.KindLoad:     replayLoad,
 	history.KindHistory:      mutants.ReplayHistory,
+}
+
+// replayExplore replays an explorer witness: through package candidate
+// when it names a wire encoding, through the production explorer when not.
+func replayExplore(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
+	if w.Encoding != "" {
+		return candidate.Replay(cat, w)
+	}
+	return exhaustive.Replay(cat, w)
 }
 
 // replayKinds lists the kinds replay knows, sorted.
