@@ -6,11 +6,11 @@ import (
 )
 
 func TestScratch(t *testing.T) {
-	for _, d := range []int{6, 7} {
+	for _, u := range Universes() {
 		for _, r := range []*Rules{Spec(), Heal()} {
 			st := time.Now()
-			res := Explore(EpochsUniverse(d), r, func(inv string) bool { return Known(r, inv) }, false)
-			t.Logf("depth %d %s: %d states, %d violating, %s", d, r.Name, res.Distinct, res.Violating, time.Since(st))
+			res := Explore(u, r, func(inv string) bool { return Known(r, inv) }, false)
+			t.Logf("%s %s: %d states, %d violating, %s", u.Name, r.Name, res.Distinct, res.Violating, time.Since(st))
 			if res.Witness != nil {
 				t.Logf("%s", res.Witness.Text)
 			}

@@ -35,8 +35,8 @@ func (w *Witness) JSON() []byte {
 // order the suite lists them.
 func Universes() []*Universe {
 	return []*Universe{
-		EpochsUniverse(7), // LiveUniverse(6), SideUniverse(7), SchedUniverse(6),
-		// NegUniverse(), HonestUniverse(), PumpUniverse(7),
+		EpochsUniverse(6), LiveUniverse(6), SideUniverse(7), SchedUniverse(6),
+		NegUniverse(), HonestUniverse(), PumpUniverse(7),
 	}
 }
 
