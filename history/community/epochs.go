@@ -1,6 +1,9 @@
 package community
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // HeldKey is one epoch's key a member holds: the current one, or a prior
 // kept after a rotation with the time its rotation retired it. Times are
@@ -9,6 +12,13 @@ type HeldKey struct {
 	Epoch     int
 	Retired   bool
 	RetiredAt int
+}
+
+func (k HeldKey) String() string {
+	if k.Retired {
+		return fmt.Sprintf("e%d(retired@%d)", k.Epoch, k.RetiredAt)
+	}
+	return fmt.Sprintf("e%d", k.Epoch)
 }
 
 // RotationKind is what a rotation at some epoch means for one member.

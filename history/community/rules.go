@@ -1,6 +1,9 @@
 package community
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // The document's constants.
 const (
@@ -32,6 +35,17 @@ type Cursor struct {
 	Has            bool
 	Newest, Oldest int
 	Exhausted      bool
+}
+
+func (c Cursor) String() string {
+	if !c.Has {
+		return "none"
+	}
+	s := fmt.Sprintf("[%d,%d]", c.Oldest, c.Newest)
+	if c.Exhausted {
+		s += " exhausted"
+	}
+	return s
 }
 
 // Rules is every judgement the mechanisms make, as function values: the

@@ -311,10 +311,16 @@ func (s *epochState) commit(r *Rules, f *flight) {
 	}
 	s.c = c
 	for i, w := range s.wraps {
-		if s.store&(1<<i) == 0 && !w.Forged && w.Epoch > f.Held && w.At >= c.Oldest && w.At <= c.Newest {
+		if s.store&(1<<i) == 0 && !w.Forged && w.Epoch > f.Held && c.claims(w.At) {
 			s.blind |= 1 << i
 		}
 	}
+}
+
+// claims reports whether the cursor says a wrap at at is stored: inside
+// the complete region, or below it once exhausted.
+func (c Cursor) claims(at int) bool {
+	return c.Has && at <= c.Newest && (at >= c.Oldest || c.Exhausted)
 }
 
 // purge applies the rules' purge to the wraps stored under epoch e, whose
@@ -350,14 +356,13 @@ func (s *epochState) check(_ *Rules, a Action) []Violation {
 		case in && w.Forged && w.Epoch < s.m.Held:
 			out = append(out, Violation{InvKept, fmt.Sprintf("the store still holds a wrap sealed under epoch %d at t=%d, after that key's rotation, read before the member adopted it", w.Epoch, w.At)})
 		}
-		claimed := s.c.Has && w.At >= s.c.Oldest && w.At <= s.c.Newest
-		if in || w.Forged || !claimed || w.Epoch > s.m.Held {
+		if in || w.Forged || !s.c.claims(w.At) || w.Epoch > s.m.Held {
 			continue
 		}
 		if s.blind&(1<<i) != 0 {
-			out = append(out, Violation{InvNewPlane, fmt.Sprintf("the wrap at t=%d under epoch %d lies inside the complete region [%d,%d], which a round claimed before the member held that epoch", w.At, w.Epoch, s.c.Oldest, s.c.Newest)})
+			out = append(out, Violation{InvNewPlane, fmt.Sprintf("the wrap at t=%d under epoch %d is claimed by the cursor %s, which a round set before the member held that epoch", w.At, w.Epoch, s.c)})
 		} else {
-			out = append(out, Violation{InvNoGap, fmt.Sprintf("the wrap at t=%d under held epoch %d lies inside the complete region [%d,%d] but is not stored", w.At, w.Epoch, s.c.Oldest, s.c.Newest)})
+			out = append(out, Violation{InvNoGap, fmt.Sprintf("the wrap at t=%d under held epoch %d is claimed by the cursor %s but is not stored", w.At, w.Epoch, s.c)})
 		}
 	}
 	if s.forked {

@@ -35,7 +35,7 @@ func (w *Witness) JSON() []byte {
 // order the suite lists them.
 func Universes() []*Universe {
 	return []*Universe{
-		EpochsUniverse(6), LiveUniverse(6), SideUniverse(7), SchedUniverse(6),
+		EpochsUniverse(6), LiveUniverse(5), SideUniverse(6), SchedUniverse(6),
 		NegUniverse(), HonestUniverse(), PumpUniverse(7),
 	}
 }
