@@ -174,7 +174,9 @@ func Community() []Mutant {
 				}
 			}),
 		k("K26", "the pump's window is fixed from the first notification", "§2, the pump", pump,
-			func(r *community.Rules) { r.WindowEnds = func(_, last, now int) bool { return now-last >= community.PumpWindow } }),
+			func(r *community.Rules) {
+				r.WindowEnds = func(_, last, now int) bool { return now-last >= community.PumpWindow }
+			}),
 		k("K27", "a burst collapses to one signal per community", "§2, the pump", pump,
 			func(r *community.Rules) { r.Signals = func(events []int) []int { return events } }),
 		k("K28", "auth-required settles nothing: the REQ is re-issued", "revision 2, auth-required", pump,

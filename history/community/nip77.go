@@ -41,8 +41,8 @@ func negentropy(o NegOutcome) NegPath {
 // NegRelay is one relay of a NIP-77 catch-up: what it holds (wrap ids),
 // its NIP-77 answer, and whether the paged walk against it answers.
 type NegRelay struct {
-	Holds   []int
-	Answer  NegOutcome
+	Holds    []int
+	Answer   NegOutcome
 	Walkable bool
 }
 

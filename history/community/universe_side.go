@@ -12,10 +12,10 @@ import (
 // row limit of two; the rows shown must be the newest messages, and every
 // side event on a shown message in the read's span must be folded.
 const (
-	InvRows    = "V1-rows"
-	InvFolded  = "V2-folded"
-	sideName   = "side"
-	sideLimit  = 2
+	InvRows   = "V1-rows"
+	InvFolded = "V2-folded"
+	sideName  = "side"
+	sideLimit = 2
 )
 
 type sideState struct {
