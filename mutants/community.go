@@ -23,7 +23,7 @@ func CheckCommunity(universe string) string { return KindCommunity + ":" + unive
 func Community() []Mutant {
 	spec := community.Spec()
 	k := func(id, rule, section, universe string, apply func(r *community.Rules)) Mutant {
-		return Mutant{ID: id, Rule: rule, Section: "community-history-sync " + section, Apply: func(*model.Rules) {},
+		return Mutant{ID: id, Rule: rule, Section: "community-history-sync, " + section, Apply: func(*model.Rules) {},
 			Community: apply, ExpectedBy: []string{CheckCommunity(universe)}}
 	}
 	const epochs, live, side, sched, neg, honest, pump = "epochs", "live", "side", "sched", "nip77", "honest", "pump"
