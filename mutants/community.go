@@ -6,6 +6,7 @@ import (
 
 	"github.com/nip-rs/harness/history/community"
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/witnessfile"
 )
 
 // KindCommunity is a universe of package history/community (the rest of
@@ -261,4 +262,30 @@ func CommunityRuleSet(name string) (*community.Rules, bool) {
 		return m.CommunityRules(), true
 	}
 	return nil, false
+}
+
+// ReplayCommunity replays a community witness file under the rule set it
+// names (CommunityRuleSet), for cmd/explore -replay. An unknown rule set
+// or a file the package refuses is a bad witness.
+func ReplayCommunity(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
+	cw, err := community.Parse(w.Raw)
+	if err != nil {
+		return nil, witnessfile.Bad("%v", err)
+	}
+	rules, ok := CommunityRuleSet(w.Rules)
+	if !ok {
+		return nil, witnessfile.Bad("rules %q: not a community rule set (spec, rekey-heal, K1-K%d)", w.Rules, len(Community()))
+	}
+	rep, err := community.Replay(cw, rules)
+	if err != nil {
+		return nil, witnessfile.Bad("%v", err)
+	}
+	out := &witnessfile.Replayed{Reproduced: rep.Reproduced, Text: rep.Text}
+	for _, v := range rep.Found {
+		out.Found = append(out.Found, v.String())
+		if v.Invariant == cw.Invariant && out.Detail == "" {
+			out.Detail = v.Detail
+		}
+	}
+	return out, nil
 }

@@ -30,6 +30,7 @@ var replayers = map[string]replayer{
 	witnessfile.KindDirected: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) { return directed.Replay(w, cat.Rules) },
 	witnessfile.KindLoad:     replayLoad,
 	history.KindHistory:      mutants.ReplayHistory,
+	mutants.KindCommunity:    mutants.ReplayCommunity,
 }
 
 // replayKinds lists the kinds replay knows, sorted.
