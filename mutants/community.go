@@ -3,6 +3,7 @@ package mutants
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/nip-rs/harness/history/community"
 	"github.com/nip-rs/harness/model"
@@ -231,19 +232,45 @@ func communityChecks() []Check {
 	return out
 }
 
+// reached holds, per community universe, the rules fields its control run
+// called: a universe that never calls a field cannot tell a mutant of that
+// field from the document's rules, so the mutant's run of it is the
+// control's, and is not repeated.
+var reached struct {
+	sync.Mutex
+	fields map[string][]string
+}
+
 // community runs one community universe under the control's rules (m nil)
 // or a mutant's, the document's known findings excluded; a mutant's run
 // stops at its first violation.
 func (r *runner) community(c Check, m *Mutant) *Finding {
-	rules := community.Spec()
-	if m != nil {
-		rules = m.CommunityRules()
-	}
 	u, ok := community.UniverseNamed(c.Universe)
 	if !ok {
 		return setupFailure(community.ErrWitness)
 	}
-	res := community.Explore(u, rules, func(inv string) bool { return community.Known(community.Spec(), inv) }, m != nil)
+	skip := func(inv string) bool { return community.Known(community.Spec(), inv) }
+	var res community.Result
+	if m == nil {
+		rules, calls := community.Counting(community.Spec())
+		res = community.Explore(u, rules, skip, false)
+		reached.Lock()
+		if reached.fields == nil {
+			reached.fields = map[string][]string{}
+		}
+		reached.fields[u.Name] = community.Reached(calls)
+		reached.Unlock()
+	} else {
+		rules := m.CommunityRules()
+		reached.Lock()
+		fields, known := reached.fields[u.Name]
+		reached.Unlock()
+		changed := community.Changed(community.Spec(), rules)
+		if known && !slices.ContainsFunc(changed, func(f string) bool { return slices.Contains(fields, f) }) {
+			return &Finding{Depth: -1} // the universe never reaches the changed rule: its run is the control's
+		}
+		res = community.Explore(u, rules, skip, true)
+	}
 	f := &Finding{Work: int64(res.Distinct), Depth: -1}
 	if w := res.Witness; w != nil {
 		f.Invariant, f.Detail, f.Depth = w.Invariant, w.Detail, len(w.Actions)

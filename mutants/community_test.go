@@ -17,6 +17,9 @@ func TestCommunityMutantsCaught(t *testing.T) {
 	checks := map[string]Check{}
 	for _, c := range communityChecks() {
 		checks[c.Name] = c
+		if f := r.community(c, nil); f.Caught() {
+			t.Errorf("control: %s reports %s: %s", c.Name, f.Invariant, f.Detail)
+		}
 	}
 	for _, m := range Community() {
 		if m.Rules().Name != m.ID || m.CommunityRules().Name != m.ID {
