@@ -2,6 +2,7 @@ package community
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -140,6 +141,9 @@ func render(u *Universe, r *Rules, w *Witness) (string, []Violation, error) {
 	fmt.Fprintf(&b, "0. initial: %s\n", s)
 	var last []Violation
 	for i, a := range w.Actions {
+		if !slices.Contains(u.Actions, a) {
+			return b.String(), nil, fmt.Errorf("%w: action %d (%s) is not one of %s's", ErrWitness, i+1, a, u.Name)
+		}
 		next, ok, found := u.Step(r, s, a)
 		if !ok {
 			return b.String(), nil, fmt.Errorf("%w: action %d (%s) is not enabled", ErrWitness, i+1, a)

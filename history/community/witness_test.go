@@ -47,4 +47,27 @@ func TestParseRefusesHostileFiles(t *testing.T) {
 	if _, err := Replay(w, Spec()); !errors.Is(err, ErrWitness) {
 		t.Errorf("a round ending that never started: err %v", err)
 	}
+	for _, u := range Universes() {
+		bad := &Witness{Kind: KindCommunity, Universe: u.Name, Actions: []Action{{}, {Name: "relay9", Arg: -1}}}
+		if _, err := Replay(bad, Spec()); !errors.Is(err, ErrWitness) {
+			t.Errorf("%s: an action of no universe: err %v", u.Name, err)
+		}
+	}
+}
+
+// FuzzReplay: any file either is refused by Parse or replays under the
+// document's rules without panicking.
+func FuzzReplay(f *testing.F) {
+	spec := Spec()
+	for _, u := range Universes() {
+		f.Add((&Witness{Kind: KindCommunity, Universe: u.Name, Rules: "spec", Invariant: u.Invariants[0], Actions: u.Actions[len(u.Actions)-2:]}).JSON())
+	}
+	f.Add([]byte(`{"kind":"community","universe":"epochs","actions":[{"action":"rotate","arg":3},{"action":"rekey","arg":0}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		w, err := Parse(data)
+		if err != nil {
+			return
+		}
+		_, _ = Replay(w, spec)
+	})
 }
