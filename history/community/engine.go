@@ -136,7 +136,7 @@ func witnessOf(u *Universe, r *Rules, nodes []node, at int, a Action, v Violatio
 // violation of the last step (nil when an action is disabled or unknown).
 func render(u *Universe, r *Rules, w *Witness) (string, []Violation, error) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "universe %s, rules %s\n", u.Name, r.Name)
+	fmt.Fprintf(&b, "witness %s: universe %s, depth bound %d, rules %s\n", w.Invariant, u.Name, u.Depth, r.Name)
 	s := u.Initial()
 	fmt.Fprintf(&b, "0. initial: %s\n", s)
 	var last []Violation

@@ -11,8 +11,9 @@ import (
 
 // Reasons a catalogue mutant passes every vector.
 const (
-	whyLoad    = "a full-state load rule: its decisions are the REQs a load sends and its verdict over a relay's replies, which none of these kinds replays"
-	whyHistory = "a paged history walk rule (history.Rules): the walk's cursor and rounds are outside these kinds"
+	whyLoad      = "a full-state load rule: its decisions are the REQs a load sends and its verdict over a relay's replies, which none of these kinds replays"
+	whyHistory   = "a paged history walk rule (history.Rules): the walk's cursor and rounds are outside these kinds"
+	whyCommunity = "a community sync rule (community.Rules): epochs, the live REQ, the scheduler and the pump are outside these kinds"
 )
 
 // uncatchable lists every catalogue mutant no vector can tell from the
@@ -26,6 +27,9 @@ func uncatchable() map[string]string {
 	}
 	for _, m := range mutants.History() {
 		out[m.ID] = whyHistory
+	}
+	for _, m := range mutants.Community() {
+		out[m.ID] = whyCommunity
 	}
 	return out
 }
