@@ -38,19 +38,19 @@ func Community() []Mutant {
 			func(r *community.Rules) { r.Keep = func([]community.HeldKey) []community.HeldKey { return nil } }),
 		k("K4", "adoption requires a rotation that extends the held key", "§6, adopt strictly", epochs,
 			func(r *community.Rules) {
-				r.Judge = func(at []community.Rotation) (community.Verdict, int) {
+				r.Judge = func(at []community.Rotation, joinedAt int) (community.Verdict, int) {
 					for i, rot := range at {
 						if rot.Kind == community.ForkIn {
 							return community.Adopt, i
 						}
 					}
-					return spec.Judge(at)
+					return spec.Judge(at, joinedAt)
 				}
 			}),
 		k("K5", "a complete blob-less rotation past the member's epoch removes it", "§6, removed", epochs,
 			func(r *community.Rules) {
-				r.Judge = func(at []community.Rotation) (community.Verdict, int) {
-					v, i := spec.Judge(at)
+				r.Judge = func(at []community.Rotation, joinedAt int) (community.Verdict, int) {
+					v, i := spec.Judge(at, joinedAt)
 					if v == community.Removed {
 						return community.NotYet, -1
 					}
@@ -59,8 +59,8 @@ func Community() []Mutant {
 			}),
 		k("K6", "a forking rotation is neither an adoption nor a removal", "§6, removal vs strand", epochs,
 			func(r *community.Rules) {
-				r.Judge = func(at []community.Rotation) (community.Verdict, int) {
-					v, i := spec.Judge(at)
+				r.Judge = func(at []community.Rotation, joinedAt int) (community.Verdict, int) {
+					v, i := spec.Judge(at, joinedAt)
 					if v == community.NotYet && slices.ContainsFunc(at, func(rot community.Rotation) bool { return rot.Kind == community.ForkOut }) {
 						return community.Removed, -1
 					}
@@ -208,6 +208,10 @@ func Community() []Mutant {
 					}
 					return rt
 				}
+			}),
+		k("K31", "a blob-less rotation that predates the join strands the member, it does not remove it", "§6, removal vs strand", epochs,
+			func(r *community.Rules) {
+				r.Judge = func(at []community.Rotation, _ int) (community.Verdict, int) { return spec.Judge(at, 0) }
 			}),
 	}
 }

@@ -62,21 +62,27 @@ const (
 	NotYet Verdict = iota
 	// Adopt the rotation: a key delivery off the held key.
 	Adopt
-	// Removed: a complete, authorised rotation past the member's epoch
-	// carries no blob for them.
+	// Removed: a complete, authorised rotation past the member's epoch,
+	// published after the member joined, carries no blob for them.
 	Removed
+	// Stranded: such a rotation predates the member's join: the invite it
+	// joined with was out of date, which is not a removal.
+	Stranded
 )
 
-// Member is one member's key state for a channel: the held epoch, every
-// key it holds (current last), and whether it was removed.
+// Member is one member's key state for a channel: when it joined, the
+// held epoch, every key it holds (current last), and the two terminal
+// states.
 type Member struct {
-	Held    int
-	Keys    []HeldKey
-	Removed bool
+	JoinedAt int
+	Held     int
+	Keys     []HeldKey
+	Removed  bool
+	Stranded bool
 }
 
-// NewMember holds epoch 0.
-func NewMember() Member { return Member{Keys: []HeldKey{{Epoch: 0}}} }
+// NewMember holds epoch 0, joined at joinedAt.
+func NewMember(joinedAt int) Member { return Member{JoinedAt: joinedAt, Keys: []HeldKey{{Epoch: 0}}} }
 
 // Key is the held key for epoch e, if any.
 func (m Member) Key(e int) (HeldKey, bool) {
@@ -100,16 +106,21 @@ type Adoption struct {
 func Pass(r *Rules, m Member, db []Rotation, now int) (Member, []Adoption) {
 	m.Keys = slices.Clone(m.Keys)
 	var out []Adoption
-	for !m.Removed {
+	for !m.Removed && !m.Stranded {
 		var at []Rotation
 		for _, rot := range db {
 			if rot.Epoch == m.Held+1 {
 				at = append(at, rot)
 			}
 		}
-		v, i := r.Judge(at)
-		if v == Removed {
+		v, i := r.Judge(at, m.JoinedAt)
+		switch v {
+		case Removed:
 			m.Removed = true
+		case Stranded:
+			m.Stranded = true
+		}
+		if m.Removed || m.Stranded {
 			break
 		}
 		if v != Adopt || i < 0 || i >= len(at) {
@@ -130,22 +141,22 @@ func Pass(r *Rules, m Member, db []Rotation, now int) (Member, []Adoption) {
 
 // judge is the document's adoption decision for the rotations published at
 // the next epoch: a rotation that extends the held key and carries a blob
-// is adopted; one that extends it without a blob removes the member; a
-// forking rotation is neither, whichever comes first.
-func judge(at []Rotation) (Verdict, int) {
-	removed := false
+// is adopted; one that extends it without a blob removes the member when
+// it was published after the member joined, and strands it when it
+// predates the join; a forking rotation is neither, whichever comes first.
+func judge(at []Rotation, joinedAt int) (Verdict, int) {
+	v := NotYet
 	for i, rot := range at {
-		switch rot.Kind {
-		case Deliver:
+		switch {
+		case rot.Kind == Deliver:
 			return Adopt, i
-		case Remove:
-			removed = true
+		case rot.Kind == Remove && rot.At >= joinedAt:
+			v = Removed
+		case rot.Kind == Remove && v == NotYet:
+			v = Stranded
 		}
 	}
-	if removed {
-		return Removed, -1
-	}
-	return NotYet, -1
+	return v, -1
 }
 
 // watch is the document's rekey watch for a member at held: the next

@@ -55,7 +55,7 @@ func TestMissedRotations(t *testing.T) {
 			rots = append(rots, Rotation{Epoch: e, At: at, Kind: Deliver})
 		}
 		r := Spec()
-		m := NewMember()
+		m := NewMember(0)
 		var db []Rotation
 		for pass := 1; m.Held < k; pass++ {
 			if pass > k {

@@ -64,8 +64,9 @@ type Rules struct {
 	// superseded key is appended after them).
 	Keep func(priors []HeldKey) []HeldKey
 	// Judge decides the next epoch from the complete rotations published at
-	// it: adopt one (its index), the member is removed, or not yet.
-	Judge func(at []Rotation) (Verdict, int)
+	// it and the member's join time: adopt one (its index), the member is
+	// removed or stranded, or not yet.
+	Judge func(at []Rotation, joinedAt int) (Verdict, int)
 	// Chain: after n adoptions in one pass, does the pass go on.
 	Chain func(n int) bool
 	// Watch is the epochs the rekey watch addresses for a held epoch.

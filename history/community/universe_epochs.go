@@ -15,6 +15,9 @@ import (
 const (
 	epochMaxWraps = 2
 	epochMaxRots  = 3
+	// epochJoinAt is when the member joined: a rotation published at t=1
+	// predates it, so a blob-less one strands rather than removes.
+	epochJoinAt = 2
 )
 
 // Invariants of the epochs universe.
@@ -22,7 +25,7 @@ const (
 	InvCutoff    = "E1-cutoff"
 	InvNoGap     = "E2-no-gap"
 	InvNoFork    = "E3-no-fork"
-	InvRemoval   = "E4-removal"
+	InvRemoval   = "E4-removal-strand"
 	InvCaughtUp  = "E5-caught-up"
 	InvNewPlane  = "E6-new-plane"
 	InvKept      = "E7-retired-kept"
@@ -122,7 +125,7 @@ func appendKeys(b []byte, ks []HeldKey) []byte {
 }
 
 func appendMember(b []byte, m Member) []byte {
-	return appendKeys(append(b, byte(m.Held), flag(m.Removed)), m.Keys)
+	return appendKeys(append(b, byte(m.Held), flag(m.Removed), flag(m.Stranded)), m.Keys)
 }
 
 func (s *epochState) String() string {
@@ -152,6 +155,9 @@ func (s *epochState) String() string {
 	if s.m.Removed {
 		b.WriteString(" removed")
 	}
+	if s.m.Stranded {
+		b.WriteString(" stranded")
+	}
 	if s.c.Has {
 		fmt.Fprintf(&b, " cursor=[%d,%d]", s.c.Oldest, s.c.Newest)
 		if s.c.Exhausted {
@@ -172,7 +178,7 @@ func EpochsUniverse(depth int) *Universe {
 		Depth:      depth,
 		Invariants: []string{InvCutoff, InvNoFork, InvRemoval, InvCaughtUp, InvNoGap, InvNewPlane, InvKept},
 		Initial: func() State {
-			return &epochState{m: NewMember()}
+			return &epochState{m: NewMember(epochJoinAt)}
 		},
 		Actions: []Action{
 			{actPublish, 0}, {actForge, 0},
@@ -213,7 +219,7 @@ func epochStep(r *Rules, s0 *epochState, a Action) (State, bool, []Violation) {
 			s.cur++
 		}
 	case actRekey:
-		if s.m.Removed {
+		if s.m.Removed || s.m.Stranded {
 			return nil, false, nil
 		}
 		for _, e := range r.Watch(s.m.Held) {
@@ -377,13 +383,22 @@ func (s *epochState) check(_ *Rules, a Action) []Violation {
 		return Rotation{}, false
 	}
 	next, hasNext := canonical(s.m.Held + 1)
-	if s.m.Removed && (!hasNext || next.Kind != Remove) {
-		out = append(out, Violation{InvRemoval, fmt.Sprintf("the member is marked removed at epoch %d, but no authorised rotation removed it", s.m.Held+1)})
+	blobless := hasNext && next.Kind == Remove
+	removes := blobless && next.At >= s.m.JoinedAt
+	strands := blobless && next.At < s.m.JoinedAt
+	if s.m.Removed && !removes {
+		out = append(out, Violation{InvRemoval, fmt.Sprintf("the member is marked removed at epoch %d, but no authorised rotation published after it joined removed it", s.m.Held+1)})
 	}
-	if a.Name == actRekey && hasNext && !s.m.Removed {
-		if next.Kind == Remove {
+	if s.m.Stranded && !strands {
+		out = append(out, Violation{InvRemoval, fmt.Sprintf("the member is marked stranded at epoch %d, but no blob-less rotation predates its join", s.m.Held+1)})
+	}
+	if a.Name == actRekey && hasNext && !s.m.Removed && !s.m.Stranded {
+		switch {
+		case removes:
 			out = append(out, Violation{InvRemoval, fmt.Sprintf("a rekey pass left the member at epoch %d past a rotation that removed it", s.m.Held)})
-		} else {
+		case strands:
+			out = append(out, Violation{InvRemoval, fmt.Sprintf("a rekey pass left the member at epoch %d past a rotation that predates its join, unflagged", s.m.Held)})
+		default:
 			out = append(out, Violation{InvCaughtUp, fmt.Sprintf("a rekey pass stopped at epoch %d with the rotation to %d published within the lookahead", s.m.Held, next.Epoch)})
 		}
 	}
