@@ -13,7 +13,8 @@
 //
 // Each mechanism has a bounded universe (universe_*.go) explored by one
 // small breadth-first engine (engine.go) whose witnesses replay
-// (witness.go); the same steps run under random sizes in rapid properties.
+// (witness.go); rapid drives the same steps in random walks past the
+// bound.
 //
 // Files by concern: rules.go (the seam and the constants), epochs.go (held
 // keys, cutoff, adoption), live.go (the live subscription and retired
