@@ -410,7 +410,7 @@ func wrappingSanitizer(lit string) (uint32, bool) {
 }
 
 // All lists every mutant: Core, then Load, then History.
-func All() []Mutant { return append(append(Core(), Load()...), History()...) }
+func All() []Mutant { return append(append(append(Core(), Load()...), History()...), Community()...) }
 
 // Lookup finds a mutant by id.
 func Lookup(id string) (Mutant, bool) {

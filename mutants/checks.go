@@ -97,7 +97,7 @@ func SuiteChecks(cat *exhaustive.Catalog) []Check {
 		out = append(out, Check{Name: KindLoad + ":" + p, Kind: KindLoad, Prop: p, TieIndependent: true})
 	}
 	out = append(out, simulateChecks(cat)...)
-	return append(out, historyChecks()...)
+	return append(append(out, historyChecks()...), communityChecks()...)
 }
 
 // controls caches the control per tie policies and load settings: it is
@@ -168,6 +168,8 @@ func (r *runner) runCheck(c Check, rules *model.Rules, name string, m *Mutant) *
 		f = r.directed(c, rules)
 	case KindHistory:
 		f = r.history(m)
+	case KindCommunity:
+		f = r.community(c, m)
 	case KindSimulate:
 		f = r.simulate(c, rules)
 	default:

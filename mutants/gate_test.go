@@ -56,7 +56,7 @@ func TestGate(t *testing.T) {
 	}
 	rows := 0
 	for _, l := range lines {
-		if strings.HasPrefix(l, "| M") || strings.HasPrefix(l, "| L") || strings.HasPrefix(l, "| H") {
+		if strings.HasPrefix(l, "| M") || strings.HasPrefix(l, "| L") || strings.HasPrefix(l, "| H") || strings.HasPrefix(l, "| K") {
 			rows++
 		}
 	}
@@ -140,6 +140,10 @@ func TestGoldenWitnessesReplay(t *testing.T) {
 		}
 		if kind.Kind == history.KindHistory {
 			replayHistoryGolden(t, f, data, text)
+			continue
+		}
+		if kind.Kind == KindCommunity {
+			replayCommunityGolden(t, f, data, text)
 			continue
 		}
 		if kind.Kind == witnessfile.KindExplore {

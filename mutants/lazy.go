@@ -54,7 +54,7 @@ func (r *runner) newLazySuite() *lazySuite {
 			c.Work = int64(len(c.Directed.Cube(first)))
 		case KindLoad:
 			c.Work = int64(r.opts.LoadCases) * loadStepsPerCase
-		case KindSimulate, KindHistory:
+		case KindSimulate, KindHistory, KindCommunity:
 			// Bounded walks and the walk's small universe: cheap enough to
 			// run their control for their work.
 			c.Work = r.controlFinding(c, r.opts.Ties[0]).Work

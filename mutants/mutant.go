@@ -2,6 +2,7 @@ package mutants
 
 import (
 	"github.com/nip-rs/harness/history"
+	"github.com/nip-rs/harness/history/community"
 	"github.com/nip-rs/harness/model"
 )
 
@@ -18,6 +19,10 @@ type Mutant struct {
 	// History, when set, changes the paged history walk's rules instead
 	// (history.go): such a mutant is checked by the walk's universe only.
 	History func(r *history.Rules)
+	// Community, when set, changes the rules of the community mechanisms
+	// (community.go) instead: such a mutant is checked by the community
+	// universes only.
+	Community func(r *community.Rules)
 	// OneDevice applies the mutant to a single installation only (device 0),
 	// the others keeping the production rules: for rules whose breakage shows
 	// only as disagreement between peers (a replica deciding ties by set-wins

@@ -286,8 +286,8 @@ func (r *runner) mutant(suite walk, m Mutant, tie model.TiePolicy) *Result {
 		if m.OneDevice && c.Kind != KindExplore {
 			continue // a one-installation change has no meaning to a single-rule-set check
 		}
-		if (m.History != nil) != (c.Kind == KindHistory) {
-			continue // the walk's rules and the core's are checked apart
+		if (m.History != nil) != (c.Kind == KindHistory) || (m.Community != nil) != (c.Kind == KindCommunity) {
+			continue // the walk's rules, the community's and the core's are checked apart
 		}
 		if res.First != nil && !r.opts.All && !expected[c.Name] {
 			continue

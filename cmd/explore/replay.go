@@ -31,6 +31,7 @@ var replayers = map[string]replayer{
 	witnessfile.KindDirected: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) { return directed.Replay(w, cat.Rules) },
 	witnessfile.KindLoad:     replayLoad,
 	history.KindHistory:      mutants.ReplayHistory,
+	mutants.KindCommunity:    mutants.ReplayCommunity,
 }
 
 // replayExplore replays an explorer witness: through package candidate

@@ -15,6 +15,7 @@ import (
 
 	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/history/community"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/model"
@@ -306,6 +307,10 @@ func checkDoc(c mutants.Check) string {
 	case mutants.KindSimulate:
 		u, _ := cat.Universe(c.Universe)
 		return "safety: seeded random walks far past the exhaustive bound: " + u.Doc
+	case mutants.KindCommunity:
+		if u, ok := community.UniverseNamed(c.Universe); ok {
+			return "safety: " + u.Doc + " (community mutants only)"
+		}
 	}
 	return "safety: load soundness, " + c.Prop + " check under the conformant relay"
 }

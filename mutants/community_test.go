@@ -1,0 +1,77 @@
+package mutants
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/nip-rs/harness/history/community"
+)
+
+// TestCommunityMutantsCaught runs each community mutant through the
+// community universes alone, as the gate does: the check its catalogue
+// entry names catches it, and its golden witness replays under the
+// mutant's rules and not under the document's.
+func TestCommunityMutantsCaught(t *testing.T) {
+	r := &runner{opts: Options{}}
+	checks := map[string]Check{}
+	for _, c := range communityChecks() {
+		checks[c.Name] = c
+		if f := r.community(c, nil); f.Caught() {
+			t.Errorf("control: %s reports %s: %s", c.Name, f.Invariant, f.Detail)
+		}
+	}
+	for _, m := range Community() {
+		if m.Rules().Name != m.ID || m.CommunityRules().Name != m.ID {
+			t.Errorf("%s: rule sets not named after the mutant", m.ID)
+		}
+		if _, ok := CommunityRuleSet(m.ID); !ok {
+			t.Errorf("%s: not resolvable for replay", m.ID)
+		}
+		for _, name := range m.ExpectedBy {
+			c, ok := checks[name]
+			if !ok {
+				t.Errorf("%s: no check %s", m.ID, name)
+				continue
+			}
+			if f := r.community(c, &m); !f.Caught() {
+				t.Errorf("%s: %s does not catch it", m.ID, name)
+			}
+		}
+		base := filepath.Join(goldenDir, m.ID+".clear")
+		data, err := os.ReadFile(base + ".json")
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		text, err := os.ReadFile(base + ".txt")
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		replayCommunityGolden(t, m.ID, data, text)
+	}
+}
+
+// replayCommunityGolden replays a golden community witness: under the
+// rule set it names the violation recurs with the recorded rendering, and
+// under the document's it does not recur.
+func replayCommunityGolden(t *testing.T, file string, data, text []byte) {
+	t.Helper()
+	w, err := community.Parse(data)
+	if err != nil {
+		t.Errorf("%s: %v", file, err)
+		return
+	}
+	rules, ok := CommunityRuleSet(w.Rules)
+	if !ok {
+		t.Errorf("%s: unknown rule set %q", file, w.Rules)
+		return
+	}
+	if rep, err := community.Replay(w, rules); err != nil || !rep.Reproduced || rep.Text != string(text) {
+		t.Errorf("%s: under %s: err %v, reproduced %v, rendering equal to the golden text %v", file, w.Rules, err, rep != nil && rep.Reproduced, rep != nil && rep.Text == string(text))
+	}
+	if rep, err := community.Replay(w, community.Spec()); err != nil || rep.Reproduced {
+		t.Errorf("%s: under the document's rules: err %v, reproduced %v", file, err, rep != nil && rep.Reproduced)
+	}
+}
