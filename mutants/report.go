@@ -217,3 +217,35 @@ func ScopeLines(s Scope, indent string) []string {
 	}
 	return []string{run, not}
 }
+
+// SpecTextOnly reports whether a mutant survived only because every check
+// that could have caught it is a spec-text conformance check the baseline
+// itself fails: under an amendment that rewrites the text such a check
+// asserts, the check cannot tell the mutant from the amendment, and no
+// safety check objects to it either. Such a survivor is a spec-text
+// difference, not a safety failure (M17 and M22 under b-max-frontier,
+// which only action-conformance catches). Under the spec baseline a
+// conformance check the control fails is itself a gate failure.
+func (r *Result) SpecTextOnly() bool {
+	if r.Status != StatusSurvived || r.Mutant.Equivalent != "" || len(r.Skipped) == 0 {
+		return false
+	}
+	for _, c := range r.Skipped {
+		if !IsConformanceName(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// StatusSpecText is the status a report shows for a SpecTextOnly survivor.
+const StatusSpecText = "spec-text difference"
+
+// ShownStatus is the status a report prints for r: StatusSpecText for a
+// survivor only spec-text conformance could have caught, else r.Status.
+func (r *Result) ShownStatus() string {
+	if r.SpecTextOnly() {
+		return StatusSpecText
+	}
+	return r.Status
+}
