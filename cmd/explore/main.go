@@ -77,6 +77,8 @@ type options struct {
 	cpuProfile, memProfile string
 	// set names the flags given on the command line, in order.
 	set []string
+	// args are the positional arguments: -merge's shard files.
+	args []string
 }
 
 func (o *options) isSet(name string) bool { return slices.Contains(o.set, name) }
@@ -110,8 +112,11 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 		return nil, code, true
 	}
 	o.set = c.Set()
+	o.args = c.Flags.Args()
 	var err error
 	switch {
+	case len(o.args) > 0 && !o.sim.merge:
+		err = fmt.Errorf("unexpected arguments: %s (only -merge takes files)", strings.Join(o.args, " "))
 	case o.depth < 0:
 		err = fmt.Errorf("-depth %d is negative", o.depth)
 	case o.depth > witnessfile.MaxDepth:
@@ -147,6 +152,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	defer stop()
 	switch {
+	case o.sim.merge:
+		return mergeSim(o, stdout, stderr)
+	case o.sim.shard != "" && (o.sim.walks == 0 || o.universe == history.UniverseName):
+		return usageError(stderr, errors.New("-shard splits the walks of -simulate on the explorer's universes (not an exhaustive search, a replay or the walk universe)"))
 	case o.replay != "":
 		return replay(o, stdout, stderr)
 	case o.universe == history.UniverseName && o.sim.walks != 0:

@@ -24,9 +24,9 @@ func TestGaugeCountsRunsAndEstimates(t *testing.T) {
 		{0, "", "M1 tie=clear explore:reference: nothing (1s)", "mutant run 1 of 4: M1 tie=clear explore:reference: nothing (1s)"},
 		{10 * time.Second, "", "M1 tie=clear directed:conformance: C1-x (2s)", "mutant run 1 of 4: M1 tie=clear directed:conformance: C1-x (2s)"},
 		{10 * time.Second, "M1 set", "", "mutant run 2 of 4, about 60 s left: M1 tie=set starts"},
-		{10 * time.Second, "M2 clear", "", "mutant run 3 of 4, about 40 s left: M2 tie=clear starts"},
-		{0, "M2 set", "", "mutant run 4 of 4, about 30 s left: M2 tie=set starts"},
-		{0, "", "M2@b-max tie=set load:quiescent: soundness (3s)", "mutant run 4 of 4, about 30 s left: M2@b-max tie=set load:quiescent: soundness (3s)"},
+		{10 * time.Second, "M2 clear", "", "mutant run 3 of 4, about 30 s left: M2 tie=clear starts"},
+		{0, "M2 set", "", "mutant run 4 of 4, about 10 s left: M2 tie=set starts"},
+		{0, "", "M2@b-max tie=set load:quiescent: soundness (3s)", "mutant run 4 of 4, about 10 s left: M2@b-max tie=set load:quiescent: soundness (3s)"},
 	}
 	for i, s := range steps {
 		now = now.Add(s.advance)
