@@ -249,3 +249,35 @@ func (r *Result) ShownStatus() string {
 	}
 	return r.Status
 }
+
+// CountSentence says how many mutants the catalogue holds, by layer (the
+// override layer's M, the load's L, the history walk's H), and how many
+// each tie policy's gate must catch (all but those declared equivalent
+// under it, named): the one place NOTE.md's count comes from
+// (TestNoteCountsTheCatalogue).
+func CountSentence() string {
+	by := map[byte]int{}
+	eq := map[model.TiePolicy][]string{}
+	all := All()
+	for _, m := range all {
+		by[m.ID[0]]++
+		for _, tie := range []model.TiePolicy{model.ClearWins, model.SetWins} {
+			if m.EquivalentUnder(tie) != "" {
+				eq[tie] = append(eq[tie], m.ID)
+			}
+		}
+	}
+	part := func(tie model.TiePolicy) string {
+		ids := eq[tie]
+		s := fmt.Sprintf("under %s-wins %d are caught", tie, len(all)-len(ids))
+		switch len(ids) {
+		case 0:
+			return s
+		case 1:
+			return s + " and " + ids[0] + " survives as declared equivalent"
+		}
+		return s + " and " + strings.Join(ids, ", ") + " survive as declared equivalent"
+	}
+	return fmt.Sprintf("%d mutants (%d of the override layer, %d of the load, %d of the history walk): %s; %s",
+		len(all), by['M'], by['L'], by['H'], part(model.ClearWins), part(model.SetWins))
+}
