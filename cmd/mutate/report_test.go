@@ -25,9 +25,7 @@ func TestSpecTextSurvivorUnderAnAmendment(t *testing.T) {
 			{Mutant: m17, Tie: model.ClearWins, Status: mutants.StatusSurvived, Skipped: []string{conf}, Ran: 41},
 		},
 	}
-	for _, c := range mutants.SuiteChecks(cat) {
-		rep.Suite = append(rep.Suite, c)
-	}
+	rep.Suite = append(rep.Suite, mutants.SuiteChecks(cat)...)
 	d := newDoc("mutate -tie=clear", rep, nil, false)
 	d.finish()
 	if d.Status != "ok" || len(d.Problems) != 0 || d.Results[0].Status != mutants.StatusSpecText {
