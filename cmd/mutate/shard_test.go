@@ -56,13 +56,16 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 		Run     string `json:"run"`
 		Status  string `json:"status"`
 		Control struct {
-			Checked, NotChecked []string
-			Verdict             string
-		}
-		Summary []string
+			Checked    []string `json:"checked"`
+			NotChecked []string `json:"not_checked"`
+			Verdict    string   `json:"verdict"`
+		} `json:"control"`
+		Summary []string `json:"summary"`
 		Results []struct {
-			ID, Status, CaughtBy string
-			Depth                *int
+			ID       string `json:"id"`
+			Status   string `json:"status"`
+			CaughtBy string `json:"caught_by"`
+			Depth    *int   `json:"depth"`
 		} `json:"results"`
 	}
 	if err := json.Unmarshal([]byte(whole), &j); err != nil {
