@@ -2,9 +2,11 @@ package mutants
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
+	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/model"
 )
 
@@ -280,4 +282,46 @@ func CountSentence() string {
 	}
 	return fmt.Sprintf("%d mutants (%d of the override layer, %d of the load, %d of the history walk): %s; %s",
 		len(all), by['M'], by['L'], by['H'], part(model.ClearWins), part(model.SetWins))
+}
+
+// ChangedFields names the rule fields the mutant replaces, each with what
+// it holds ("Slots.GroupOf (a function of its own)", "Tie (set, not
+// clear)"): the production rules and the mutant's, compared field by field
+// (a function field by the code it runs). A witness page
+// says with it where the mutant's change is, beside the rule it drops.
+func (m Mutant) ChangedFields() []string {
+	if m.History != nil {
+		a, b := history.Spec(), history.Spec().Clone()
+		m.History(b)
+		return diffFields(reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem(), "")
+	}
+	a, b := model.Spec(), model.Spec().Clone()
+	if m.Apply != nil {
+		m.Apply(b)
+	}
+	return diffFields(reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem(), "")
+}
+
+func diffFields(a, b reflect.Value, prefix string) []string {
+	var out []string
+	for i := range a.NumField() {
+		f := a.Type().Field(i)
+		if !f.IsExported() || f.Name == "Name" {
+			continue
+		}
+		x, y := a.Field(i), b.Field(i)
+		switch x.Kind() {
+		case reflect.Struct:
+			out = append(out, diffFields(x, y, prefix+f.Name+".")...)
+		case reflect.Func:
+			if x.IsNil() != y.IsNil() || (!x.IsNil() && x.Pointer() != y.Pointer()) {
+				out = append(out, prefix+f.Name+" (a function of its own)")
+			}
+		default:
+			if !reflect.DeepEqual(x.Interface(), y.Interface()) {
+				out = append(out, fmt.Sprintf("%s%s (%v, not %v)", prefix, f.Name, y.Interface(), x.Interface()))
+			}
+		}
+	}
+	return out
 }

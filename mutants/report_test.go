@@ -53,3 +53,19 @@ func TestSpecTextOnly(t *testing.T) {
 		}
 	}
 }
+
+// Every mutant replaces at least one rule field (a function field by the
+// code it runs), and the fields named are the ones its change is to.
+func TestChangedFields(t *testing.T) {
+	for _, m := range All() {
+		if len(m.ChangedFields()) == 0 {
+			t.Errorf("%s: no field changed", m.ID)
+		}
+	}
+	for id, want := range map[string]string{"M3": "Tie (set, not clear)", "M6": "Join (a function of its own)", "M9": "Slots.GroupOf (a function of its own)"} {
+		m, _ := Lookup(id)
+		if got := strings.Join(m.ChangedFields(), ","); got != want {
+			t.Errorf("%s changes %q, want %q", id, got, want)
+		}
+	}
+}

@@ -129,7 +129,8 @@ func TestReplayHTML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"action":"mark_unread d1 c0"`, `"invariant":"N1-cross-device-convergence"`, `"devices":2`, "<script>"} {
+	for _, want := range []string{`"action":"mark_unread d1 c0"`, `"invariant":"N1-cross-device-convergence"`, `"devices":2`, "<script>",
+		"what the mutant changes: d0's model.Rules.Tie (set, not clear)"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("page lacks %s", want)
 		}
