@@ -319,6 +319,7 @@ func runLine(o *options) string {
 }
 
 func list(w io.Writer) {
+	fmt.Fprintln(w, "catalogue:", mutants.CountSentence())
 	fmt.Fprintln(w, "mutants:")
 	for _, m := range mutants.All() {
 		extra := ""
