@@ -28,7 +28,8 @@ var networkCounts = []struct {
 	{"network", model.ClearWins, 5, false, []int{1, 17, 182, 1651, 13894, 112312}, 128057},
 	{"network-whole", model.ClearWins, 6, true, []int{1, 4, 39, 279, 2165, 16047, 118358}, 136893},
 	{"network-whole", model.ClearWins, 5, false, []int{1, 14, 131, 1085, 8462, 63837}, 73530},
-	// With -deep only (about 3 minutes, 1.5 GB).
+	// With -deep only: the largest explorations (their time and memory are
+	// measured by the benchmarks, NOTE.md "Benchmarks").
 	{"network", model.ClearWins, 6, false, []int{1, 17, 182, 1651, 13894, 112312, 883231}, 1011288},
 	{"network", model.ClearWins, 7, true, []int{1, 6, 56, 442, 3599, 28475, 222356, 1700390}, 1955325},
 	{"network", model.SetWins, 7, true, []int{1, 6, 56, 442, 3599, 28475, 222354, 1700326}, 1955259},

@@ -33,6 +33,10 @@ type SimConfig struct {
 	Walks, Steps int
 	Seed         uint64
 	Workers      int
+	// From is the index of the first walk: the run is walks From to
+	// From+Walks-1 (a shard's block of a longer run; walk i is the same
+	// walk in either).
+	From int
 }
 
 // SimResult is what a simulation found and covered.
@@ -125,7 +129,7 @@ func Simulate(cfg SimConfig) (*SimResult, error) {
 				if stop {
 					return
 				}
-				outs[i] = walk(w, c, cfg.Seed, i, cfg.Steps)
+				outs[i] = walk(w, c, cfg.Seed, cfg.From+i, cfg.Steps)
 				if outs[i].found != nil {
 					mu.Lock()
 					first = min(first, i)
@@ -164,7 +168,7 @@ func Simulate(cfg SimConfig) (*SimResult, error) {
 	}
 	if first < cfg.Walks {
 		o := outs[first]
-		res.Walk, res.RawDepth = first, len(o.trace)
+		res.Walk, res.RawDepth = cfg.From+first, len(o.trace)
 		inv := table[o.found.Inv].ID
 		trace := shrink(w, o.trace, o.found.Inv)
 		res.Witness = simWitness(w, trace, inv, cfg.Rules)

@@ -2,9 +2,12 @@ package mutants
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
+	"github.com/nip-rs/harness/history"
+	"github.com/nip-rs/harness/history/community"
 	"github.com/nip-rs/harness/model"
 )
 
@@ -216,4 +219,115 @@ func ScopeLines(s Scope, indent string) []string {
 		not = fmt.Sprintf("%snot checked (%d): %s", indent, len(s.NotRun), strings.Join(s.NotRun, ", "))
 	}
 	return []string{run, not}
+}
+
+// SpecTextOnly reports whether a mutant survived only because every check
+// that could have caught it is a spec-text conformance check the baseline
+// itself fails: under an amendment that rewrites the text such a check
+// asserts, the check cannot tell the mutant from the amendment, and no
+// safety check objects to it either. Such a survivor is a spec-text
+// difference, not a safety failure (M17 and M22 under b-max-frontier,
+// which only action-conformance catches). Under the spec baseline a
+// conformance check the control fails is itself a gate failure.
+func (r *Result) SpecTextOnly() bool {
+	if r.Status != StatusSurvived || r.Mutant.Equivalent != "" || len(r.Skipped) == 0 {
+		return false
+	}
+	for _, c := range r.Skipped {
+		if !IsConformanceName(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// StatusSpecText is the status a report shows for a SpecTextOnly survivor.
+const StatusSpecText = "spec-text difference"
+
+// ShownStatus is the status a report prints for r: StatusSpecText for a
+// survivor only spec-text conformance could have caught, else r.Status.
+func (r *Result) ShownStatus() string {
+	if r.SpecTextOnly() {
+		return StatusSpecText
+	}
+	return r.Status
+}
+
+// CountSentence says how many mutants the catalogue holds, by layer (the
+// override layer's M, the load's L, the history walk's H), and how many
+// each tie policy's gate must catch (all but those declared equivalent
+// under it, named): the one place NOTE.md's count comes from
+// (TestNoteCountsTheCatalogue).
+func CountSentence() string {
+	by := map[byte]int{}
+	eq := map[model.TiePolicy][]string{}
+	all := All()
+	for _, m := range all {
+		by[m.ID[0]]++
+		for _, tie := range []model.TiePolicy{model.ClearWins, model.SetWins} {
+			if m.EquivalentUnder(tie) != "" {
+				eq[tie] = append(eq[tie], m.ID)
+			}
+		}
+	}
+	part := func(tie model.TiePolicy) string {
+		ids := eq[tie]
+		s := fmt.Sprintf("under %s-wins %d are caught", tie, len(all)-len(ids))
+		switch len(ids) {
+		case 0:
+			return s
+		case 1:
+			return s + " and " + ids[0] + " survives as declared equivalent"
+		}
+		return s + " and " + strings.Join(ids, ", ") + " survive as declared equivalent"
+	}
+	return fmt.Sprintf("%d mutants (%d of the override layer, %d of the load, %d of the history walk, %d of the community mechanisms): %s; %s",
+		len(all), by['M'], by['L'], by['H'], by['K'], part(model.ClearWins), part(model.SetWins))
+}
+
+// ChangedFields names the rule fields the mutant replaces, each with what
+// it holds ("Slots.GroupOf (a function of its own)", "Tie (set, not
+// clear)"): the production rules and the mutant's, compared field by field
+// (a function field by the code it runs). A witness page
+// says with it where the mutant's change is, beside the rule it drops.
+func (m Mutant) ChangedFields() []string {
+	if m.History != nil {
+		a, b := history.Spec(), history.Spec().Clone()
+		m.History(b)
+		return diffFields(reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem(), "")
+	}
+	if m.Community != nil {
+		a, b := community.Spec(), community.Spec().Clone()
+		m.Community(b)
+		return diffFields(reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem(), "")
+	}
+	a, b := model.Spec(), model.Spec().Clone()
+	if m.Apply != nil {
+		m.Apply(b)
+	}
+	return diffFields(reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem(), "")
+}
+
+func diffFields(a, b reflect.Value, prefix string) []string {
+	var out []string
+	for i := range a.NumField() {
+		f := a.Type().Field(i)
+		if !f.IsExported() || f.Name == "Name" {
+			continue
+		}
+		x, y := a.Field(i), b.Field(i)
+		switch x.Kind() {
+		case reflect.Struct:
+			out = append(out, diffFields(x, y, prefix+f.Name+".")...)
+		case reflect.Func:
+			if x.IsNil() != y.IsNil() || (!x.IsNil() && x.Pointer() != y.Pointer()) {
+				out = append(out, prefix+f.Name+" (a function of its own)")
+			}
+		default:
+			if !reflect.DeepEqual(x.Interface(), y.Interface()) {
+				out = append(out, fmt.Sprintf("%s%s (%v, not %v)", prefix, f.Name, y.Interface(), x.Interface()))
+			}
+		}
+	}
+	return out
 }

@@ -40,6 +40,11 @@ func ceilingText(s string) (string, bool) {
 // ceilingLegend explains the 2^32−k notation.
 const ceilingLegend = "2^32−k: a counter k below 2^32 (4294967296): this universe starts its counters near the uint32 ceiling, so what matters is the distance from the top"
 
+// loadCeilingLegend explains the notation in a load's rows, where such a
+// value is a time: a window's upper bound the load sets before it has
+// seen any event, past every event a relay holds.
+const loadCeilingLegend = "2^32−k: the time k seconds below 2^32 (4294967296): the upper bound of a window the load opens before it has seen any event, later than every event; the picture draws it as an open end"
+
 // rewriteCeiling applies ceilingText to every line the page shows, and adds
 // the notation to the legend when it was used.
 func rewriteCeiling(w *Witness) {
@@ -62,7 +67,13 @@ func rewriteCeiling(w *Witness) {
 			fix(&w.Steps[i].Lines[j])
 		}
 	}
-	if used {
+	for i := range w.Load {
+		fix(&w.Load[i].Text)
+	}
+	switch {
+	case used && w.Kind == witnessfile.KindLoad:
+		w.Legend = append(w.Legend, loadCeilingLegend)
+	case used:
 		w.Legend = append(w.Legend, ceilingLegend)
 	}
 }

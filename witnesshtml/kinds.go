@@ -1,6 +1,7 @@
 package witnesshtml
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -40,6 +41,9 @@ type LoadRow struct {
 	Event   string `json:"event,omitempty"`
 	At      *int64 `json:"at,omitempty"`
 	Missing bool   `json:"missing,omitempty"`
+	// Beyond says which window bounds lie far outside the events (the
+	// picture draws them as open ends and names them in the band's label).
+	Beyond string `json:"beyond,omitempty"`
 }
 
 // directedView fills the point's table: the check and its run, then each
@@ -77,7 +81,7 @@ func loadView(w *witnessfile.Witness, lines []string, out *Witness) {
 			out.Detail = d
 			continue
 		}
-		row := LoadRow{Index: len(out.Load) + 1, Phase: phase, Text: t}
+		row := LoadRow{Index: len(out.Load) + 1, Phase: phase, Text: explainLoadLine(t)}
 		switch {
 		case strings.HasPrefix(t, "→ "):
 			row.Lane = "query"
@@ -109,7 +113,25 @@ var LoadLegend = []string{
 	"← EVENT / EOSE: what the relay delivered to the client on that subscription",
 	"stored X: the relay accepted event X; rsN@T/h is the read-state event whose d tag ends in N, created_at T, id beginning h; app:... another application's event",
 	"predicted V: what the load must conclude for what the relay holds; e=min(cap, n): the most events one REQ returns (the relay's cap, the load's page limit n); a second holding e or more events can never be proven complete",
-	"verdict V (R): what the load concluded and why; (none): no reason, the load saw nothing that stopped it from claiming complete; the red row is where that conclusion is wrong",
+	"verdict V (R): what the load concluded and why (a complete verdict gives no reason: nothing stopped the load from claiming it); the red row is where that conclusion is wrong",
+}
+
+var (
+	noReason   = regexp.MustCompile(`^(verdict \S+) \(none\)`)
+	eAtMost    = regexp.MustCompile(`holds (\d+) events?, e=(\d+)$`)
+	eAtMostAny = regexp.MustCompile(`\be=(\d+)\b`)
+)
+
+// explainLoadLine spells out the load text's shorthand where it stands:
+// a verdict's "(none)" (no reason) and a prediction's "e=N" (the most
+// events one REQ returns, min(cap, n)), so no row needs the legend to be
+// read.
+func explainLoadLine(t string) string {
+	t = noReason.ReplaceAllString(t, "$1 (no reason given: nothing stopped the load from claiming it)")
+	if eAtMost.MatchString(t) {
+		return eAtMost.ReplaceAllString(t, "holds $1 events, not fewer than e = min(cap, n) = $2, the most one REQ returns, so it can never be proven complete")
+	}
+	return eAtMostAny.ReplaceAllString(t, "e = min(cap, n) = $1")
 }
 
 func markLoadViolation(out *Witness) {

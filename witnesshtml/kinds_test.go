@@ -143,7 +143,7 @@ func TestLoadAndDirectedPagesRenderInChromium(t *testing.T) {
 		`class="query"`, `class="delivery"`, `class="stored"`, `class="verdict"`,
 		`<tr class="phase" id="w1-row-1"><td class="phase" colspan="3">publish rs1 at 70</td></tr>`,
 		`<tr class="step violating" id="w1-row-14">`,
-		`href="#w1-row-14"`, `at row 10: verdict complete (none)`,
+		`href="#w1-row-14"`, `at row 10: verdict complete (no reason given`,
 		`violation: soundness fails`,
 		`false complete after L1-q2: rs1@70/b9f59e &lt;missing&gt; &amp; gone`,
 		`href="#w1-violation"`,

@@ -3,6 +3,7 @@ package witnesshtml
 import (
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // The load's picture: the relay's events and each REQ's window on one
@@ -16,8 +17,15 @@ var (
 	missingEvent = regexp.MustCompile(`(\S+?)@\d+/\S+ missing`)
 )
 
+// nearEvents is how far (seconds) from the events a window bound may lie
+// and still be drawn to scale; one further is drawn as an open end (a
+// load opens its first window at until=2^32−k, which to scale would make
+// the picture billions of seconds wide).
+const nearEvents = 4
+
 // loadAxis fills each row's picture fields and the axis the picture spans:
-// every time an event or a window bound names, one second either side.
+// every event's time and every window bound near them, one second either
+// side.
 func loadAxis(out *Witness) {
 	missing := map[string]bool{}
 	for _, m := range missingEvent.FindAllStringSubmatch(out.Detail, -1) {
@@ -33,6 +41,7 @@ func loadAxis(out *Witness) {
 		}
 		any = true
 	}
+	var bounds []*LoadRow
 	for i := range out.Load {
 		r := &out.Load[i]
 		switch {
@@ -49,12 +58,11 @@ func loadAxis(out *Witness) {
 					r.Limit = int(v)
 				case "since":
 					r.Since = &v
-					see(v)
 				case "until":
 					r.Until = &v
-					see(v)
 				}
 			}
+			bounds = append(bounds, r)
 		case r.Lane == "relay":
 			if m := storedLine.FindStringSubmatch(r.Text); m != nil {
 				v, _ := strconv.ParseInt(m[2], 10, 64)
@@ -66,6 +74,24 @@ func loadAxis(out *Witness) {
 				v, _ := strconv.ParseInt(m[3], 10, 64)
 				r.Sub, r.Event, r.At = m[1], m[2], &v
 				see(v)
+			}
+		}
+	}
+	evLo, evHi, evAny := lo, hi, any
+	near := func(t int64) bool { return !evAny || (t >= evLo-nearEvents && t <= evHi+nearEvents) }
+	for _, r := range bounds {
+		for _, b := range []struct {
+			v    **int64
+			name string
+		}{{&r.Since, "since"}, {&r.Until, "until"}} {
+			switch {
+			case *b.v == nil:
+			case near(**b.v):
+				see(**b.v)
+			default:
+				text, _ := ceilingText(strconv.FormatInt(**b.v, 10))
+				r.Beyond = strings.TrimSpace(r.Beyond + " " + b.name + " " + text)
+				*b.v = nil // drawn as an open end
 			}
 		}
 	}

@@ -95,6 +95,7 @@ func FromWitness(w *witnessfile.Witness, text string, found []string) (out Witne
 	case witnessfile.KindLoad:
 		out.Legend = slices.Clone(LoadLegend)
 		loadView(w, lines, &out)
+		rewriteCeiling(&out) // after the picture read the raw times
 		return out
 	case witnessfile.KindDirected:
 		out.Legend = slices.Clone(directedLegend)

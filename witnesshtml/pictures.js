@@ -156,7 +156,8 @@ var witnessPictures = (function () {
   // per REQ with the events it delivered, a red ring on a missing event.
   function loadAxis(w) {
     var lo = w.axis[0], hi = w.axis[1];
-    var left = 110, right = 40, unit = Math.max(24, Math.min(60, 640 / Math.max(1, hi - lo)));
+    var beyond = w.load.some(function (r) { return r.lane === "query" && r.beyond; });
+    var left = 130, right = beyond ? 150 : 40, unit = Math.max(24, Math.min(60, 640 / Math.max(1, hi - lo)));
     var width = left + (hi - lo) * unit + right;
     function px(t) { return left + (t - lo) * unit; }
     var stored = w.load.filter(function (r) { return r.lane === "relay" && r.at !== undefined; });
@@ -191,6 +192,7 @@ var witnessPictures = (function () {
       var x1 = q.until !== undefined ? px(q.until) + unit / 2 - 2 : width - right;
       g.appendChild(svg("text", { x: 2, y: y + 16, "class": "band-label" }, q.sub + " n=" + q.limit));
       g.appendChild(svg("rect", { x: x0, y: y + 4, width: Math.max(4, x1 - x0), height: bandH - 8, rx: 4, fill: "#dde8fb", stroke: "#36c", "class": "band" }));
+      if (q.beyond) g.appendChild(svg("text", { x: x1 + 6, y: y + 16, "class": "band-beyond" }, "\u2192 " + q.beyond + " (open end)"));
       var got = {};
       w.load.forEach(function (r) {
         if (r.lane !== "delivery" || r.sub !== q.sub || r.at === undefined) return;

@@ -94,22 +94,49 @@ func TestExplorerPageExplainsItself(t *testing.T) {
 func TestLoadPageExplainsItself(t *testing.T) {
 	w, text := stored(t, "../mutants/testdata/L1.clear")
 	pw := FromWitness(w, text, nil)
-	for _, want := range []string{"e=min(cap, n)", "(none): no reason"} {
+	for _, want := range []string{"e=min(cap, n)", "a complete verdict gives no reason", "2^32−k: the time k seconds below 2^32"} {
 		if !strings.Contains(strings.Join(pw.Legend, "\n"), want) {
 			t.Errorf("legend does not explain %s", want)
 		}
 	}
-	if pw.Axis == nil || pw.Axis[0] > 69 || pw.Axis[1] < 70 {
-		t.Fatalf("axis %v: want the events' second 70 and the REQ's until 69", pw.Axis)
+	if pw.Axis == nil || pw.Axis[0] > 69 || pw.Axis[1] < 70 || pw.Axis[1]-pw.Axis[0] > 10 {
+		t.Fatalf("axis %v: want the events' second 70 and the REQ's until 69, and no bound far past them", pw.Axis)
+	}
+	// Every row reads without the legend: no raw ten-digit time, no bare
+	// "(none)" or "e=2"; the window opened at 2^32−5 is an open end.
+	var rows []string
+	var beyond []string
+	for _, r := range pw.Load {
+		rows = append(rows, r.Text)
+		if r.Beyond != "" {
+			beyond = append(beyond, r.Sub+": "+r.Beyond)
+		}
+	}
+	joined := strings.Join(rows, "\n")
+	for _, bad := range []string{"4294967291", "(none)", ", e=2"} {
+		if strings.Contains(joined, bad) {
+			t.Errorf("a row shows %q:\n%s", bad, joined)
+		}
+	}
+	for _, want := range []string{"→ REQ L1-q1 limit=2 until=2^32−5", "verdict complete (no reason given", "not fewer than e = min(cap, n) = 2"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("rows lack %q:\n%s", want, joined)
+		}
+	}
+	if strings.Join(beyond, ";") != "L1-q1: until 2^32−5" {
+		t.Errorf("open ends %q, want L1-q1's until 2^32−5", beyond)
 	}
 	dom := renderDOM(t, pw)
 	// The verdict and the row it points at come before the picture, which
 	// comes before the rows.
 	inOrder(t, dom, `<title>witness</title>`, `violation: soundness fails`, `false complete after L1-q2: rs1@70/b9f59e missing`,
-		`at row 18: verdict complete (none)`, `how to read it`, `class="load-axis"`, `rs1 (missing)`, `>L1-fence n=2</text>`, `>L1-q2 n=2</text>`,
-		`class="steps load"`, `>1</td>`, `stored rs1@70/b9f59e`, `>18</td>`, `verdict complete (none)`)
+		`at row 18: verdict complete (no reason given`, `how to read it`, `class="load-axis"`, `rs1 (missing)`, `>L1-fence n=2</text>`, `>L1-q2 n=2</text>`,
+		`class="steps load"`, `>1</td>`, `stored rs1@70/b9f59e`, `>18</td>`, `verdict complete (no reason given`)
 	if strings.Count(dom, `class="band"`) != 3 || strings.Count(dom, `class="delivered"`) != 4 || strings.Count(dom, `class="missing"`) != 1 {
 		t.Errorf("bands %d, delivered %d, missing %d: want 3, 4, 1", strings.Count(dom, `class="band"`), strings.Count(dom, `class="delivered"`), strings.Count(dom, `class="missing"`))
+	}
+	if !strings.Contains(dom, "→ until 2^32−5 (open end)") {
+		t.Error("the picture does not name the open end")
 	}
 	if strings.Contains(dom, "explore witnesses") || strings.Contains(dom, "reg=(S,C,B)") {
 		t.Error("the load page shows another kind's title or legend")

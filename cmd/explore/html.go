@@ -81,12 +81,13 @@ func changes(w *witnessfile.Witness) []string {
 	var out []string
 	if base, id, ok := strings.Cut(w.Universe, "+"); ok {
 		if m, found := mutants.Lookup(id); found {
-			out = append(out, fmt.Sprintf("mutant %s on device d0 only, in universe %s: d0 drops the rule \u201c%s\u201d (%s); every other device runs rules %s, so the devices disagree wherever the dropped rule would have kept them together", m.ID, base, m.Rule, m.Section, w.Rules))
+			out = append(out, fmt.Sprintf("mutant %s on device d0 only, in universe %s: d0 drops the rule \u201c%s\u201d (%s); every other device runs rules %s, so the devices disagree wherever the dropped rule would have kept them together", m.ID, base, m.Rule, m.Section, w.Rules),
+				whereChanged(m, "d0's "))
 		}
 	}
 	switch m, isMutant := mutants.Lookup(w.Rules); {
 	case isMutant:
-		out = append(out, fmt.Sprintf("mutant %s: it drops the rule \u201c%s\u201d (%s)", m.ID, m.Rule, m.Section))
+		out = append(out, fmt.Sprintf("mutant %s: it drops the rule \u201c%s\u201d (%s)", m.ID, m.Rule, m.Section), whereChanged(m, ""))
 	case w.Rules == "healing" && w.Kind == history.KindHistory:
 		out = append(out, "rules healing: the walk with the fix the document names (a bridge out of budget records the region it left)")
 	default:
@@ -107,4 +108,14 @@ func changes(w *witnessfile.Witness) []string {
 		out = append(out, "the run's tie policy: "+w.Tie+"-wins")
 	}
 	return out
+}
+
+// whereChanged says which rule fields the mutant replaces, so a reader
+// knows where its change is (the rules of the core, or the walk's).
+func whereChanged(m mutants.Mutant, whose string) string {
+	kind := "model.Rules"
+	if m.History != nil {
+		kind = "history.Rules"
+	}
+	return fmt.Sprintf("what the mutant changes: %s%s.%s", whose, kind, strings.Join(m.ChangedFields(), ", "+kind+"."))
 }

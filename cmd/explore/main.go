@@ -78,6 +78,8 @@ type options struct {
 	cpuProfile, memProfile string
 	// set names the flags given on the command line, in order.
 	set []string
+	// args are the positional arguments: -merge's shard files.
+	args []string
 }
 
 func (o *options) isSet(name string) bool { return slices.Contains(o.set, name) }
@@ -112,8 +114,11 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 		return nil, code, true
 	}
 	o.set = c.Set()
+	o.args = c.Flags.Args()
 	var err error
 	switch {
+	case len(o.args) > 0 && !o.sim.merge:
+		err = fmt.Errorf("unexpected arguments: %s (only -merge takes files)", strings.Join(o.args, " "))
 	case o.depth < 0:
 		err = fmt.Errorf("-depth %d is negative", o.depth)
 	case o.depth > witnessfile.MaxDepth:
@@ -149,6 +154,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	defer stop()
 	switch {
+	case o.sim.merge:
+		return mergeSim(o, stdout, stderr)
+	case o.sim.shard != "" && (o.sim.walks == 0 || o.universe == history.UniverseName):
+		return usageError(stderr, errors.New("-shard splits the walks of -simulate on the explorer's universes (not an exhaustive search, a replay or the walk universe)"))
 	case o.replay != "":
 		return replay(o, stdout, stderr)
 	case o.compare != "":
@@ -201,20 +210,18 @@ func list(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s depth %d  %s\n", n, u.Depth, u.Doc)
 	}
 	fmt.Fprintf(w, "  %-12s depth %d  %s (rule sets and invariants below)\n", history.UniverseName, history.DefaultUniverse().Depth, walkDoc())
-	fmt.Fprintln(w, "rule sets:")
+	fmt.Fprintln(w, "rule sets of every universe but walk:")
 	fmt.Fprintf(w, "  %-20s the production rules (model.Spec)\n", "spec")
 	for _, a := range amendments.All() {
 		fmt.Fprintf(w, "  %-20s amendment: %s (%s)\n", a.Name, a.Title, a.Section)
 	}
 	for _, m := range mutants.All() {
-		fmt.Fprintf(w, "  %-20s mutant: %s (%s)\n", m.ID, m.Rule, m.Section)
-	}
-	for _, n := range cat.RulesNames() {
-		_, isAmend := amendments.Lookup(n)
-		_, isMutant := mutants.Lookup(n)
-		if n != "spec" && !isAmend && !isMutant {
-			fmt.Fprintf(w, "  %s\n", n)
+		if m.History == nil { // the history mutants change the walk only: listed under it
+			fmt.Fprintf(w, "  %-20s mutant: %s (%s)\n", m.ID, m.Rule, m.Section)
 		}
+	}
+	for _, r := range mutants.Readings() {
+		fmt.Fprintf(w, "  %-20s reading of the spec text the checks can run, not a mutant the gate runs (%s)\n", r.Name, r.Section)
 	}
 	for _, world := range []struct{ name, universe string }{{"reference world", "reference"}, {"network world", "network"}} {
 		u, _ := cat.Universe(world.universe)
@@ -258,6 +265,11 @@ func runInputs(o *options) (exhaustive.Universe, []model.TiePolicy, *model.Rules
 	tl, err := cli.ParseTies(o.tie)
 	if err != nil {
 		return exhaustive.Universe{}, nil, nil, err
+	}
+	if m, ok := mutants.Lookup(o.rules); ok && m.History != nil {
+		// Its change is to the walk's rules: on this universe it would run
+		// the production rules and report their verdict as the mutant's.
+		return exhaustive.Universe{}, nil, nil, fmt.Errorf("-rules %s: a history mutant, it changes only the paged walk (use -universe %s)", o.rules, history.UniverseName)
 	}
 	rules, err := cat.Rules(o.rules)
 	if err != nil {

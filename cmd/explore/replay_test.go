@@ -129,7 +129,8 @@ func TestReplayHTML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"action":"mark_unread d1 c0"`, `"invariant":"N1-cross-device-convergence"`, `"devices":2`, "<script>"} {
+	for _, want := range []string{`"action":"mark_unread d1 c0"`, `"invariant":"N1-cross-device-convergence"`, `"devices":2`, "<script>",
+		"what the mutant changes: d0's model.Rules.Tie (set, not clear)"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("page lacks %s", want)
 		}
@@ -155,7 +156,7 @@ func TestReplayHTMLOfEveryKind(t *testing.T) {
 		want []string
 	}{
 		{"L1.clear.json", []string{`"kind":"load"`, `"lane":"query","phase":"start","text":"→ REQ L1-fence limit=2"`,
-			`"lane":"verdict","phase":"finish","text":"verdict complete (none): L1-q2 delivered 0 events: enumeration exhausted","violation":true`}},
+			`"lane":"verdict","phase":"finish","text":"verdict complete (no reason given: nothing stopped the load from claiming it): L1-q2 delivered 0 events: enumeration exhausted","violation":true`}},
 		{"M1.clear.json", []string{`"kind":"directed"`, `"fields":[{"name":"check","value":"bounded-growth"},{"name":"tie","value":"clear"},{"name":"rules","value":"M1"},{"name":"ctx","value":"\"c0\""}]`}},
 	} {
 		path := filepath.Join(t.TempDir(), "w.html")

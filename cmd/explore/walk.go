@@ -160,7 +160,7 @@ func simulateWalk(o *options, stdout, stderr io.Writer) int {
 		return usageError(stderr, err)
 	}
 	if o.json {
-		return usageError(stderr, errors.New("-json has no meaning with -simulate"))
+		return usageError(stderr, errors.New("-json with -simulate is for the explorer's universes; the walk's simulation prints text"))
 	}
 	s := o.sim
 	out, err := history.Simulate(history.DefaultUniverse(), rules, history.ReportAll, s.walks, s.steps, s.seed)

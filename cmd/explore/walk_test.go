@@ -105,3 +105,28 @@ func TestExploreWalkJSON(t *testing.T) {
 		t.Errorf("%+v", got)
 	}
 }
+
+// The history mutants change only the walk: -list names them under the
+// walk universe's rule sets, not among those every other universe takes,
+// and such a universe refuses them (its run would be the production
+// rules' verdict under the mutant's name).
+func TestHistoryMutantsBelongToTheWalk(t *testing.T) {
+	_, out, _ := runCLI(t, "-list")
+	generic, walk, ok := strings.Cut(out, "rule sets of the walk universe:")
+	if !ok {
+		t.Fatalf("no walk rule sets in -list:\n%s", out)
+	}
+	_, generic, _ = strings.Cut(generic, "rule sets of every universe but walk:")
+	for _, id := range []string{"H1 ", "H8 ", "H11 "} {
+		if strings.Contains(generic, "  "+id) || !strings.Contains(walk, "  "+id) {
+			t.Errorf("%s: listed among the generic rule sets, or not under walk", id)
+		}
+	}
+	if !strings.Contains(generic, "  M3 ") || !strings.Contains(generic, "  by-value-integers    reading of the spec text") {
+		t.Errorf("the generic rule sets lack M3 or the reading:\n%s", generic)
+	}
+	code, stdout, errOut := runCLI(t, "-rules", "H3", "-universe", "network")
+	if code != exitUsage || stdout != "" || !strings.Contains(errOut, "a history mutant, it changes only the paged walk") {
+		t.Errorf("-rules H3 -universe network: exit %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+}

@@ -38,6 +38,7 @@ func writeHTML(path string, rep *mutants.Report) error {
 		}
 		pw.Changed = []string{
 			fmt.Sprintf("mutant %s on %s: it drops the rule \u201c%s\u201d (%s)", r.Mutant.ID, where, r.Mutant.Rule, r.Mutant.Section),
+			fmt.Sprintf("what the mutant changes: the rule field %s", strings.Join(r.Mutant.ChangedFields(), ", ")),
 			fmt.Sprintf("the run's tie policy: %s-wins", r.Tie),
 		}
 		if w.Kind == history.KindHistory {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -62,7 +61,10 @@ type options struct {
 	list      bool
 	control   string
 	html      string
+	shard     string
+	merge     bool
 	set       []string
+	files     []string // -merge's shard files
 }
 
 // parseFlags parses the command line. done is true when the command is to
@@ -84,12 +86,25 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	fs.BoolVar(&o.list, "list", false, "list the mutants, the amendments and the checks, with one line each")
 	fs.StringVar(&o.control, "control", "spec", "baseline rule set: spec, or an amendment (see -list) to run the whole gate against")
 	fs.StringVar(&o.html, "html", "", "also write the first witnesses as one self-contained HTML page to this file")
+	fs.StringVar(&o.shard, "shard", "", "run part i of n of the mutant list (i/n, counted from 1: 1/3, 2/3, 3/3; mutants dealt round-robin); with -json, its document is for -merge")
+	fs.BoolVar(&o.merge, "merge", false, "combine the -shard -json documents named as arguments into the whole run's -json document, and exit as the whole run would")
 	if code, done := c.Parse(args, stdout, stderr); done {
 		return nil, code, true
 	}
 	o.set = c.Set()
+	o.files = c.Flags.Args()
 	var err error
 	switch {
+	case o.merge && len(o.set) > 1:
+		err = fmt.Errorf("-merge takes only shard files: the run's flags are in them")
+	case o.merge && len(o.files) == 0:
+		err = fmt.Errorf("-merge: name the shard files to merge")
+	case !o.merge && len(o.files) > 0:
+		err = fmt.Errorf("unexpected arguments: %s (only -merge takes files)", strings.Join(o.files, " "))
+	case o.shard != "" && !o.json:
+		err = fmt.Errorf("-shard %s: a shard's result is its -json document (add -json)", o.shard)
+	case o.shard != "" && o.html != "":
+		err = fmt.Errorf("-shard with -html: a page of one part is not the run's (write it from an unsharded run)")
 	case o.workers < 1:
 		err = fmt.Errorf("-workers %d: need at least 1", o.workers)
 	case o.loadCases < 1:
@@ -157,6 +172,13 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		list(stdout)
 		return exitOK
 	}
+	if o.merge {
+		return merge(o.files, stdout, stderr)
+	}
+	shard, err := cli.ParseShard(o.shard)
+	if err != nil {
+		return usageError(stderr, err)
+	}
 	tl, err := cli.ParseTies(o.tie)
 	if err != nil {
 		return usageError(stderr, err)
@@ -179,12 +201,11 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err := checkGolden(o); err != nil {
 		return usageError(stderr, err)
 	}
+	part := shardPart(only, shard)
+	opts.Keep = shard.Owns
 	head := header(o)
 	prog := newProgress(head, o.control)
-	runs := len(only) * len(opts.Ties)
-	if only == nil {
-		runs = len(mutants.All()) * len(opts.Ties)
-	}
+	runs := len(part) * len(opts.Ties)
 	g := newGauge(runs, o.control, time.Now)
 	opts.Progress = func(s string) {
 		prog.note(s)
@@ -192,8 +213,15 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			fmt.Fprintln(stderr, "mutate:", g.line(s))
 		}
 	}
+	opts.Started = func(id string, tie model.TiePolicy) {
+		if o.progress {
+			fmt.Fprintln(stderr, "mutate:", g.started(id, tie.String()))
+		}
+	}
 	if !o.json {
 		fmt.Fprintln(stdout, head)
+	} else if o.progress {
+		fmt.Fprintln(stderr, "mutate:", head)
 	}
 	opts.Catalog = cat
 	rep, err := runGate(ctx, opts)
@@ -203,6 +231,9 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitUnknown
 	case err != nil:
 		return usageError(stderr, err)
+	}
+	if o.progress {
+		fmt.Fprintln(stderr, "mutate:", g.finished())
 	}
 	var changed []string
 	if o.control == "spec" {
@@ -217,18 +248,18 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return usageError(stderr, err)
 		}
 	}
-	problems := rep.Problems()
-	if !o.update {
-		for _, c := range changed {
-			problems = append(problems, "witness changed: "+c+" (rerun with -update to accept)")
-		}
+	d := newDoc(runLine(o), rep, changed, o.update)
+	if !shard.Whole() {
+		d.Shard = &shard
+		d.Mutants = part
 	}
+	d.finish()
 	if o.json {
-		writeJSON(stdout, head, rep, changed, problems, o.update)
+		d.writeJSON(stdout)
 	} else {
-		writeText(stdout, rep, changed, problems, o.update)
+		writeText(stdout, rep, d)
 	}
-	if len(problems) > 0 {
+	if len(d.Problems) > 0 {
 		return exitFailed
 	}
 	return exitOK
@@ -264,11 +295,32 @@ func header(o *options) string {
 	if o.control != "spec" {
 		control = " -control=" + o.control
 	}
-	return fmt.Sprintf("mutate -tie=%s -only=%q -all=%t -seed=%d -load-cases=%d -workers=%d -golden=%s%s (version %s)",
-		o.tie, o.only, o.all, o.seed, o.loadCases, o.workers, o.golden, control, cli.Version())
+	shard := ""
+	if o.shard != "" {
+		shard = " -shard=" + o.shard
+	}
+	return fmt.Sprintf("mutate -tie=%s -only=%q -all=%t -seed=%d -load-cases=%d -workers=%d -golden=%s%s%s (version %s)",
+		o.tie, o.only, o.all, o.seed, o.loadCases, o.workers, o.golden, control, shard, cli.Version())
+}
+
+// runLine is the "run" of the -json document: the header without what
+// does not change the result (the worker count) or what -merge undoes
+// (the shard), so that shards of one run carry the same line, and their
+// merge the line of the run they split.
+func runLine(o *options) string {
+	control := ""
+	if o.control != "spec" {
+		control = " -control=" + o.control
+	}
+	if o.update {
+		control += " -update"
+	}
+	return fmt.Sprintf("mutate -tie=%s -only=%q -all=%t -seed=%d -load-cases=%d -golden=%s%s (version %s)",
+		o.tie, o.only, o.all, o.seed, o.loadCases, o.golden, control, cli.Version())
 }
 
 func list(w io.Writer) {
+	fmt.Fprintln(w, "catalogue:", mutants.CountSentence())
 	fmt.Fprintln(w, "mutants:")
 	for _, m := range mutants.All() {
 		extra := ""
@@ -328,7 +380,7 @@ func cell(f *mutants.Finding, status string) (by, inv, depth, work string) {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.0fms", float64(d.Microseconds())/1000) }
 
-func writeText(w io.Writer, rep *mutants.Report, changed, problems []string, updated bool) {
+func writeText(w io.Writer, rep *mutants.Report, d *gateDoc) {
 	states, points := rep.Work()
 	if rep.Lazy {
 		fmt.Fprintf(w, "\nsuite: the %d cheapest of %d checks, the ones the selected mutants reached (the full run's order; the control ran on those only)\n",
@@ -337,120 +389,45 @@ func writeText(w io.Writer, rep *mutants.Report, changed, problems []string, upd
 		fmt.Fprintf(w, "\nsuite: %d checks (%s states over %d universes, %s cube points, 2 load searches), cheapest first\n",
 			len(rep.Suite), notefig.Commas(states), countKind(rep, mutants.KindExplore), notefig.Commas(points))
 	}
-	writeControl(w, rep)
+	writeControl(w, d)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "id\ttie\trule\tcaught by\tinvariant\tdepth\tstates/points\tchecks\ttime")
-	for _, r := range rep.Results {
-		by, inv, depth, work := cell(r.First, r.Status)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", r.Mutant.ID, r.Tie, r.Mutant.Rule, by, inv, depth, work, r.Ran, ms(r.Elapsed))
+	for i, r := range rep.Results {
+		by, inv, depth, work := cell(r.First, r.ShownStatus())
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", r.Mutant.ID, r.Tie, r.Mutant.Rule, by, inv, depth, work, r.Ran, ms(d.times[i]))
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
-	for _, tie := range rep.Options.Ties {
-		fmt.Fprintln(w, summaryLine(rep, tie))
+	for _, l := range d.Summary {
+		fmt.Fprintln(w, l)
 	}
-	switch {
-	case updated && len(changed) > 0:
-		fmt.Fprintf(w, "witnesses: rewrote %s\n", strings.Join(changed, ", "))
-	case rep.Options.BaselineName != "spec":
-		fmt.Fprintln(w, "witnesses: not compared (the golden files are recorded against spec)")
-	case len(changed) == 0:
-		fmt.Fprintln(w, "witnesses: every golden file matches")
-	}
-	for _, p := range problems {
+	fmt.Fprintln(w, "witnesses:", d.Witnesses)
+	for _, p := range d.Problems {
 		fmt.Fprintln(w, "FAIL", p)
 	}
-	fmt.Fprintf(w, "total %s\n", ms(rep.Elapsed))
+	fmt.Fprintf(w, "total %s\n", ms(d.elapsed))
 }
 
 // writeControl says what the baseline was checked by and what not, and
 // what it tripped, safety and spec-text conformance apart (by what each
 // check asserts), with one verdict line that claims nothing of a check not
-// run.
-func writeControl(w io.Writer, rep *mutants.Report) {
-	name := rep.Options.BaselineName
-	var safety, conf []string
-	for _, tie := range rep.Options.Ties {
-		for _, f := range rep.Control[tie] {
-			s := fmt.Sprintf("%s %s (%s)", f.Check, f.Invariant, tie)
-			if mutants.IsConformanceName(f.Check) {
-				conf = append(conf, s)
-			} else {
-				safety = append(safety, s)
-			}
-		}
-	}
-	if a, ok := amendments.Lookup(name); ok {
-		fmt.Fprintf(w, "control: amendment %s (%s): %s\n", a.Name, a.Section, a.Title)
+// run: the lines -json carries in "control".
+func writeControl(w io.Writer, d *gateDoc) {
+	c := d.Control
+	if c.Title != "" {
+		fmt.Fprintf(w, "control: %s\n", c.Title)
 	} else {
-		fmt.Fprintf(w, "control: %s\n", name)
+		fmt.Fprintf(w, "control: %s\n", c.Baseline)
 	}
-	scope := rep.ControlScope()
-	for _, l := range mutants.ScopeLines(scope, "  ") {
-		fmt.Fprintln(w, l)
+	for _, l := range c.ScopeLines {
+		fmt.Fprintln(w, "  "+l)
 	}
-	if rep.Lazy {
+	if d.Lazy {
 		fmt.Fprintln(w, "  (with -only the control runs only the checks the mutants reached; run without -only for its whole verdict)")
 	}
-	switch {
-	case len(safety) > 0:
-		fmt.Fprintf(w, "  safety: BROKEN: %s\n", strings.Join(safety, ", "))
-	case len(scope.NotRun) > 0:
-		fmt.Fprintf(w, "  safety: holds on the %d safety checks run; not decided on the %d not run\n", len(scope.Safety), len(scope.NotRun))
-	default:
-		fmt.Fprintf(w, "  safety: holds on every safety check (%d: universes, simulations, law and hazard cubes, load soundness)\n", len(scope.Safety))
-	}
-	unused := ""
-	if name != "spec" {
-		unused = " (expected of an amendment; those checks are not used to catch mutants)"
-	}
-	switch {
-	case len(conf) > 0:
-		fmt.Fprintf(w, "  spec-text conformance: differs from today's spec text: %s%s\n", strings.Join(conf, ", "), unused)
-	case len(scope.SpecText) == 0:
-		fmt.Fprintln(w, "  spec-text conformance: not checked (no conformance check ran)")
-	case len(scope.NotRun) > 0:
-		fmt.Fprintf(w, "  spec-text conformance: agrees with today's spec text on the %d conformance checks run (%s); the others not run\n",
-			len(scope.SpecText), strings.Join(scope.SpecText, ", "))
-	default:
-		fmt.Fprintf(w, "  spec-text conformance: agrees with today's spec text (all %d conformance checks)\n", len(scope.SpecText))
-	}
-	fmt.Fprintf(w, "  verdict: %s\n\n", mutants.Verdict(scope, safety, conf))
-}
-
-// summaryLine is one tie policy's outcome: the counts, and for every
-// mutant that survived or is equivalent, why.
-func summaryLine(rep *mutants.Report, tie model.TiePolicy) string {
-	var caught int
-	var surv, eq []string
-	for _, r := range rep.Results {
-		if r.Tie != tie {
-			continue
-		}
-		switch r.Status {
-		case mutants.StatusCaught:
-			caught++
-		case mutants.StatusEquivalent:
-			eq = append(eq, fmt.Sprintf("%s, expected: %s", r.Mutant.ID, r.Mutant.EquivalentUnder(tie)))
-		default:
-			why := "not expected"
-			switch {
-			case len(r.Skipped) > 0:
-				why = "the baseline itself fails " + strings.Join(r.Skipped, ", ")
-			case tie != model.ClearWins:
-				why = "outcomes under set-wins are recorded, not required"
-			}
-			surv = append(surv, fmt.Sprintf("%s, %s", r.Mutant.ID, why))
-		}
-	}
-	line := fmt.Sprintf("%s-wins: %d caught, %d survived, %d equivalent", tie, caught, len(surv), len(eq))
-	if len(surv) > 0 {
-		line += "; survived: " + strings.Join(surv, "; ")
-	}
-	if len(eq) > 0 {
-		line += "; equivalent: " + strings.Join(eq, "; ")
-	}
-	return line
+	fmt.Fprintf(w, "  safety: %s\n", c.Safety)
+	fmt.Fprintf(w, "  spec-text conformance: %s\n", c.SpecText)
+	fmt.Fprintf(w, "  verdict: %s\n\n", c.Verdict)
 }
 
 func countKind(rep *mutants.Report, kind string) int {
@@ -461,56 +438,4 @@ func countKind(rep *mutants.Report, kind string) int {
 		}
 	}
 	return n
-}
-
-type jsonResult struct {
-	ID        string   `json:"id"`
-	Rule      string   `json:"rule"`
-	Section   string   `json:"section"`
-	Tie       string   `json:"tie"`
-	Status    string   `json:"status"`
-	CaughtBy  string   `json:"caught_by,omitempty"`
-	Invariant string   `json:"invariant,omitempty"`
-	Depth     *int     `json:"depth,omitempty"`
-	Work      int64    `json:"states_or_points,omitempty"`
-	Checks    int      `json:"checks_run"`
-	TimeMS    float64  `json:"time_ms"`
-	Findings  []string `json:"caught_by_all,omitempty"`
-	Missed    []string `json:"missed,omitempty"`
-}
-
-type jsonCheck struct {
-	Name string `json:"name"`
-	Work int64  `json:"work"`
-}
-
-func writeJSON(w io.Writer, head string, rep *mutants.Report, changed, problems []string, updated bool) {
-	out := struct {
-		Run       string       `json:"run"`
-		Status    string       `json:"status"`
-		Suite     []jsonCheck  `json:"suite"`
-		Results   []jsonResult `json:"results"`
-		Changed   []string     `json:"witnesses_changed,omitempty"`
-		Rewritten bool         `json:"witnesses_rewritten,omitempty"`
-		Problems  []string     `json:"problems,omitempty"`
-		TimeMS    float64      `json:"time_ms"`
-	}{Run: head, Status: "ok", Changed: changed, Rewritten: updated && len(changed) > 0, Problems: problems,
-		TimeMS: float64(rep.Elapsed.Microseconds()) / 1000}
-	if len(problems) > 0 {
-		out.Status = "failed"
-	}
-	for _, c := range rep.Suite {
-		out.Suite = append(out.Suite, jsonCheck{c.Name, c.Work})
-	}
-	for _, r := range rep.Results {
-		j := jsonResult{ID: r.Mutant.ID, Rule: r.Mutant.Rule, Section: r.Mutant.Section, Tie: r.Tie.String(), Status: r.Status,
-			Checks: r.Ran, TimeMS: float64(r.Elapsed.Microseconds()) / 1000, Findings: r.CaughtBy(), Missed: r.Missed}
-		if f := r.First; f != nil {
-			d := f.Depth
-			j.CaughtBy, j.Invariant, j.Depth, j.Work = f.Check, f.Invariant, &d, f.Work
-		}
-		out.Results = append(out.Results, j)
-	}
-	b, _ := json.MarshalIndent(out, "", "  ") // plain data always marshals
-	fmt.Fprintln(w, string(b))
 }

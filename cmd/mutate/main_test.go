@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,31 +65,6 @@ func copyGolden(t *testing.T, ids ...string) string {
 		}
 	}
 	return dir
-}
-
-func TestOnlyJSON(t *testing.T) {
-	dir := copyGolden(t, "M5", "M13")
-	code, out, errOut := runCLI(t, "-only", "M5,M13", "-tie", "clear", "-json", "-golden", dir)
-	if code != exitOK {
-		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
-	}
-	var j struct {
-		Run     string `json:"run"`
-		Status  string `json:"status"`
-		Results []struct {
-			ID, Status, CaughtBy string
-			Depth                *int
-		} `json:"results"`
-	}
-	if err := json.Unmarshal([]byte(out), &j); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(j.Run, `mutate -tie=clear -only="M5,M13" -all=false -seed=`) || !strings.Contains(j.Run, "version") || j.Status != "ok" {
-		t.Errorf("run %q status %q", j.Run, j.Status)
-	}
-	if len(j.Results) != 2 || j.Results[0].ID != "M5" || j.Results[0].Status != "caught" || j.Results[1].ID != "M13" {
-		t.Errorf("results %+v", j.Results)
-	}
 }
 
 // A witness that differs from its golden file fails the run; -update

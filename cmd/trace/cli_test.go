@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nip-rs/harness/internal/cli"
 )
 
 // The command-line contract every command keeps (internal/cli): -h and
@@ -59,5 +63,22 @@ func TestCommandLineContract(t *testing.T) {
 				t.Errorf("stdout %q, stderr %q: want nothing on stdout and %q on stderr", out, errOut, tc.stderr)
 			}
 		})
+	}
+}
+
+// An interrupt (the run's context ending, as SIGINT ends it) prints what
+// was read and exits 3 with no verdict.
+func TestInterruptExits3(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "spec.md")
+	if err := os.WriteFile(path, []byte("# Spec\n\nA client MUST publish canonical state.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut bytes.Buffer
+	code := runContext(ctx, []string{"-root", "../..", "-spec", path, "-summary"}, &out, &errOut)
+	if code != cli.ExitUnknown || !strings.Contains(out.String(), "interrupted: read ") || !strings.Contains(out.String(), "no verdict") ||
+		strings.Contains(out.String(), "every MUST sentence") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
 }

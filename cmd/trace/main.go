@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -12,7 +13,11 @@ import (
 	"github.com/nip-rs/harness/spec"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	ctx, stop := cli.Interruptible()
+	defer stop()
+	os.Exit(runContext(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // doc is -h: what the command does, how to call it and its exit codes.
 var doc = cli.Doc{
@@ -34,12 +39,29 @@ disagreement between the table, the spec text and the repository's checks.`,
 an unknown check or mutant, a mutant none of a row's checks catches`},
 		{Code: cli.ExitUsage, Meaning: `usage or input error: unknown flag; a spec file that cannot be read, is
 not text, or holds no normative sentence; a root without the repository`},
+		{Code: cli.ExitUnknown, Meaning: "interrupted (Ctrl-C): what was read so far is printed, no verdict"},
 	},
 }
 
 // run is the command with its arguments and streams, returning the exit
 // status.
 func run(args []string, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+// interrupted reports whether ctx ended (the first SIGINT or SIGTERM) and,
+// if so, prints what the run had done: the trace is quick, so it is checked
+// between its phases only.
+func interrupted(ctx context.Context, stdout io.Writer, done string) bool {
+	if ctx.Err() == nil {
+		return false
+	}
+	fmt.Fprintf(stdout, "interrupted: %s; no verdict\n", done)
+	return true
+}
+
+// runContext is run, stopped with exit 3 once ctx ends.
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c := cli.New(doc)
 	root := c.Flags.String("root", ".", "the repository root (its _test.go files and mutants/testdata are read)")
 	specFile := c.Flags.String("spec", "", "the spec text (default: "+spec.DefaultSpecPath+" under -root)")
@@ -70,9 +92,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return c.Fail(stderr, err)
 	}
+	if interrupted(ctx, stdout, fmt.Sprintf("read %d normative sentences of %s, the repository's checks not yet", len(sents), path)) {
+		return cli.ExitUnknown
+	}
 	cat, err := spec.NewCatalogue(*root)
 	if err != nil {
 		return c.Fail(stderr, err)
+	}
+	if interrupted(ctx, stdout, fmt.Sprintf("read %d normative sentences of %s and the repository's checks, not compared", len(sents), path)) {
+		return cli.ExitUnknown
 	}
 	mandatory := 0
 	for _, s := range sents {
