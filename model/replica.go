@@ -175,8 +175,13 @@ func (r *Replica) Advance(ctx string, ts uint32) {
 }
 
 // MarkUnread sets an override: S := max(S,C)+1, B := effective frontier.
+// It is refused with the replica unchanged at the counter ceiling and for a
+// context whose override keys would exceed 256 bytes (Rules.OverrideKeysFit).
 func (r *Replica) MarkUnread(ctx string) error {
 	if err := r.gate(); err != nil {
+		return fmt.Errorf("mark-unread %q: %w", ctx, err)
+	}
+	if err := r.Rules.OverrideKeysFit(ctx); err != nil {
 		return fmt.Errorf("mark-unread %q: %w", ctx, err)
 	}
 	f := r.Rules.UnreadBase(r.Frontier(ctx), r.Effective(ctx))
@@ -244,6 +249,12 @@ func (r *Replica) Reinstall(clientID string) {
 // Candidate is the blob the replica would publish now, canonicalised at
 // serialisation against its own effective frontier (always), frontier keys
 // escaped, keys sorted. A legacy replica republishes its opaque entries.
+//
+// No entry whose key exceeds 256 bytes is written: every receiver must
+// discard it (Content Validation), so it would only spend budget. Such a
+// context's frontier stays on this device; mark-unread refuses to create
+// an override for it (Rules.OverrideKeysFit), so a register can only be a
+// floor left by an explicit mark-read, dead here and absent elsewhere.
 func (r *Replica) Candidate() Blob {
 	es := make([]Entry, 0, len(r.ents)*2)
 	for _, e := range r.ents {
@@ -253,8 +264,8 @@ func (r *Replica) Candidate() Blob {
 			}
 			continue
 		}
-		if e.HasF {
-			es = append(es, Entry{r.Rules.Escape(e.ID), e.F})
+		if k := r.Rules.Escape(e.ID); e.HasF && len(k) <= MaxKeyBytes {
+			es = append(es, Entry{k, e.F})
 		}
 		es = r.appendOverride(es, e)
 	}
@@ -267,6 +278,9 @@ func (r *Replica) appendOverride(es []Entry, e ctxState) []Entry {
 	}
 	f := r.Rules.CanonicalFrontier(e.F, r.Effective(e.ID))
 	canon, shape := r.Rules.Canonical(e.R, f, r.Rules.IsLive(e.R, f))
+	if len(PrefixS)+len(e.ID) > MaxKeyBytes {
+		return es
+	}
 	switch shape {
 	case ShapeLive:
 		es = append(es, Entry{PrefixS + e.ID, canon.S}, Entry{PrefixC + e.ID, canon.C}, Entry{PrefixB + e.ID, canon.B})
