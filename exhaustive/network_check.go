@@ -47,6 +47,9 @@ func (w *netWorld) check(c *cache, row []int32, tl *search.Tally) []finding {
 		fa := c.fact(d, row[d])
 		fs = append(fs, fa.compaction...)
 		tl.Add(unitRegisters, int64(fa.registers))
+		if f := w.peerVerdict(c, d, row[d]); f != "" {
+			fs = append(fs, finding{InvNetPeerVerdict, f})
+		}
 	}
 	q := w.quiesce(c, row)
 	tl.Add(unitStates, 1)

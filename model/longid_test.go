@@ -83,8 +83,8 @@ func TestLongOverrideWithoutRefusalDiverges(t *testing.T) {
 // bytes (an id over 256 bytes, or over 252 bytes that escaping lengthens)
 // keeps its read state on the device and is not published, since every
 // receiver must discard it; a peer reads it as never read. Up to 256 bytes
-// the frontier travels. An explicit mark-read on a 252-byte context
-// publishes its frontier but not the floor it leaves, and both sides read
+// the frontier travels. An explicit mark-read on a 252-byte context is a
+// natural read (no floor: none could be published), and both sides read
 // it as read.
 func TestLongFrontierOnlyContext(t *testing.T) {
 	for _, tc := range []struct {
@@ -109,8 +109,16 @@ func TestLongFrontierOnlyContext(t *testing.T) {
 	ctx := longID(252)
 	r := NewReplica("a")
 	mustDo(t, r.MarkRead(ctx, 20))
-	if r.Reg(ctx) != (Reg{C: 1}) {
-		t.Fatalf("mark-read left %v", r.Reg(ctx))
+	if r.HasReg(ctx) || r.Frontier(ctx) != 20 {
+		t.Fatalf("mark-read left %v at frontier %d, want no register", r.Reg(ctx), r.Frontier(ctx))
+	}
+	// A register restored from elsewhere is still cleared as usual, and
+	// its over-long keys are not written.
+	q := NewReplica("q")
+	mustDo(t, q.Restore(ctx, 10, true, Reg{S: 1, B: 10}))
+	mustDo(t, q.MarkRead(ctx, 20))
+	if q.Reg(ctx) != (Reg{S: 1, C: 2, B: 10}) || len(q.Candidate().Contexts) != 1 {
+		t.Fatalf("restored register after mark-read: %v, published %v", q.Reg(ctx), q.Candidate().Contexts)
 	}
 	pub := r.Candidate()
 	if _, ok := pub.Value(ctx); !ok || len(pub.Contexts) != 1 {

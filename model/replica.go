@@ -197,7 +197,8 @@ func (r *Replica) MarkUnread(ctx string) error {
 
 // MarkRead is an explicit mark-read: the frontier advances to ts (this
 // stands even if the action fails), then C := max(S,C)+1. A legacy replica
-// only advances the frontier.
+// only advances the frontier, and so does an upgraded one on a context with
+// no register whose override keys would exceed 256 bytes.
 func (r *Replica) MarkRead(ctx string, ts uint32) error {
 	if r.Legacy {
 		r.Advance(ctx, ts)
@@ -207,6 +208,12 @@ func (r *Replica) MarkRead(ctx string, ts uint32) error {
 		return fmt.Errorf("mark-read %q: %w", ctx, err)
 	}
 	r.Advance(ctx, ts)
+	if !r.HasReg(ctx) && r.Rules.OverrideKeysFit(ctx) != nil {
+		// No override exists and none can (mark-unread is refused), and a
+		// floor no receiver accepts would block nothing: the frontier
+		// advance is the whole action.
+		return nil
+	}
 	f := r.Effective(ctx)
 	e := r.at(ctx)
 	nr, err := r.Rules.MarkRead(e.R, f, r.Rules.IsLive(e.R, f))
@@ -252,9 +259,10 @@ func (r *Replica) Reinstall(clientID string) {
 //
 // No entry whose key exceeds 256 bytes is written: every receiver must
 // discard it (Content Validation), so it would only spend budget. Such a
-// context's frontier stays on this device; mark-unread refuses to create
-// an override for it (Rules.OverrideKeysFit), so a register can only be a
-// floor left by an explicit mark-read, dead here and absent elsewhere.
+// context's frontier stays on this device. Over-long ov_* keys arise only
+// from a register restored from elsewhere: mark-unread refuses to create
+// one (Rules.OverrideKeysFit), mark-read creates no floor there, and
+// receipt rejects such groups.
 func (r *Replica) Candidate() Blob {
 	es := make([]Entry, 0, len(r.ents)*2)
 	for _, e := range r.ents {

@@ -393,6 +393,14 @@ func Core() []Mutant {
 			Apply:      func(r *model.Rules) { r.CanonicalFrontier = func(own, _ uint32) uint32 { return own } },
 			ExpectedBy: []string{"explore:hierarchy", "simulate:hierarchy"},
 		},
+		{
+			ID: "M31", Rule: "mark-unread is refused where an override key would exceed 256 bytes",
+			Section: "Bounds and Budget (256-byte key limit); Content Validation",
+			// The refusal is gone: a 252-byte context is marked unread on
+			// the device while every receiver rejects its 257-byte group.
+			Apply:      func(r *model.Rules) { r.OverrideKeysFit = func(string) error { return nil } },
+			ExpectedBy: []string{"explore:long-id"},
+		},
 	}
 }
 
