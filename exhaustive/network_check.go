@@ -28,6 +28,10 @@ import (
 //  5. the intent oracle (judgeIntent) must agree with every upgraded
 //     replica's verdict on each context it judges (N3).
 //
+// N8 (peerVerdict, network_published.go) runs on the state itself too: a
+// peer holding only an upgraded device's current publication derives the
+// device's unread verdicts.
+//
 // Quiescence depends only on the drained devices, so its result is memoised
 // on them.
 
