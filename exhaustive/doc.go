@@ -32,9 +32,11 @@
 //
 // hierarchy.go is the universe of a channel with thread: and msg: children
 // resolved through a model.ParentResolver; wide.go widens a universe's
-// values and starts its counters near the ceiling (the ceiling universe);
+// values and starts its counters near the ceiling (the ceiling universe),
+// or adds a 252-byte context id (the long-id universe);
 // network_shape.go checks every publication's override groups are
-// canonical (N7). simulate.go runs seeded random walks through any
+// canonical (N7), network_published.go that a peer derives each device's
+// verdicts from its publication (N8). simulate.go runs seeded random walks through any
 // universe with the same checks, far past the exhaustive bounds, and
 // shrinks a violation to a witness Replay runs.
 package exhaustive

@@ -25,6 +25,7 @@ const (
 	InvNetRotation    = "N6-rotation-carry-forward"
 	InvNetVacuous     = "N0-non-vacuity"
 	InvNetCanonical   = "N7-canonical-publication"
+	InvNetPeerVerdict = "N8-published-verdict"
 )
 
 // The units the worlds' invariants count.
@@ -80,6 +81,8 @@ var networkTable = []search.Invariant{
 		Section: "Client-ID Rotation, Override State Durability"},
 	{ID: InvNetCanonical, Label: "N7", Doc: "every override group published is canonical at the effective frontier", Unit: unitPublications,
 		Section: "Mandatory Canonical Publication, Hierarchical Frontier Rule"},
+	{ID: InvNetPeerVerdict, Label: "N8", Doc: "a peer holding only a device's publication derives the device's unread verdicts", Unit: unitStates,
+		Section: "Content Validation (256-byte keys), Bounds and Budget (256-byte key limit)"},
 	{ID: InvNetVacuous, Label: "N0", Doc: "non-vacuity: some sometimes condition reached", Unit: unitConditions,
 		Section: "(the harness: a check that never meets its situation passes vacuously)"},
 }

@@ -28,6 +28,10 @@ import (
 //  5. the intent oracle (judgeIntent) must agree with every upgraded
 //     replica's verdict on each context it judges (N3).
 //
+// N8 (peerVerdict, network_published.go) runs on the state itself too: a
+// peer holding only an upgraded device's current publication derives the
+// device's unread verdicts.
+//
 // Quiescence depends only on the drained devices, so its result is memoised
 // on them.
 
@@ -47,6 +51,9 @@ func (w *netWorld) check(c *cache, row []int32, tl *search.Tally) []finding {
 		fa := c.fact(d, row[d])
 		fs = append(fs, fa.compaction...)
 		tl.Add(unitRegisters, int64(fa.registers))
+		if f := w.peerVerdict(c, d, row[d]); f != "" {
+			fs = append(fs, finding{InvNetPeerVerdict, f})
+		}
 	}
 	q := w.quiesce(c, row)
 	tl.Add(unitStates, 1)

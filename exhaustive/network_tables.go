@@ -161,6 +161,7 @@ type netCache struct {
 	quiet   map[string]*quietResult  // drained nodes
 	view    map[uint64]string        // (dev, rep) -> what must agree at quiescence
 	reading map[uint64][]reading     // (legacy dev, rep) -> what a reader of its publication sees
+	peer    map[uint64]string        // (upgraded dev, rep) -> N8's finding ("" when a peer derives its verdicts)
 	sym     *u64map[int32]           // symKey(kind, element, dev, id)
 	repKey  [][]string               // per device, by replica id ("" not yet known)
 	symRow  []int32                  // canonical's scratch: the best image and the current one
@@ -182,7 +183,7 @@ func newNetCache(n int) *netCache {
 	c := &netCache{
 		event: map[[3]int32]localEvent{}, merge: map[[2]int32]int32{}, kmerge: newU64map[step](kmergeMemoSlots),
 		pub: map[[3]int32]publication{}, pubBase: map[uint64]*pubBase{}, flag: map[[2]int32]int32{}, rot: map[[2]int32]rotation{},
-		legacy: map[int32]uint8{}, quiet: map[string]*quietResult{}, orderSeen: newU64map[struct{}](0), view: map[uint64]string{}, reading: map[uint64][]reading{}, sym: newU64map[int32](0),
+		legacy: map[int32]uint8{}, quiet: map[string]*quietResult{}, orderSeen: newU64map[struct{}](0), view: map[uint64]string{}, reading: map[uint64][]reading{}, peer: map[uint64]string{}, sym: newU64map[int32](0),
 	}
 	c.repKey = make([][]string, n)
 	return c

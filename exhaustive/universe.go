@@ -84,7 +84,7 @@ func Reference() Universe {
 
 // Catalog holds the named universes and rule sets a run or a witness can
 // refer to. NewCatalog has the project's own (the universes reference,
-// network, network-whole, hierarchy and ceiling; the rule set spec); a command adds more
+// network, network-whole, hierarchy, ceiling and long-id; the rule set spec); a command adds more
 // (mutants.Register) before it parses its flags. A Catalog is safe for
 // concurrent use.
 type Catalog struct {
@@ -102,6 +102,7 @@ func NewCatalog() *Catalog {
 	c.AddUniverse("network-whole", NetworkWholeUniverse)
 	c.AddUniverse("hierarchy", HierarchyUniverse)
 	c.AddUniverse("ceiling", CeilingUniverse)
+	c.AddUniverse("long-id", LongIDUniverse)
 	c.AddRules("spec", model.Spec)
 	return c
 }

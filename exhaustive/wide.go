@@ -2,6 +2,7 @@ package exhaustive
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/nip-rs/harness/model"
 )
@@ -83,3 +84,37 @@ func (w *netWorld) startKnow(d int) int32 {
 	}
 	return w.t.internKnow(know{seq: seq, ac: ac})
 }
+
+// WithLongContext returns u with one more override context after its own:
+// an id of model.MaxOverrideContextBytes+1 (252) bytes, the shortest whose
+// ov_* keys exceed the 256-byte key limit while its frontier key still
+// fits. Mark-unread there is refused (Rules.OverrideKeysFit); without the
+// refusal the device would show an override that every peer rejects with
+// the group, which N8 sees at once.
+func WithLongContext(u Universe) Universe {
+	u.Contexts = append(slices.Clone(u.Contexts), LongContext)
+	return u
+}
+
+// LongContext is WithLongContext's context id: "long-" and x to 252 bytes.
+var LongContext = "long-" + strings.Repeat("x", model.MaxOverrideContextBytes+1-len("long-"))
+
+// LongIDUniverse is the in-flight network over a normal context and the
+// 252-byte one: two interchangeable upgraded devices, c0 and LongContext,
+// frontier values 10 and 20, whole publications, one message per channel.
+func LongIDUniverse() Universe {
+	u := Universe{
+		Name:     "long-id",
+		Doc:      "in-flight network with a 252-byte context id beside c0: 2 upgraded devices, values 10/20, whole publications, 1 message per channel",
+		Devices:  []DeviceSpec{{ClientID: "d0"}, {ClientID: "d1"}},
+		Contexts: []string{"c0"},
+		Values:   []uint32{10, 20},
+		Depth:    longIDDepth,
+		Network:  &Network{Capacity: 1, Rounds: 4, SymDevices: []int{0, 1}},
+	}
+	return WithLongContext(u)
+}
+
+// longIDDepth is the long-id universe's default depth bound (NOTE.md,
+// "Long context ids").
+const longIDDepth = 5

@@ -92,6 +92,11 @@ var (
 	// ErrStillActive: an explicit mark-read at the ceiling left the override
 	// active, so it must be reported as failed (Actions).
 	ErrStillActive = errors.New("override still active after mark-read")
+	// ErrKeyTooLong: a key of the context's override group would exceed
+	// the 256-byte key limit, so every receiver would reject the group; the
+	// mark-unread is refused like one at the counter ceiling (Bounds and
+	// Budget, the 256-byte key limit).
+	ErrKeyTooLong = errors.New("override key over 256 bytes")
 )
 
 // MarkUnreadReg is the mark-unread action: S := max(S,C)+1, B := the
@@ -102,6 +107,20 @@ func MarkUnreadReg(r Reg, f uint32) (Reg, error) {
 		return r, fmt.Errorf("mark-unread refused: %w", ErrCounterCeiling)
 	}
 	return Reg{S: r.Ceiling() + 1, C: r.C, B: f}, nil
+}
+
+// MaxOverrideContextBytes is the longest raw context id whose override
+// keys all fit the 256-byte key limit: 256 minus the 5-byte prefix.
+const MaxOverrideContextBytes = MaxKeyBytes - len(PrefixS)
+
+// OverrideKeysFit is the production check behind mark-unread's refusal of
+// a context whose ov_* keys would exceed MaxKeyBytes. The three prefixes
+// have one length, so the longest key is len(PrefixS)+len(ctx).
+func OverrideKeysFit(ctx string) error {
+	if n := len(ctx); n > MaxOverrideContextBytes {
+		return fmt.Errorf("mark-unread refused: %w (context id of %d bytes; at most %d fit)", ErrKeyTooLong, n, MaxOverrideContextBytes)
+	}
+	return nil
 }
 
 // MarkReadReg is the counter half of an explicit mark-read; fAfter is the

@@ -175,8 +175,13 @@ func (r *Replica) Advance(ctx string, ts uint32) {
 }
 
 // MarkUnread sets an override: S := max(S,C)+1, B := effective frontier.
+// It is refused with the replica unchanged at the counter ceiling and for a
+// context whose override keys would exceed 256 bytes (Rules.OverrideKeysFit).
 func (r *Replica) MarkUnread(ctx string) error {
 	if err := r.gate(); err != nil {
+		return fmt.Errorf("mark-unread %q: %w", ctx, err)
+	}
+	if err := r.Rules.OverrideKeysFit(ctx); err != nil {
 		return fmt.Errorf("mark-unread %q: %w", ctx, err)
 	}
 	f := r.Rules.UnreadBase(r.Frontier(ctx), r.Effective(ctx))
@@ -192,7 +197,8 @@ func (r *Replica) MarkUnread(ctx string) error {
 
 // MarkRead is an explicit mark-read: the frontier advances to ts (this
 // stands even if the action fails), then C := max(S,C)+1. A legacy replica
-// only advances the frontier.
+// only advances the frontier, and so does an upgraded one on a context with
+// no register whose override keys would exceed 256 bytes.
 func (r *Replica) MarkRead(ctx string, ts uint32) error {
 	if r.Legacy {
 		r.Advance(ctx, ts)
@@ -202,6 +208,12 @@ func (r *Replica) MarkRead(ctx string, ts uint32) error {
 		return fmt.Errorf("mark-read %q: %w", ctx, err)
 	}
 	r.Advance(ctx, ts)
+	if !r.HasReg(ctx) && r.Rules.OverrideKeysFit(ctx) != nil {
+		// No override exists and none can (mark-unread is refused), and a
+		// floor no receiver accepts would block nothing: the frontier
+		// advance is the whole action.
+		return nil
+	}
 	f := r.Effective(ctx)
 	e := r.at(ctx)
 	nr, err := r.Rules.MarkRead(e.R, f, r.Rules.IsLive(e.R, f))
@@ -244,6 +256,13 @@ func (r *Replica) Reinstall(clientID string) {
 // Candidate is the blob the replica would publish now, canonicalised at
 // serialisation against its own effective frontier (always), frontier keys
 // escaped, keys sorted. A legacy replica republishes its opaque entries.
+//
+// No entry whose key exceeds 256 bytes is written: every receiver must
+// discard it (Content Validation), so it would only spend budget. Such a
+// context's frontier stays on this device. Over-long ov_* keys arise only
+// from a register restored from elsewhere: mark-unread refuses to create
+// one (Rules.OverrideKeysFit), mark-read creates no floor there, and
+// receipt rejects such groups.
 func (r *Replica) Candidate() Blob {
 	es := make([]Entry, 0, len(r.ents)*2)
 	for _, e := range r.ents {
@@ -253,8 +272,8 @@ func (r *Replica) Candidate() Blob {
 			}
 			continue
 		}
-		if e.HasF {
-			es = append(es, Entry{r.Rules.Escape(e.ID), e.F})
+		if k := r.Rules.Escape(e.ID); e.HasF && len(k) <= MaxKeyBytes {
+			es = append(es, Entry{k, e.F})
 		}
 		es = r.appendOverride(es, e)
 	}
@@ -267,6 +286,9 @@ func (r *Replica) appendOverride(es []Entry, e ctxState) []Entry {
 	}
 	f := r.Rules.CanonicalFrontier(e.F, r.Effective(e.ID))
 	canon, shape := r.Rules.Canonical(e.R, f, r.Rules.IsLive(e.R, f))
+	if len(PrefixS)+len(e.ID) > MaxKeyBytes {
+		return es
+	}
 	switch shape {
 	case ShapeLive:
 		es = append(es, Entry{PrefixS + e.ID, canon.S}, Entry{PrefixC + e.ID, canon.C}, Entry{PrefixB + e.ID, canon.B})

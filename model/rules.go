@@ -44,6 +44,13 @@ type Rules struct {
 	// never read from one read to 0; the production rule decides by f and
 	// the register only.
 	MarkUnread func(r Reg, f uint32, read bool) (Reg, error)
+	// OverrideKeysFit reports, before mark-unread changes anything, an
+	// error wrapping ErrKeyTooLong when some ov_s:/ov_c:/ov_b: key of the
+	// raw context id ctx would exceed the 256-byte key limit (Bounds and
+	// Budget, the 256-byte key limit; Content Validation). Every receiver
+	// rejects such a group, so an override the device shows would be one
+	// no peer can derive from its publication.
+	OverrideKeysFit func(ctx string) error
 	// MarkRead is the register half of an explicit mark-read, after the
 	// frontier advance to fAfter; live = Live(r, fAfter, tie).
 	MarkRead func(r Reg, fAfter uint32, live bool) (Reg, error)
@@ -88,6 +95,7 @@ func Spec() *Rules {
 		Live:              LiveReg,
 		Canonical:         CanonicalForm,
 		MarkUnread:        markUnreadDecision,
+		OverrideKeysFit:   OverrideKeysFit,
 		MarkRead:          markReadDecision,
 		UnreadBase:        EffectiveFrontier,
 		CanonicalFrontier: EffectiveFrontier,

@@ -219,7 +219,7 @@ var rulePaths = []rulePath{
 	}, []string{"Rules.Live"}},
 	{"Replica.MarkUnread", func(t *testing.T, rules *Rules) {
 		mustDo(t, restored(t, rules, 10, Reg{}).MarkUnread("chan"))
-	}, []string{"Rules.MarkUnread", "Rules.UnreadBase"}},
+	}, []string{"Rules.OverrideKeysFit", "Rules.MarkUnread", "Rules.UnreadBase"}},
 	{"Replica.MarkRead", func(t *testing.T, rules *Rules) {
 		mustDo(t, restored(t, rules, 10, Reg{S: 1, B: 10}).MarkRead("chan", 20))
 	}, []string{"Rules.Live", "Rules.MarkRead"}},

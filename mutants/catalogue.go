@@ -22,7 +22,7 @@ func Core() []Mutant {
 			Apply: func(r *model.Rules) {
 				r.Live = func(g model.Reg, _ uint32, t model.TiePolicy) bool { return spec.Live(g, 0, t) }
 			},
-			ExpectedBy: []string{"directed:bounded-growth", "directed:exact-wire-shapes", "directed:action-conformance", "directed:merge-closure", "explore:network-whole", "explore:network"},
+			ExpectedBy: []string{"directed:bounded-growth", "directed:exact-wire-shapes", "directed:action-conformance", "directed:merge-closure", "explore:network-whole", "explore:network", "explore:long-id", "simulate:long-id"},
 		},
 		{
 			ID: "M2", Rule: "the max(S,C)+1 counter bump",
@@ -41,7 +41,7 @@ func Core() []Mutant {
 					return model.Reg{S: g.S, C: g.C + 1, B: g.B}, nil
 				}
 			},
-			ExpectedBy: []string{"directed:cross-device-suppression", "directed:deep-history", "directed:action-conformance", "explore:network-whole", "explore:network"},
+			ExpectedBy: []string{"directed:cross-device-suppression", "directed:deep-history", "directed:action-conformance", "explore:network-whole", "explore:network", "explore:long-id", "simulate:long-id"},
 		},
 		{
 			ID: "M3", Rule: "clear-wins on every installation",
@@ -52,7 +52,7 @@ func Core() []Mutant {
 			// set-wins under clear-wins and set-wins runs alike.
 			Apply:      func(r *model.Rules) { r.Tie = model.SetWins },
 			OneDevice:  true,
-			ExpectedBy: []string{"explore:ceiling", "explore:hierarchy", "explore:network-whole", "explore:network"},
+			ExpectedBy: []string{"explore:ceiling", "explore:hierarchy", "explore:network-whole", "explore:network", "explore:long-id"},
 			SetWinsEquivalent: "M3 is one installation deciding ties by set-wins; under set-wins every " +
 				"installation already does, so the mutant is the run's own rules",
 		},
@@ -67,7 +67,7 @@ func Core() []Mutant {
 					return spec.Canonical(g, f, live)
 				}
 			},
-			ExpectedBy: []string{"directed:bounded-growth", "directed:identity-free-reinstall", "directed:exact-wire-shapes", "directed:cross-device-suppression", "directed:deep-history", "explore:network-whole", "explore:network"},
+			ExpectedBy: []string{"directed:bounded-growth", "directed:identity-free-reinstall", "directed:exact-wire-shapes", "directed:cross-device-suppression", "directed:deep-history", "explore:network-whole", "explore:network", "explore:long-id", "simulate:long-id"},
 		},
 		{
 			ID: "M5", Rule: "values are integers in 0..4294967295",
@@ -89,7 +89,7 @@ func Core() []Mutant {
 					return a
 				}
 			},
-			ExpectedBy: []string{"directed:identity-free-reinstall", "directed:cross-device-suppression", "directed:join-commutative", "explore:reference", "explore:network-whole", "explore:network"},
+			ExpectedBy: []string{"directed:identity-free-reinstall", "directed:cross-device-suppression", "directed:join-commutative", "explore:reference", "explore:network-whole", "explore:network", "explore:long-id", "simulate:long-id"},
 		},
 		{
 			ID: "M7", Rule: "canonical publication: dead registers as the floor",
@@ -104,7 +104,7 @@ func Core() []Mutant {
 				}
 			},
 			ExpectedBy: []string{"directed:bounded-growth", "directed:exact-wire-shapes", "explore:hierarchy", "directed:merge-closure",
-				"simulate:network-whole", "explore:network-whole", "simulate:hierarchy", "simulate:network", "explore:network"},
+				"simulate:network-whole", "explore:network-whole", "simulate:hierarchy", "simulate:network", "explore:network", "explore:long-id", "simulate:long-id"},
 		},
 		{
 			ID: "M8", Rule: "slots are assigned per logical context, not per entry",
@@ -195,7 +195,7 @@ func Core() []Mutant {
 					return spec.Canonical(g, f, live || g.S > g.C)
 				}
 			},
-			ExpectedBy: []string{"directed:bounded-growth", "directed:exact-wire-shapes"},
+			ExpectedBy: []string{"directed:bounded-growth", "directed:exact-wire-shapes", "explore:long-id", "simulate:long-id"},
 		},
 		{
 			ID: "M15", Rule: "a virgin register is omitted from the wire",
@@ -224,7 +224,7 @@ func Core() []Mutant {
 					return c, s
 				}
 			},
-			ExpectedBy: []string{"directed:bounded-growth", "directed:exact-wire-shapes"},
+			ExpectedBy: []string{"directed:bounded-growth", "directed:exact-wire-shapes", "explore:long-id", "simulate:long-id"},
 		},
 		{
 			ID: "M17", Rule: "mark-unread sets B to the current effective frontier",
@@ -392,6 +392,14 @@ func Core() []Mutant {
 			// the channel has overtaken publishes its dead register raw.
 			Apply:      func(r *model.Rules) { r.CanonicalFrontier = func(own, _ uint32) uint32 { return own } },
 			ExpectedBy: []string{"explore:hierarchy", "simulate:hierarchy"},
+		},
+		{
+			ID: "M31", Rule: "mark-unread is refused where an override key would exceed 256 bytes",
+			Section: "Bounds and Budget (256-byte key limit); Content Validation",
+			// The refusal is gone: a 252-byte context is marked unread on
+			// the device while every receiver rejects its 257-byte group.
+			Apply:      func(r *model.Rules) { r.OverrideKeysFit = func(string) error { return nil } },
+			ExpectedBy: []string{"explore:long-id", "simulate:long-id"},
 		},
 	}
 }

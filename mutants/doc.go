@@ -14,7 +14,7 @@
 // The history mutants change the paged history walk's history.Rules and
 // are checked by its universe (history:walk) alone.
 //
-// Files: catalogue.go (M1–M30), load.go (L1–L11) and history.go (H1–H11,
+// Files: catalogue.go (M1–M31), load.go (L1–L12) and history.go (H1–H11,
 // with the walk's check and ReplayHistory) are the catalogue;
 // registry.go registers every mutant's rules (and the one-device universe
 // variants) with the explorer so witnesses replay; checks.go is the suite

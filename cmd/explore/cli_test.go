@@ -98,11 +98,11 @@ func TestAmendmentRun(t *testing.T) {
 	for _, want := range []string{
 		"amendment b-max-frontier (Actions (mark-unread))",
 		"against spec, tie clear, universe reference: 0 distinct rule inputs decided otherwise than spec",
-		"checked: 30 of 49 checks: 22 safety, 8 spec-text conformance",
-		"not checked (19): explore:ceiling, explore:hierarchy, explore:network, explore:network-whole, load:soundness",
+		"checked: 30 of 51 checks: 22 safety, 8 spec-text conformance",
+		"not checked (21): explore:ceiling, explore:hierarchy, explore:long-id, explore:network, explore:network-whole, load:soundness",
 		"safety (convergence, no resurrection, intent, model laws): every check run holds (22)",
 		"spec-text conformance: differs from today's spec text: C6 action-conformance (clear)",
-		"verdict: safe on the 22 safety checks run (19 checks of the suite not run), with a spec-text difference: C6 action-conformance (clear)",
+		"verdict: safe on the 22 safety checks run (21 checks of the suite not run), with a spec-text difference: C6 action-conformance (clear)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
@@ -113,7 +113,7 @@ func TestAmendmentRun(t *testing.T) {
 	code, out, _ = runCLI(t, "-rules", "refuse-unread-never-read", "-witness", t.TempDir(), "-progress=0")
 	for _, want := range []string{
 		"safety (convergence, no resurrection, intent, model laws): every check run holds (22)",
-		"verdict: safe on the 22 safety checks run (19 checks of the suite not run), with a spec-text difference: C6 action-conformance (clear), C6 action-conformance (set)",
+		"verdict: safe on the 22 safety checks run (21 checks of the suite not run), with a spec-text difference: C6 action-conformance (clear), C6 action-conformance (set)",
 	} {
 		if code != exitViolation || !strings.Contains(out, want) {
 			t.Errorf("refuse-unread-never-read: exit %d, output lacks %q:\n%s", code, want, out)
@@ -122,8 +122,8 @@ func TestAmendmentRun(t *testing.T) {
 	// Only the checks run are claimed: without cubes, conformance is not
 	// checked, not agreed with.
 	code, out, _ = runCLI(t, "-rules", "refuse-unread-never-read", "-directed=false", "-progress=0", "-witness", t.TempDir())
-	for _, want := range []string{"checked: 1 of 49 checks: 1 safety, 0 spec-text conformance", "spec-text conformance: not checked in this run",
-		"verdict: safe on the 1 safety check run (48 checks of the suite not run); spec-text conformance not checked"} {
+	for _, want := range []string{"checked: 1 of 51 checks: 1 safety, 0 spec-text conformance", "spec-text conformance: not checked in this run",
+		"verdict: safe on the 1 safety check run (50 checks of the suite not run); spec-text conformance not checked"} {
 		if code != exitOK || !strings.Contains(out, want) {
 			t.Errorf("-directed=false: exit %d, output lacks %q:\n%s", code, want, out)
 		}

@@ -45,8 +45,10 @@ type registerOutput struct {
 	Live  *bool  `json:"live,omitempty"`
 	Shape string `json:"shape,omitempty"`
 	// Error is the refusal code of an action: counter_ceiling (mark-unread
-	// or mark-read at the uint32 ceiling) or still_active (mark-read at the
-	// ceiling left the override active; the action is reported failed).
+	// or mark-read at the uint32 ceiling), still_active (mark-read at the
+	// ceiling left the override active; the action is reported failed) or
+	// key_too_long (mark-unread on a context whose ov_* keys would exceed
+	// 256 bytes).
 	Error string      `json:"error,omitempty"`
 	TS    *uint32     `json:"ts,omitempty"`
 	OK    *bool       `json:"ok,omitempty"`
@@ -62,6 +64,8 @@ func actionError(err error) string {
 		return "still_active"
 	case errors.Is(err, model.ErrCounterCeiling):
 		return "counter_ceiling"
+	case errors.Is(err, model.ErrKeyTooLong):
+		return "key_too_long"
 	}
 	return "error: " + err.Error()
 }

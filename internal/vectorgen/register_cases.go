@@ -116,6 +116,9 @@ func registerCases() ([]Case, error) {
 }
 
 var (
+	// longCtx is the shortest context id whose override keys exceed the
+	// 256-byte key limit.
+	longCtx   = "long-" + strings.Repeat("x", model.MaxOverrideContextBytes+1-len("long-"))
 	hexThread = "thread:" + strings.Repeat("ab", 32)
 	hexMsg    = "msg:" + strings.Repeat("cd", 32)
 )
@@ -139,6 +142,9 @@ func handScripts() []script {
 			{Do: "advance", Ctx: "c", TS: 10}, {Do: "mark_unread", Ctx: "c"}, {Do: "advance", Ctx: "c", TS: 11}, {Do: "compact", Ctx: "c"}}},
 		{"unread-ceiling", secActions, "mark-unread at the uint32 ceiling is refused and nothing wraps", nil, []step{
 			recv(map[string]uint32{"ov_c:c": max32}), {Do: "mark_unread", Ctx: "c"}}},
+		{"unread-key-too-long", "Bounds and Budget (256-byte key limit)", "mark-unread is refused on a 252-byte context id, whose ov_* keys would exceed 256 bytes, and accepted on a 251-byte one; a mark-read there leaves no floor", nil, []step{
+			{Do: "advance", Ctx: longCtx, TS: 10}, {Do: "mark_unread", Ctx: longCtx}, {Do: "mark_read", Ctx: longCtx, TS: 11},
+			{Do: "advance", Ctx: longCtx[1:], TS: 10}, {Do: "mark_unread", Ctx: longCtx[1:]}}},
 		{"read-ceiling-live", secActions, "mark-read at the ceiling with the override live fails", nil, []step{
 			recv(map[string]uint32{"c": 5, "ov_s:c": max32, "ov_c:c": 1, "ov_b:c": 9}), {Do: "mark_read", Ctx: "c", TS: 6}}},
 		{"read-ceiling-dead", secActions, "mark-read at the ceiling succeeds when the read itself ends the override", nil, []step{

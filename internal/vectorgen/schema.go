@@ -128,13 +128,13 @@ func schemaDefs() map[string]map[string]any {
 				"reg":   reg,
 				"live":  boolean,
 				"shape": enum("omit", "live", "floor"),
-				"error": enum("counter_ceiling", "still_active"),
+				"error": enum("counter_ceiling", "still_active", "key_too_long"),
 				"ts":    u32,
 				"ok":    boolean,
 				"after": arr(ref("after")),
 			}),
 			"after": obj(map[string]any{
-				"error": enum("counter_ceiling", "still_active"),
+				"error": enum("counter_ceiling", "still_active", "key_too_long"),
 				"contexts": map[string]any{"type": "object", "additionalProperties": obj(map[string]any{
 					"frontier": u32, "effective": u32, "reg": reg, "live": boolean,
 				}, "frontier", "effective", "reg", "live")},
@@ -175,7 +175,7 @@ func schemaDefs() map[string]map[string]any {
 				}, "do", "device")),
 			}, "devices", "steps"),
 			"output": arr(obj(map[string]any{
-				"error":      enum("counter_ceiling", "still_active", "override_budget", "coordinate_limit", "overflow"),
+				"error":      enum("counter_ceiling", "still_active", "key_too_long", "override_budget", "coordinate_limit", "overflow"),
 				"published":  str(nil),
 				"parts":      arr(str(nil)),
 				"parts_from": count,

@@ -86,6 +86,9 @@ func newTraceWalk(u universeShape) *traceWalk {
 	w := &traceWalk{network: u.network, chans: map[[2]int][]int{}, classes: map[string]bool{},
 		ctxs: walkCtxs, values: walkValues}
 	w.in.Devices = []traceDevice{{ClientID: "d0"}, {ClientID: "d1"}, {ClientID: "d2", Legacy: true, DropOverrides: u.legacy}}
+	if u.twoDevices {
+		w.in.Devices = w.in.Devices[:2]
+	}
 	switch {
 	case u.split:
 		w.in.Budget = walkBudget("d0")
@@ -342,6 +345,10 @@ func (w *traceWalk) randomStep(rng *rand.Rand) {
 type universeShape struct {
 	name                              string
 	network, split, legacy, hierarchy bool
+	// twoDevices: the universe has no legacy device (d2 is left out);
+	// witnessOnly: its stored witnesses become traces, but no seeded walk
+	// is drawn from it.
+	twoDevices, witnessOnly bool
 }
 
 // universeShapes are the universes the walks are drawn from.
@@ -350,6 +357,7 @@ var universeShapes = []universeShape{
 	{name: "network-whole", network: true},
 	{name: "network", network: true, split: true},
 	{name: "hierarchy", network: true, hierarchy: true},
+	{name: "long-id", network: true, twoDevices: true, witnessOnly: true},
 }
 
 // Walks per universe: drawn from seeds 0, 1, ... up to walkDraws, a walk
@@ -368,6 +376,9 @@ const (
 func universeTraceCases() []Case {
 	var cs []Case
 	for _, u := range universeShapes {
+		if u.witnessOnly {
+			continue
+		}
 		seen := map[string]bool{}
 		kept := 0
 		for i := 0; i < walkDraws && kept < walkKeep; i++ {
