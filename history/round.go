@@ -18,18 +18,22 @@ type Page struct {
 	Window Window
 	Limit  int
 	Relays []int // shared with the round: read, do not change
+	// Pinned: the window is one second, the oldest of the pass's previous
+	// page, asked again (rules with Pin).
+	Pinned bool
 }
 
 // Failure kinds of a relay in a round.
 const (
 	FailRefused = "refused" // a CLOSED the rules do not wait on
 	FailSilent  = "silent"  // never settled before the page's deadline
+	FailStray   = "stray"   // delivered a wrap outside the page's window
 )
 
 // RelayError is one relay that dropped out of a round.
 type RelayError struct {
 	Relay  int
-	Kind   string // FailRefused or FailSilent
+	Kind   string // FailRefused, FailSilent or FailStray
 	Reason string
 }
 
@@ -41,6 +45,9 @@ type Progress struct {
 	Failed    bool
 	Exhausted bool
 	Errors    []RelayError
+	// Unproven counts the seconds a pinned page could not prove complete
+	// (a relay capped inside the second): the page they end is incomplete.
+	Unproven int
 }
 
 type phase int
@@ -80,6 +87,23 @@ type Round struct {
 	contiguous bool
 	progress   Progress
 	anyFailed  bool
+
+	// The clock (SetNow) and what is known of each relay's cap (Record,
+	// and the pages of this round).
+	nowMs   int64
+	hasNow  bool
+	honours []int
+	seen    [][][2]int // by relay: (limit, delivered) of its answered pages
+	started bool
+	pin     pinState
+}
+
+// pinState is the pinned re-ask of a page's oldest second (rules with Pin).
+type pinState struct {
+	on    bool
+	full  PageSummary // the page whose oldest second is pinned
+	limit int
+	tries int
 }
 
 type pageState struct {
@@ -105,8 +129,12 @@ func NewRound(cfg Config, rules *Rules, saved Cursor, intent Intent, relays int,
 	if intent != CatchUp && intent != Older {
 		return nil, errorf("unknown intent %d", intent)
 	}
+	if err := checkCursor(saved); err != nil {
+		return nil, err
+	}
 	r := &Round{cfg: cfg, rules: rules, intent: intent, saved: saved, store: store, out: make([]bool, relays),
-		all: make([]int, relays), buf: pageState{open: make([]bool, relays), delivered: make([]int, relays), failed: make([]bool, relays)}}
+		all: make([]int, relays), buf: pageState{open: make([]bool, relays), delivered: make([]int, relays), failed: make([]bool, relays)},
+		honours: make([]int, relays), seen: make([][][2]int, relays)}
 	for i := range r.all {
 		r.all[i] = i
 	}
@@ -126,6 +154,7 @@ func (r *Round) Done() bool { return r.phase == phaseDone && r.page == nil }
 // Next returns the page to ask for: the outstanding one while it is not
 // settled, a new one otherwise; false when the round is done.
 func (r *Round) Next() (Page, bool) {
+	r.started = true
 	if r.page != nil {
 		return r.page.page, true
 	}
@@ -145,6 +174,11 @@ func (r *Round) Next() (Page, bool) {
 	switch r.phase {
 	case phaseNewest:
 		w = r.rules.Opening(r.saved, r.cfg.OverlapMs)
+		if r.hasNow {
+			if until, ok := r.rules.Ceiling(r.nowMs, r.cfg.SkewMs); ok {
+				w.HasUntil, w.UntilMs = true, until
+			}
+		}
 	case phaseBridge:
 		w = Window{HasSince: true, SinceMs: r.saved.NewestMs, HasUntil: true, UntilMs: r.until}
 	case phaseRepair:
@@ -156,6 +190,10 @@ func (r *Round) Next() (Page, bool) {
 	}
 	// The first four phases are the passes, in the same order.
 	p := Page{Pass: Pass(r.phase), Window: w, Limit: r.cfg.PageWraps, Relays: live}
+	if r.pin.on {
+		t := r.pin.full.OldestMs
+		p.Window, p.Limit, p.Pinned = Window{HasSince: true, SinceMs: t, HasUntil: true, UntilMs: t}, r.pin.limit, true
+	}
 	// One page is outstanding at a time, so its state is reused.
 	ps := &r.buf
 	ps.page, ps.nopen = p, len(live)
@@ -171,15 +209,22 @@ func (r *Round) Next() (Page, bool) {
 }
 
 // Deliver hands the round wraps a relay sent on the outstanding page. A
-// wrap outside the page's window, from a relay not asked or after it
-// settled, is ignored: the round reads the page back from the store with
-// the page's own filter.
+// wrap outside the page's window (or outside every window the walk reads,
+// MaxTimeMs) is a stray: the rules decide whether it is ignored or ends
+// the relay's part in the round as evidence against it. Wraps from a
+// relay not asked, or after it settled, are ignored: the round reads the
+// page back from the store with the page's own filter.
 func (r *Round) Deliver(relay int, events []Event) {
 	if !r.asked(relay) {
 		return
 	}
 	for _, e := range events {
-		if !r.page.page.Window.Contains(e.CreatedAtMs) {
+		if !inRange(e.CreatedAtMs) || !r.page.page.Window.Contains(e.CreatedAtMs) {
+			if r.rules.Stray() == Refuse {
+				r.fail(relay, FailStray, "a wrap at "+optMs(true, e.CreatedAtMs)+" outside "+r.page.page.Window.String())
+				r.settleIfDone()
+				return
+			}
 			continue
 		}
 		r.page.delivered[relay]++
@@ -268,16 +313,53 @@ func (r *Round) settleIfDone() {
 		if ps.failed[i] {
 			continue
 		}
+		d := ps.delivered[i]
 		s.AnsweredRelays++
-		s.Raw += ps.delivered[i]
-		if !r.rules.Bottomed(ps.delivered[i], ps.page.Limit) {
+		s.Raw += d
+		if !r.rules.Bottomed(d, ps.page.Limit, r.capacity(i, ps.page.Limit)) {
 			s.Bottomed = false
 		}
+		s.Full = s.Full || d >= ps.page.Limit
+		r.learn(i, ps.page.Limit, d)
 	}
-	if got := r.store.Query(ps.page.Window, ps.page.Limit); len(got) > 0 {
+	if got := r.store.Query(clampWindow(ps.page.Window), ps.page.Limit); len(got) > 0 {
 		s.Count, s.NewestMs, s.OldestMs = len(got), got[0].CreatedAtMs, got[len(got)-1].CreatedAtMs
+		for _, e := range got {
+			if e.CreatedAtMs == s.OldestMs {
+				s.AtOldest++
+			}
+		}
+	}
+	if ps.page.Pinned {
+		r.afterPin(s)
+		return
+	}
+	if s.Complete && r.rules.Pin(s) {
+		r.pin = pinState{on: true, full: s, limit: r.cfg.PageWraps + s.AtOldest, tries: 1}
+		return
 	}
 	r.advance(s)
+}
+
+// afterPin judges a pinned page: proven short, the pinned second is
+// complete and the page it came from goes on as it would have; full, the
+// second is asked again with a higher limit (at most CatchUpPages more
+// times); short but not provably so, or failed, the second cannot be
+// proven complete and the page it came from counts as incomplete.
+func (r *Round) afterPin(s PageSummary) {
+	full := r.pin.full
+	switch {
+	case s.Complete && s.Bottomed:
+	case s.Complete && s.Full && r.pin.tries <= r.cfg.CatchUpPages:
+		r.pin.tries++
+		r.pin.limit = r.cfg.PageWraps + s.Count
+		return
+	default:
+		r.progress.Unproven++
+		full.Complete = false
+	}
+	r.pin = pinState{}
+	r.advance(full)
 }
 
 // advance moves the round on from a settled page of the current phase.
@@ -288,9 +370,11 @@ func (r *Round) advance(s PageSummary) {
 		r.newestOK = s.Complete && !r.rules.Failed(s.Raw, false)
 		r.bridged = true
 		if r.newestOK && r.rules.BridgeNeeded(s, r.saved) {
-			r.bridged = false
-			r.phase, r.budget, r.until = phaseBridge, r.cfg.CatchUpPages, r.rules.Boundary(s.OldestMs)
-			return
+			if until, ok := r.below(s.OldestMs); ok {
+				r.bridged = false
+				r.phase, r.budget, r.until = phaseBridge, r.cfg.CatchUpPages, until
+				return
+			}
 		}
 		r.afterBridge()
 	case phaseBridge:
@@ -299,7 +383,12 @@ func (r *Round) advance(s PageSummary) {
 		case s.Bottomed:
 			r.bridged = true
 		default:
-			r.until = r.rules.Boundary(s.OldestMs)
+			until, ok := r.below(s.OldestMs)
+			if !ok {
+				r.bridged = true // no created_at below the page exists
+				break
+			}
+			r.until = until
 			if r.budget--; r.budget > 0 {
 				return
 			}
@@ -312,7 +401,12 @@ func (r *Round) advance(s PageSummary) {
 		case s.Bottomed:
 			r.proposed.Pending = nil
 		default:
-			r.until = r.rules.Boundary(s.OldestMs)
+			until, ok := r.below(s.OldestMs)
+			if !ok {
+				r.proposed.Pending = nil // no created_at below the page exists
+				break
+			}
+			r.until = until
 			p := *r.proposed.Pending
 			p.UntilMs = r.until
 			r.proposed.Pending = &p
@@ -328,14 +422,19 @@ func (r *Round) advance(s PageSummary) {
 		} else if r.contiguous && s.Count > 0 && (!r.proposed.HasOldest || s.OldestMs < r.proposed.OldestMs) {
 			r.proposed.HasOldest, r.proposed.OldestMs = true, s.OldestMs
 		}
-		if s.Bottomed {
+		until, more := r.below(s.OldestMs)
+		if s.Bottomed || (!more && s.Count > 0) {
 			if s.Complete && r.contiguous && r.rules.Exhausted(r.progress.Fetched, r.anyFailed) {
 				r.proposed.Exhausted = true
 			}
 			r.finish()
 			return
 		}
-		r.until = r.rules.Boundary(s.OldestMs)
+		if !more {
+			r.finish()
+			return
+		}
+		r.until = until
 		if r.budget--; r.budget <= 0 {
 			r.finish()
 		}
@@ -381,7 +480,7 @@ func (r *Round) startOlder() {
 	}
 	seen := r.intent == CatchUp && r.newest.Count > 0
 	until, ok := r.rules.OlderFrom(r.saved, r.newest.OldestMs, seen)
-	if !ok {
+	if !ok || until < 0 {
 		r.finish()
 		return
 	}
