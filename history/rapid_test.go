@@ -31,7 +31,7 @@ func TestWalkStateMachine(t *testing.T) {
 					if !ok {
 						continue
 					}
-					fs = w.filter(append(fs, checkState(n)...))
+					fs = w.filter(append(fs, w.checkState(n)...))
 					for _, f := range fs {
 						t.Fatalf("step %d (%s): %s: %s\nfrom\n%s\nto\n%s", i, describe(actionOf(tr)), Invariants[f.Inv].ID, f.Detail, s, n)
 					}

@@ -111,6 +111,7 @@ type pageState struct {
 	open      []bool // by relay: asked and not yet settled
 	nopen     int
 	delivered []int
+	low       []int64 // by relay: the oldest created_at it delivered in the window
 	failed    []bool
 }
 
@@ -133,7 +134,7 @@ func NewRound(cfg Config, rules *Rules, saved Cursor, intent Intent, relays int,
 		return nil, err
 	}
 	r := &Round{cfg: cfg, rules: rules, intent: intent, saved: saved, store: store, out: make([]bool, relays),
-		all: make([]int, relays), buf: pageState{open: make([]bool, relays), delivered: make([]int, relays), failed: make([]bool, relays)},
+		all: make([]int, relays), buf: pageState{open: make([]bool, relays), delivered: make([]int, relays), low: make([]int64, relays), failed: make([]bool, relays)},
 		honours: make([]int, relays), seen: make([][][2]int, relays)}
 	for i := range r.all {
 		r.all[i] = i
@@ -199,6 +200,7 @@ func (r *Round) Next() (Page, bool) {
 	ps.page, ps.nopen = p, len(live)
 	clear(ps.open)
 	clear(ps.delivered)
+	clear(ps.low)
 	clear(ps.failed)
 	for _, i := range live {
 		ps.open[i] = true
@@ -226,6 +228,9 @@ func (r *Round) Deliver(relay int, events []Event) {
 				return
 			}
 			continue
+		}
+		if r.page.delivered[relay] == 0 || e.CreatedAtMs < r.page.low[relay] {
+			r.page.low[relay] = e.CreatedAtMs
 		}
 		r.page.delivered[relay]++
 		if r.store.Add(e) {
@@ -308,6 +313,11 @@ func (r *Round) settleIfDone() {
 		}
 	}
 	s := PageSummary{Complete: r.rules.Complete(len(r.out), out), Bottomed: true}
+	// A relay that delivered fewer than the limit without proving it had
+	// no more (a cap below the limit) read the window only down to its
+	// oldest wrap: the page is read back from the store no deeper, or
+	// another relay's older wraps would make the region below look read.
+	read, cut := clampWindow(ps.page.Window), false
 	for _, i := range ps.page.Relays {
 		r.progress.Fetched += ps.delivered[i]
 		if ps.failed[i] {
@@ -318,11 +328,14 @@ func (r *Round) settleIfDone() {
 		s.Raw += d
 		if !r.rules.Bottomed(d, ps.page.Limit, r.capacity(i, ps.page.Limit)) {
 			s.Bottomed = false
+			if d > 0 && d < ps.page.Limit && (!cut || ps.low[i] > read.SinceMs) {
+				read.SinceMs, cut = max(read.SinceMs, ps.low[i]), true
+			}
 		}
 		s.Full = s.Full || d >= ps.page.Limit
 		r.learn(i, ps.page.Limit, d)
 	}
-	if got := r.store.Query(clampWindow(ps.page.Window), ps.page.Limit); len(got) > 0 {
+	if got := r.store.Query(read, ps.page.Limit); len(got) > 0 {
 		s.Count, s.NewestMs, s.OldestMs = len(got), got[0].CreatedAtMs, got[len(got)-1].CreatedAtMs
 		for _, e := range got {
 			if e.CreatedAtMs == s.OldestMs {
