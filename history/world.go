@@ -19,9 +19,9 @@ type UniverseConfig struct {
 	// Cap is relay 1's cap on any REQ (0: none). A capped relay has no
 	// capability record; relay 0 always has one (it honours any limit).
 	Cap int
-	// Hostile adds a member who dates a wrap far in the future and relays
-	// that ignore a page's window.
-	Hostile bool
+	// Future adds a member who dates a wrap far in the future; Strays adds
+	// relays that ignore a page's window.
+	Future, Strays bool
 }
 
 // DefaultUniverse is the universe the tests and the mutant gate explore:
@@ -67,18 +67,42 @@ func CappedUniverse() UniverseConfig {
 	return u
 }
 
-// HostileUniverse is the default universe with a member who dates a wrap
-// far ahead and relays that ignore a page's window.
-func HostileUniverse() UniverseConfig {
+// FutureUniverse is the default universe with a member who dates a wrap
+// far ahead of every clock.
+func FutureUniverse() UniverseConfig {
 	u := DefaultUniverse()
-	u.Hostile = true
+	u.Future = true
+	return u
+}
+
+// StraysUniverse is the default universe with relays that ignore a page's
+// window.
+func StraysUniverse() UniverseConfig {
+	u := DefaultUniverse()
+	u.Strays = true
 	return u
 }
 
 // Variants are the universes every rule set meant to close the holes is
 // explored in, by name.
 func Variants() []NamedUniverse {
-	return []NamedUniverse{{"default", DefaultUniverse()}, {"ties", TiesUniverse()}, {"capped", CappedUniverse()}, {"hostile", HostileUniverse()}}
+	return []NamedUniverse{{"default", DefaultUniverse()}, {"ties", TiesUniverse()}, {"capped", CappedUniverse()},
+		{"future", FutureUniverse()}, {"strays", StraysUniverse()}}
+}
+
+// GateVariants are the variants at the depths the mutant gate and `make
+// test` explore them: each deep enough for the document's rules to show
+// the hole it was built for (the smallest witnesses are 2 to 5 steps), the
+// default universe last and whole.
+func GateVariants() []NamedUniverse {
+	vs := Variants()
+	depth := map[string]int{"ties": 4, "capped": 5, "future": 4, "strays": 3}
+	out := make([]NamedUniverse, 0, len(vs))
+	for _, v := range vs[1:] {
+		v.U.Depth = depth[v.Name]
+		out = append(out, v)
+	}
+	return append(out, vs[0])
 }
 
 // NamedUniverse is a universe with the name tests and reports use.
@@ -166,7 +190,9 @@ var (
 	nTransitions   = tHostileRounds + 2*len(hostileCombos)*2
 )
 
-func isRound(t int) bool { return (t >= tRounds && t < tFuture) || (t >= tHostileRounds && t < nTransitions) }
+func isRound(t int) bool {
+	return (t >= tRounds && t < tFuture) || (t >= tHostileRounds && t < nTransitions)
+}
 
 func decodeRound(t int) roundTrans {
 	base, cs := tRounds, combos
@@ -288,7 +314,7 @@ func (w *World) step(s state, t int) (state, []search.Finding, bool) {
 	n.quiet = 0
 	switch {
 	case t <= tPublishBoth || t == tFuture:
-		if s.next > w.U.MaxT || (t == tFuture && !w.U.Hostile) {
+		if s.next > w.U.MaxT || (t == tFuture && !w.U.Future) {
 			return s, nil, false
 		}
 		targets := []int{0, 1}
@@ -321,7 +347,7 @@ func (w *World) step(s state, t int) (state, []search.Finding, bool) {
 		n.cursor = w.Rules.Rekey(s.cursor)
 	case isRound(t):
 		rt := decodeRound(t)
-		if (rt.mid && s.next > w.U.MaxT) || (t >= tHostileRounds && !w.U.Hostile) {
+		if (rt.mid && s.next > w.U.MaxT) || (t >= tHostileRounds && !w.U.Strays) {
 			return s, nil, false
 		}
 		var fs []search.Finding
