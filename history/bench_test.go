@@ -32,3 +32,18 @@ func BenchmarkUniverseRound(b *testing.B) {
 		w.step(s, tRounds)
 	}
 }
+
+// BenchmarkStoreOnePage: 100,000 wraps added in one page, in the order a
+// relay sends them (newest first), then the page read back.
+func BenchmarkStoreOnePage(b *testing.B) {
+	es := wraps("w", 100_000, 1_000, 1_000)
+	SortNewestFirst(es)
+	b.ReportAllocs()
+	for b.Loop() {
+		s := NewMemoryStore()
+		for _, e := range es {
+			s.Add(e)
+		}
+		s.Query(Window{}, PageWraps)
+	}
+}
