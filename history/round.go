@@ -239,6 +239,17 @@ func (r *Round) Deliver(relay int, events []Event) {
 	}
 }
 
+// Invalid reports a message of a relay for the outstanding page that no
+// honest relay sends (an event whose signature does not verify): the
+// rules' Stray decides, as for a wrap outside the window.
+func (r *Round) Invalid(relay int, reason string) {
+	if !r.asked(relay) || r.rules.Stray() != Refuse {
+		return
+	}
+	r.fail(relay, FailStray, reason)
+	r.settleIfDone()
+}
+
 // EOSE settles a relay's answer to the outstanding page.
 func (r *Round) EOSE(relay int) {
 	if !r.asked(relay) {

@@ -83,11 +83,19 @@ func StraysUniverse() UniverseConfig {
 	return u
 }
 
+// OverlapUniverse is the default universe with a warm open re-asking one
+// second below the saved newest, as production re-asks CURSOR_OVERLAP.
+func OverlapUniverse() UniverseConfig {
+	u := DefaultUniverse()
+	u.Round.OverlapMs = 1
+	return u
+}
+
 // Variants are the universes every rule set meant to close the holes is
 // explored in, by name.
 func Variants() []NamedUniverse {
 	return []NamedUniverse{{"default", DefaultUniverse()}, {"ties", TiesUniverse()}, {"capped", CappedUniverse()},
-		{"future", FutureUniverse()}, {"strays", StraysUniverse()}}
+		{"future", FutureUniverse()}, {"strays", StraysUniverse()}, {"overlap", OverlapUniverse()}}
 }
 
 // GateVariants are the variants at the depths the mutant gate and `make
@@ -96,7 +104,7 @@ func Variants() []NamedUniverse {
 // default universe last and whole.
 func GateVariants() []NamedUniverse {
 	vs := Variants()
-	depth := map[string]int{"ties": 4, "capped": 5, "future": 4, "strays": 3}
+	depth := map[string]int{"ties": 4, "capped": 5, "future": 4, "strays": 3, "overlap": 5}
 	out := make([]NamedUniverse, 0, len(vs))
 	for _, v := range vs[1:] {
 		v.U.Depth = depth[v.Name]

@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/nip-rs/harness/search"
 )
@@ -134,6 +135,9 @@ repeat:
 		}
 	}
 	pre, post := s.cursor, n.cursor
+	if p, ok := wasted(pre, u.Round.OverlapMs, prog.Pages); ok {
+		add(InvEfficient, "the %s page %s asks again what the saved cursor %s proves complete", p.Pass, p.Window, pre)
+	}
 	switch {
 	case pre.HasNewest && (!post.HasNewest || post.NewestMs < pre.NewestMs):
 		add(InvMonotone, "newest moved back: %s -> %s", pre, post)
@@ -176,6 +180,46 @@ repeat:
 		}
 	}
 	return n, fs
+}
+
+// wasted returns the first page whose window meets the region the saved
+// cursor proves complete, outside the overlap band [newest - overlap,
+// newest] a warm open re-asks on purpose (wherever it falls): [oldest,
+// newest] without the pending region, and everything below oldest once
+// exhausted.
+func wasted(c Cursor, overlap int64, pages []Page) (Page, bool) {
+	type span struct{ lo, hi int64 }
+	var known []span
+	if c.HasNewest && c.HasOldest {
+		top := c.NewestMs - overlap - 1
+		if p := c.Pending; p != nil {
+			known = append(known, span{c.OldestMs, min(top, p.SinceMs-1)}, span{p.UntilMs + 1, top})
+		} else {
+			known = append(known, span{c.OldestMs, top})
+		}
+	}
+	if c.Exhausted && c.HasOldest {
+		below := c.OldestMs - 1
+		if c.HasNewest {
+			below = min(below, c.NewestMs-overlap-1)
+		}
+		known = append(known, span{math.MinInt64, below})
+	}
+	for _, p := range pages {
+		lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+		if p.Window.HasSince {
+			lo = p.Window.SinceMs
+		}
+		if p.Window.HasUntil {
+			hi = p.Window.UntilMs
+		}
+		for _, k := range known {
+			if max(lo, k.lo) <= min(hi, k.hi) {
+				return p, true
+			}
+		}
+	}
+	return Page{}, false
 }
 
 // failureChecks: a relay failing from its first page blocks every cursor

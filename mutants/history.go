@@ -65,6 +65,12 @@ func History() []Mutant {
 			func(r *history.Rules) {
 				r.Bottomed = func(delivered, limit int, _ history.Capacity) bool { return delivered <= limit }
 			}),
+		walk("H16", "a warm open re-asks only CURSOR_OVERLAP below the saved newest", "community-history-sync §2-3, the window rule",
+			func(r *history.Rules) {
+				r.Opening = func(c history.Cursor, overlap int64) history.Window { return history.Opening(c, 2*overlap) }
+			}),
+		walk("H17", "the older pass is skipped when the cursor is already exhausted", "community-history-sync §3, phase 2b",
+			func(r *history.Rules) { r.SkipOlder = func(history.Cursor) bool { return false } }),
 		// The proposal's rules (history.Proposed), each dropped from it:
 		// caught in the universe variant that has the hole it closes.
 		proposed(walk("H12", "the oldest second of a page not proven short is asked again pinned", "proposed: same-second safe boundary",
@@ -112,17 +118,26 @@ func historyChecks() []Check {
 // history runs the walk's universe under the control's rules (m nil) or a
 // mutant's; a mutant's run stops at its first violation. A mutant of the
 // proposal runs the universe variants the proposal is verified in
-// (history.GateVariants), in order, until one catches it.
+// (history.GateVariants), in order, until one catches it; a mutant of the
+// document's rules the default universe and then the overlap variant.
 func (r *runner) history(m *Mutant) *Finding {
 	rules := history.Spec()
 	universes := []history.UniverseConfig{history.DefaultUniverse()}
 	if m != nil {
 		rules = m.HistoryRules()
-		if proposedBase[m.ID] {
-			universes = universes[:0]
-			for _, v := range history.GateVariants() {
+		for _, v := range history.GateVariants() {
+			// A mutant of the proposal runs every variant; one of the
+			// document's rules the default universe, then the overlap
+			// variant (the only one where an overlap is more than zero).
+			switch {
+			case proposedBase[m.ID] && v.Name != "default":
+				universes = append(universes, v.U)
+			case !proposedBase[m.ID] && v.Name == "overlap":
 				universes = append(universes, v.U)
 			}
+		}
+		if proposedBase[m.ID] {
+			universes = append(universes[1:], universes[0])
 		}
 	}
 	f := &Finding{Depth: -1}
