@@ -113,7 +113,10 @@ func (w *World) round(s state, rt roundTrans) (state, []search.Finding) {
 		return s, []search.Finding{{Inv: InvTerminates, Detail: "the round refused to start: " + err.Error()}}
 	}
 	n, prog, u := rr.post, rr.progress, w.U
-	quiet := quietMode(rt.b[0].mode) && quietMode(rt.b[1].mode) && !rt.mid
+	// A round that reports a second it could not prove complete (a relay
+	// capped inside it) has told the truth about an incomplete read, as
+	// a failed relay does: it is not held to the progress checks.
+	quiet := quietMode(rt.b[0].mode) && quietMode(rt.b[1].mode) && !rt.mid && prog.Unproven == 0
 	n.quiet = 0
 	if quiet {
 		n.quiet = 1 + int(rt.intent)
@@ -150,7 +153,11 @@ repeat:
 	if quiet && rt.intent == CatchUp && pre.HasNewest && s.late != 0 {
 		// A wrap that arrived in the claimed newest second (or within the
 		// overlap below it) is what the warm open's since is for.
-		late := s.missing(u, func(t int, d int64) bool { return s.isLate(t) && d >= pre.NewestMs-u.Round.OverlapMs })
+		// One the round recorded as still to repair is not claimed: H8
+		// holds the repair to account.
+		late := s.missing(u, func(t int, d int64) bool {
+			return s.isLate(t) && d >= pre.NewestMs-u.Round.OverlapMs && (post.Pending == nil || !post.Pending.Contains(d))
+		})
 		var still []int
 		for _, t := range late {
 			if n.store&bit(t) == 0 {
@@ -169,7 +176,9 @@ repeat:
 		}
 	}
 	if quiet && rt.intent == CatchUp && s.quiet == 1 && pre.HasOldest {
-		hole := s.missing(u, func(t int, d int64) bool { return d >= pre.OldestMs && !s.isLate(t) })
+		hole := s.missing(u, func(t int, d int64) bool {
+			return d >= pre.OldestMs && (!s.isLate(t) || (pre.Pending != nil && pre.Pending.Contains(d)))
+		})
 		healed := false
 		for _, t := range hole {
 			healed = healed || n.store&bit(t) != 0
