@@ -104,6 +104,7 @@ type pinState struct {
 	full  PageSummary // the page whose oldest second is pinned
 	limit int
 	tries int
+	sent  []int // by relay: wraps of the pinned second it sent on the page before
 }
 
 type pageState struct {
@@ -112,6 +113,7 @@ type pageState struct {
 	nopen     int
 	delivered []int
 	low       []int64 // by relay: the oldest created_at it delivered in the window
+	atLow     []int   // by relay: how many of its wraps were at that created_at
 	failed    []bool
 }
 
@@ -134,7 +136,7 @@ func NewRound(cfg Config, rules *Rules, saved Cursor, intent Intent, relays int,
 		return nil, err
 	}
 	r := &Round{cfg: cfg, rules: rules, intent: intent, saved: saved, store: store, out: make([]bool, relays),
-		all: make([]int, relays), buf: pageState{open: make([]bool, relays), delivered: make([]int, relays), low: make([]int64, relays), failed: make([]bool, relays)},
+		all: make([]int, relays), buf: pageState{open: make([]bool, relays), delivered: make([]int, relays), low: make([]int64, relays), atLow: make([]int, relays), failed: make([]bool, relays)},
 		honours: make([]int, relays), seen: make([][][2]int, relays)}
 	for i := range r.all {
 		r.all[i] = i
@@ -201,6 +203,7 @@ func (r *Round) Next() (Page, bool) {
 	clear(ps.open)
 	clear(ps.delivered)
 	clear(ps.low)
+	clear(ps.atLow)
 	clear(ps.failed)
 	for _, i := range live {
 		ps.open[i] = true
@@ -230,7 +233,10 @@ func (r *Round) Deliver(relay int, events []Event) {
 			continue
 		}
 		if r.page.delivered[relay] == 0 || e.CreatedAtMs < r.page.low[relay] {
-			r.page.low[relay] = e.CreatedAtMs
+			r.page.low[relay], r.page.atLow[relay] = e.CreatedAtMs, 0
+		}
+		if e.CreatedAtMs == r.page.low[relay] {
+			r.page.atLow[relay]++
 		}
 		r.page.delivered[relay]++
 		if r.store.Add(e) {
@@ -314,6 +320,17 @@ func (r *Round) settleIfDone() {
 		return
 	}
 	ps := r.page
+	if ps.page.Pinned && r.rules.Stray() == Refuse {
+		// A relay that sent wraps of the pinned second on the page before
+		// and fewer of them now does not answer the filter as NIP-01 says
+		// (a since taken as exclusive): its short answer proves nothing.
+		for _, i := range ps.page.Relays {
+			if !ps.failed[i] && ps.delivered[i] < r.pin.sent[i] {
+				r.page.nopen++ // fail settles a relay still open
+				r.fail(i, FailStray, "the pinned second answered with fewer wraps than the page before")
+			}
+		}
+	}
 	r.page = nil
 	// A relay out of the walk fails every later page of the round: the
 	// region was never read from it.
@@ -359,7 +376,12 @@ func (r *Round) settleIfDone() {
 		return
 	}
 	if s.Complete && r.rules.Pin(s) {
-		r.pin = pinState{on: true, full: s, limit: r.cfg.PageWraps + s.AtOldest, tries: 1}
+		r.pin = pinState{on: true, full: s, limit: r.cfg.PageWraps + s.AtOldest, tries: 1, sent: make([]int, len(r.out))}
+		for _, i := range ps.page.Relays {
+			if ps.delivered[i] > 0 && ps.low[i] == s.OldestMs {
+				r.pin.sent[i] = ps.atLow[i]
+			}
+		}
 		return
 	}
 	r.advance(s)

@@ -161,3 +161,29 @@ func TestWalkCappedRelay(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkPinnedOnExclusiveSince: khatru's own slicestore takes since as
+// exclusive, so a pinned page (since = until = one second) comes back
+// empty. The proposed walk does not take that for proof that the second
+// is complete: the relay sent wraps of that second on the page before, so
+// the empty answer is evidence against it (a stray), and the round
+// advances nothing rather than sealing a channel it did not read. The
+// document's walk, which never pins, pages it down as usual.
+func TestWalkPinnedOnExclusiveSince(t *testing.T) {
+	relay := startPeer(t, khatrutest.Options{})
+	base := nostr.Timestamp(1_700_000_000)
+	evs := giftWraps(t, "w", 80, base)
+	if err := relay.Preload(evs...); err != nil {
+		t.Fatal(err)
+	}
+	store := history.NewMemoryStore()
+	c, p, _ := walkRound(t, relay.URL, history.Proposed(), history.Cursor{}, store, base+1_000)
+	if c.HasNewest || c.Exhausted || len(p.Errors) != 1 || p.Errors[0].Kind != history.FailStray {
+		t.Errorf("proposed: cursor %s, errors %v: want the relay reported as a stray and nothing advanced", c, p.Errors)
+	}
+	store = history.NewMemoryStore()
+	c, _, _ = walkRound(t, relay.URL, history.Spec(), history.Cursor{}, store, base+1_000)
+	if stored(store, evs) != 80 || !c.Exhausted {
+		t.Errorf("spec: cursor %s, %d of 80 stored", c, stored(store, evs))
+	}
+}
