@@ -51,6 +51,11 @@ func DriveWire(ctx context.Context, r *Round, wires []Wire, opts WireOptions) (C
 	if len(wires) != len(r.out) {
 		return r.saved, r.progress, errorf("%d wires for a round over %d relays", len(wires), len(r.out))
 	}
+	for i, w := range wires {
+		if w == nil {
+			return r.saved, r.progress, errorf("no wire for relay %d", i)
+		}
+	}
 	if opts.PageTimeout <= 0 {
 		opts.PageTimeout = 10 * time.Second
 	}

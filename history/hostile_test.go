@@ -140,3 +140,20 @@ func TestMemoryStoreReadsAsSorted(t *testing.T) {
 		}
 	}
 }
+
+// TestRelaySendingPastTheLimit: a relay that sends more wraps than the
+// page's limit breaks NIP-01; under the proposed rules that is evidence
+// against it, as a stray wrap is.
+func TestRelaySendingPastTheLimit(t *testing.T) {
+	r, err := NewRound(Defaults(), Proposed(), Cursor{}, CatchUp, 1, NewMemoryStore())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := r.Next()
+	r.Deliver(0, wraps("w", p.Limit+1, 1_000, 1_000))
+	r.EOSE(0)
+	_, prog := Drive(r, []*Relay{{}}, nil)
+	if len(prog.Errors) != 1 || prog.Errors[0].Kind != FailStray || !prog.Failed {
+		t.Errorf("errors %v, failed %v: want the relay reported as a stray", prog.Errors, prog.Failed)
+	}
+}

@@ -215,8 +215,9 @@ func (r *Round) Next() (Page, bool) {
 
 // Deliver hands the round wraps a relay sent on the outstanding page. A
 // wrap outside the page's window (or outside every window the walk reads,
-// MaxTimeMs) is a stray: the rules decide whether it is ignored or ends
-// the relay's part in the round as evidence against it. Wraps from a
+// MaxTimeMs), or one past the page's limit, is a stray: the rules decide
+// whether it is ignored (past the limit: counted) or ends the relay's part
+// in the round as evidence against it. Wraps from a
 // relay not asked, or after it settled, are ignored: the round reads the
 // page back from the store with the page's own filter.
 func (r *Round) Deliver(relay int, events []Event) {
@@ -224,6 +225,12 @@ func (r *Round) Deliver(relay int, events []Event) {
 		return
 	}
 	for _, e := range events {
+		if r.page.delivered[relay] >= r.page.page.Limit && r.rules.Stray() == Refuse {
+			// NIP-01: a relay sends at most limit events for a filter.
+			r.fail(relay, FailStray, "more wraps than the limit "+optMs(true, int64(r.page.page.Limit)))
+			r.settleIfDone()
+			return
+		}
 		if !inRange(e.CreatedAtMs) || !r.page.page.Window.Contains(e.CreatedAtMs) {
 			if r.rules.Stray() == Refuse {
 				r.fail(relay, FailStray, "a wrap at "+optMs(true, e.CreatedAtMs)+" outside "+r.page.page.Window.String())
