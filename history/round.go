@@ -1,55 +1,5 @@
 package history
 
-// Pass names the part of a round a page belongs to.
-type Pass int
-
-const (
-	PassNewest Pass = iota // one page at Opening
-	PassBridge             // down from the newest page to the saved newest
-	PassRepair             // down a recorded pending region (Healing only)
-	PassOlder              // below the saved oldest
-)
-
-func (p Pass) String() string { return [...]string{"newest", "bridge", "repair", "older"}[p] }
-
-// Page is one page REQ: its window and limit, sent to Relays.
-type Page struct {
-	Pass   Pass
-	Window Window
-	Limit  int
-	Relays []int // shared with the round: read, do not change
-	// Pinned: the window is one second, the oldest of the pass's previous
-	// page, asked again (rules with Pin).
-	Pinned bool
-}
-
-// Failure kinds of a relay in a round.
-const (
-	FailRefused = "refused" // a CLOSED the rules do not wait on
-	FailSilent  = "silent"  // never settled before the page's deadline
-	FailStray   = "stray"   // delivered a wrap outside the page's window
-)
-
-// RelayError is one relay that dropped out of a round.
-type RelayError struct {
-	Relay  int
-	Kind   string // FailRefused, FailSilent or FailStray
-	Reason string
-}
-
-// Progress is a round's account of itself.
-type Progress struct {
-	Pages     []Page
-	Fetched   int // wraps delivered by relays
-	Stored    int // wraps new to the store
-	Failed    bool
-	Exhausted bool
-	Errors    []RelayError
-	// Unproven counts the seconds a pinned page could not prove complete
-	// (a relay capped inside the second): the page they end is incomplete.
-	Unproven int
-}
-
 type phase int
 
 const (
@@ -96,15 +46,6 @@ type Round struct {
 	seen    [][][2]int // by relay: (limit, delivered) of its answered pages
 	started bool
 	pin     pinState
-}
-
-// pinState is the pinned re-ask of a page's oldest second (rules with Pin).
-type pinState struct {
-	on    bool
-	full  PageSummary // the page whose oldest second is pinned
-	limit int
-	tries int
-	sent  []int // by relay: wraps of the pinned second it sent on the page before
 }
 
 type pageState struct {
@@ -327,16 +268,8 @@ func (r *Round) settleIfDone() {
 		return
 	}
 	ps := r.page
-	if ps.page.Pinned && r.rules.Stray() == Refuse {
-		// A relay that sent wraps of the pinned second on the page before
-		// and fewer of them now does not answer the filter as NIP-01 says
-		// (a since taken as exclusive): its short answer proves nothing.
-		for _, i := range ps.page.Relays {
-			if !ps.failed[i] && ps.delivered[i] < r.pin.sent[i] {
-				r.page.nopen++ // fail settles a relay still open
-				r.fail(i, FailStray, "the pinned second answered with fewer wraps than the page before")
-			}
-		}
+	if ps.page.Pinned {
+		r.checkPinned(ps)
 	}
 	r.page = nil
 	// A relay out of the walk fails every later page of the round: the
@@ -383,36 +316,10 @@ func (r *Round) settleIfDone() {
 		return
 	}
 	if s.Complete && r.rules.Pin(s) {
-		r.pin = pinState{on: true, full: s, limit: r.cfg.PageWraps + s.AtOldest, tries: 1, sent: make([]int, len(r.out))}
-		for _, i := range ps.page.Relays {
-			if ps.delivered[i] > 0 && ps.low[i] == s.OldestMs {
-				r.pin.sent[i] = ps.atLow[i]
-			}
-		}
+		r.startPin(ps, s)
 		return
 	}
 	r.advance(s)
-}
-
-// afterPin judges a pinned page: proven short, the pinned second is
-// complete and the page it came from goes on as it would have; full, the
-// second is asked again with a higher limit (at most CatchUpPages more
-// times); short but not provably so, or failed, the second cannot be
-// proven complete and the page it came from counts as incomplete.
-func (r *Round) afterPin(s PageSummary) {
-	full := r.pin.full
-	switch {
-	case s.Complete && s.Bottomed:
-	case s.Complete && s.Full && r.pin.tries <= r.cfg.CatchUpPages:
-		r.pin.tries++
-		r.pin.limit = r.cfg.PageWraps + s.Count
-		return
-	default:
-		r.progress.Unproven++
-		full.Complete = false
-	}
-	r.pin = pinState{}
-	r.advance(full)
 }
 
 // advance moves the round on from a settled page of the current phase.
