@@ -23,14 +23,16 @@ type Store interface {
 
 // MemoryStore is a Store in memory. A wrap's id commits to its created_at,
 // so (created_at, id) identifies it. Wraps are kept in one sorted slice;
-// additions since the last read wait unsorted beside it (with a set for
-// duplicates) and are sorted and merged in once, when the store is next
-// read, so a page of n wraps costs O(n log n) rather than an insertion
-// each.
+// additions since the last read wait beside it and are merged in once,
+// when the store is next read, so a page of n wraps costs O(n log n)
+// rather than an insertion into the middle of the slice each. Additions
+// in order (relays send newest first) are appended with one binary search
+// each; out of order, a set finds duplicates and the read sorts them.
 type MemoryStore struct {
-	sorted  []Event // newest first, then by id
-	pending []Event // added since the last read, unsorted
-	inPend  map[Event]struct{}
+	sorted   []Event // newest first, then by id
+	pending  []Event // added since the last read
+	unsorted bool    // pending is out of order: inPend holds it
+	inPend   map[Event]struct{}
 }
 
 // NewMemoryStore returns an empty store.
@@ -44,11 +46,21 @@ func (s *MemoryStore) Add(e Event) bool {
 	if s.inSorted(e) {
 		return false
 	}
+	if n := len(s.pending); !s.unsorted && (n == 0 || newestFirst(s.pending[n-1], e) < 0) {
+		s.pending = append(s.pending, e) // after every pending wrap: new to it
+		return true
+	}
+	if !s.unsorted {
+		s.unsorted = true
+		if s.inPend == nil {
+			s.inPend = make(map[Event]struct{}, len(s.pending))
+		}
+		for _, p := range s.pending {
+			s.inPend[p] = struct{}{}
+		}
+	}
 	if _, ok := s.inPend[e]; ok {
 		return false
-	}
-	if s.inPend == nil {
-		s.inPend = map[Event]struct{}{}
 	}
 	s.inPend[e] = struct{}{}
 	s.pending = append(s.pending, e)
@@ -62,8 +74,15 @@ func (s *MemoryStore) inSorted(e Event) bool {
 
 // Has reports whether the store holds the wrap.
 func (s *MemoryStore) Has(e Event) bool {
-	_, ok := s.inPend[e]
-	return ok || s.inSorted(e)
+	if s.inSorted(e) {
+		return true
+	}
+	if s.unsorted {
+		_, ok := s.inPend[e]
+		return ok
+	}
+	_, found := slices.BinarySearchFunc(s.pending, e, newestFirst)
+	return found
 }
 
 // Len is the number of wraps held.
@@ -78,7 +97,11 @@ func (s *MemoryStore) all() []Event {
 	if len(s.pending) == 0 {
 		return s.sorted
 	}
-	SortNewestFirst(s.pending)
+	if s.unsorted {
+		SortNewestFirst(s.pending)
+		clear(s.inPend)
+		s.unsorted = false
+	}
 	merged := make([]Event, 0, len(s.sorted)+len(s.pending))
 	i, j := 0, 0
 	for i < len(s.sorted) && j < len(s.pending) {
@@ -92,7 +115,6 @@ func (s *MemoryStore) all() []Event {
 	}
 	merged = append(append(merged, s.sorted[i:]...), s.pending[j:]...)
 	s.sorted, s.pending = merged, s.pending[:0]
-	clear(s.inPend)
 	return s.sorted
 }
 
