@@ -104,7 +104,7 @@ func Variants() []NamedUniverse {
 // default universe last and whole.
 func GateVariants() []NamedUniverse {
 	vs := Variants()
-	depth := map[string]int{"ties": 4, "capped": 5, "future": 4, "strays": 3, "overlap": 5}
+	depth := map[string]int{"ties": 4, "capped": 5, "future": 4, "strays": 3, "overlap": 4}
 	out := make([]NamedUniverse, 0, len(vs))
 	for _, v := range vs[1:] {
 		v.U.Depth = depth[v.Name]
