@@ -12,7 +12,7 @@ import (
 // universe runs must hold, except the document's known limitation. Under
 // the proposed rules the variants' options are drawn too: wraps sharing
 // seconds, a capped relay, a future-dated wrap, relays ignoring windows,
-// an overlap.
+// an overlap, and a member dating wraps the overlap back.
 func TestWalkStateMachine(t *testing.T) {
 	for _, rules := range []*Rules{Spec(), Healing(), Proposed()} {
 		t.Run(rules.Name, func(t *testing.T) {
@@ -27,6 +27,7 @@ func TestWalkStateMachine(t *testing.T) {
 					u.Future = rapid.Bool().Draw(t, "future")
 					u.Strays = rapid.Bool().Draw(t, "strays")
 					u.Round.OverlapMs = int64(rapid.IntRange(0, 2).Draw(t, "overlap"))
+					u.Backdate = u.Round.OverlapMs > 0 && rapid.Bool().Draw(t, "backdate")
 					if u.Round.PageWraps == 3 {
 						u.Cap = rapid.IntRange(0, 2).Draw(t, "cap") // a cap of 1 can prove no second complete
 						if u.Cap == 1 {

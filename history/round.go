@@ -18,10 +18,13 @@ type Round struct {
 	rules  *Rules
 	intent Intent
 	saved  Cursor
-	store  Store
-	out    []bool // relays out of the walk
-	all    []int  // every relay, the page's relays until one drops out
-	buf    pageState
+	// floor is saved with its newest at the rules' BridgeFloor: what the
+	// bridge walks down to and records as unbridged.
+	floor Cursor
+	store Store
+	out   []bool // relays out of the walk
+	all   []int  // every relay, the page's relays until one drops out
+	buf   pageState
 
 	phase  phase
 	budget int
@@ -84,6 +87,15 @@ func NewRound(cfg Config, rules *Rules, saved Cursor, intent Intent, relays int,
 	}
 	r.progress.Pages = make([]Page, 0, 4)
 	r.proposed.Pending = saved.Pending
+	// The bridge never walks above the saved newest nor below the saved
+	// oldest: below it is the older pass's region (or exhausted).
+	r.floor = saved
+	if saved.HasNewest {
+		r.floor.NewestMs = max(min(rules.BridgeFloor(saved, cfg.OverlapMs), saved.NewestMs), 0)
+		if saved.HasOldest {
+			r.floor.NewestMs = max(r.floor.NewestMs, saved.OldestMs)
+		}
+	}
 	if intent == CatchUp {
 		r.phase = phaseNewest
 	} else {
@@ -124,7 +136,7 @@ func (r *Round) Next() (Page, bool) {
 			}
 		}
 	case phaseBridge:
-		w = Window{HasSince: true, SinceMs: r.saved.NewestMs, HasUntil: true, UntilMs: r.until}
+		w = Window{HasSince: true, SinceMs: r.floor.NewestMs, HasUntil: true, UntilMs: r.until}
 	case phaseRepair:
 		w = Window{HasSince: true, SinceMs: r.proposed.Pending.SinceMs, HasUntil: true, UntilMs: r.until}
 	case phaseOlder:
@@ -329,7 +341,7 @@ func (r *Round) advance(s PageSummary) {
 		r.newest = s
 		r.newestOK = s.Complete && !r.rules.Failed(s.Raw, false)
 		r.bridged = true
-		if r.newestOK && r.rules.BridgeNeeded(s, r.saved) {
+		if r.newestOK && r.rules.BridgeNeeded(s, r.floor) {
 			if until, ok := r.below(s.OldestMs); ok {
 				r.bridged = false
 				r.phase, r.budget, r.until = phaseBridge, r.cfg.CatchUpPages, until
@@ -352,7 +364,7 @@ func (r *Round) advance(s PageSummary) {
 			if r.budget--; r.budget > 0 {
 				return
 			}
-			r.unbridged, r.recorded = r.rules.Unbridged(r.saved, r.until)
+			r.unbridged, r.recorded = r.rules.Unbridged(r.floor, r.until)
 		}
 		r.afterBridge()
 	case phaseRepair:

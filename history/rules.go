@@ -97,6 +97,11 @@ type Rules struct {
 	// Ceiling is the until of the newest page at local time nowMs: ok false
 	// asks without one, and a wrap dated ahead becomes the cursor's newest.
 	Ceiling func(nowMs, skewMs int64) (untilMs int64, ok bool)
+	// BridgeFloor is how far down the bridge walks: the saved newest (the
+	// document), or the newest page's own since (newest - overlap), so
+	// that a wrap that reached a relay late inside the overlap is read
+	// even when more than a page arrived above it.
+	BridgeFloor func(saved Cursor, overlapMs int64) int64
 }
 
 // Capacity is what the round knows of one relay's cap when it judges a
@@ -148,9 +153,10 @@ func Spec() *Rules {
 			c.Exhausted = false
 			return c
 		},
-		Pin:     func(PageSummary) bool { return false },
-		Stray:   func() Settle { return Wait },
-		Ceiling: func(int64, int64) (int64, bool) { return 0, false },
+		Pin:         func(PageSummary) bool { return false },
+		Stray:       func() Settle { return Wait },
+		Ceiling:     func(int64, int64) (int64, bool) { return 0, false },
+		BridgeFloor: func(saved Cursor, _ int64) int64 { return saved.NewestMs },
 	}
 }
 
@@ -183,7 +189,9 @@ func Healing() *Rules {
 //     skew ahead of local time, so a wrap from the future never becomes the
 //     cursor's newest (Ceiling);
 //   - a wrap outside the page's window is evidence against its relay, which
-//     leaves the walk, never a short page (Stray).
+//     leaves the walk, never a short page (Stray);
+//   - the bridge walks down to the newest page's since, the overlap
+//     included, not to the saved newest (BridgeFloor).
 func Proposed() *Rules {
 	r := Healing()
 	r.Name = "proposed"
@@ -193,6 +201,7 @@ func Proposed() *Rules {
 	}
 	r.Stray = func() Settle { return Refuse }
 	r.Ceiling = func(nowMs, skewMs int64) (int64, bool) { return min(nowMs, MaxTimeMs-skewMs) + skewMs, true }
+	r.BridgeFloor = func(saved Cursor, overlapMs int64) int64 { return Opening(saved, overlapMs).SinceMs }
 	return r
 }
 

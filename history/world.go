@@ -20,8 +20,10 @@ type UniverseConfig struct {
 	// capability record; relay 0 always has one (it honours any limit).
 	Cap int
 	// Future adds a member who dates a wrap far in the future; Strays adds
-	// relays that ignore a page's window.
-	Future, Strays bool
+	// relays that ignore a page's window; Backdate a member who dates a
+	// wrap the overlap back (as a relay receiving a wrap late delivers it
+	// below what was asked before).
+	Future, Strays, Backdate bool
 }
 
 // DefaultUniverse is the universe the tests and the mutant gate explore:
@@ -91,11 +93,20 @@ func OverlapUniverse() UniverseConfig {
 	return u
 }
 
+// BackdateUniverse has two seconds of overlap and a member who dates a
+// wrap the overlap back, below a newest the cursor may already hold: what
+// a relay receiving a wrap late looks like to the walk.
+func BackdateUniverse() UniverseConfig {
+	u := DefaultUniverse()
+	u.Round.OverlapMs, u.Backdate = 2, true
+	return u
+}
+
 // Variants are the universes every rule set meant to close the holes is
 // explored in, by name.
 func Variants() []NamedUniverse {
 	return []NamedUniverse{{"default", DefaultUniverse()}, {"ties", TiesUniverse()}, {"capped", CappedUniverse()},
-		{"future", FutureUniverse()}, {"strays", StraysUniverse()}, {"overlap", OverlapUniverse()}}
+		{"future", FutureUniverse()}, {"strays", StraysUniverse()}, {"overlap", OverlapUniverse()}, {"backdate", BackdateUniverse()}}
 }
 
 // GateVariants are the variants at the depths the mutant gate and `make
@@ -104,7 +115,7 @@ func Variants() []NamedUniverse {
 // default universe last and whole.
 func GateVariants() []NamedUniverse {
 	vs := Variants()
-	depth := map[string]int{"ties": 4, "capped": 5, "future": 4, "strays": 3, "overlap": 4}
+	depth := map[string]int{"ties": 4, "capped": 5, "future": 4, "strays": 3, "overlap": 4, "backdate": 5}
 	out := make([]NamedUniverse, 0, len(vs))
 	for _, v := range vs[1:] {
 		v.U.Depth = depth[v.Name]
@@ -195,7 +206,8 @@ var combos = func() [][relays]behaviour {
 var (
 	tFuture        = tRounds + 2*len(combos)*2
 	tHostileRounds = tFuture + 1
-	nTransitions   = tHostileRounds + 2*len(hostileCombos)*2
+	tBackdate      = tHostileRounds + 2*len(hostileCombos)*2
+	nTransitions   = tBackdate + 1
 )
 
 func isRound(t int) bool {
@@ -321,19 +333,23 @@ func (w *World) step(s state, t int) (state, []search.Finding, bool) {
 	n := s
 	n.quiet = 0
 	switch {
-	case t <= tPublishBoth || t == tFuture:
-		if s.next > w.U.MaxT || (t == tFuture && !w.U.Future) {
+	case t <= tPublishBoth || t == tFuture || t == tBackdate:
+		if s.next > w.U.MaxT || (t == tFuture && !w.U.Future) || (t == tBackdate && (!w.U.Backdate || w.U.Round.OverlapMs == 0)) {
 			return s, nil, false
 		}
 		targets := []int{0, 1}
 		if t == tFuture {
 			n.future |= bit(s.next)
 		} else {
-			targets = publishTargets[t]
+			if t == tBackdate {
+				n.back |= bit(s.next)
+			} else {
+				targets = publishTargets[t]
+			}
 			// A wrap dated inside the second the cursor already claims
 			// complete arrived after the claim: a catch-up must fetch it
 			// (the late-wrap check), the state check cannot require it.
-			if c := s.cursor; c.HasNewest && w.U.dateOf(s.next) <= c.NewestMs && c.NewestMs <= s.now(w.U) {
+			if c := s.cursor; c.HasNewest && n.date(w.U, s.next) <= c.NewestMs && c.NewestMs <= s.now(w.U) {
 				n.late |= bit(s.next)
 			}
 		}

@@ -16,9 +16,10 @@ type state struct {
 	next    int   // slot of the next wrap published
 	late    int32 // wraps dated inside the second the cursor claimed when they arrived
 	future  int32 // wraps a member dated far ahead (hostile universe)
+	back    int32 // wraps a member dated the overlap back (Backdate)
 }
 
-const width = 12
+const width = 13
 
 func initial() state {
 	s := state{next: 2}
@@ -47,7 +48,7 @@ func (s state) encode() []int32 {
 		row[6], row[7] = int32(p.SinceMs), int32(p.UntilMs)
 	}
 	row[8], row[9] = int32(s.next), int32(s.quiet)
-	row[10], row[11] = s.late, s.future
+	row[10], row[11], row[12] = s.late, s.future, s.back
 	return row
 }
 
@@ -66,7 +67,7 @@ func decode(row []int32) state {
 	}
 	s.rekeyed, s.fetched = f&4 != 0, f&8 != 0
 	s.next, s.quiet = int(row[8]), int(row[9])
-	s.late, s.future = row[10], row[11]
+	s.late, s.future, s.back = row[10], row[11], row[12]
 	return s
 }
 
@@ -89,6 +90,9 @@ func (s state) now(u UniverseConfig) int64 { return u.dateOf(s.next) }
 func (s state) date(u UniverseConfig, t int) int64 {
 	if s.future&bit(t) != 0 {
 		return farAhead + int64(t)
+	}
+	if s.back&bit(t) != 0 {
+		return max(u.dateOf(t)-u.Round.OverlapMs, 2) // never into the prior epoch's second
 	}
 	return u.dateOf(t)
 }
@@ -128,7 +132,7 @@ func (s state) events(u UniverseConfig, mask int32) []Event {
 			out = append(out, Event{ID: eventID(t), CreatedAtMs: s.date(u, t)})
 		}
 	}
-	if u.Tick > 1 || s.future != 0 {
+	if u.Tick > 1 || s.future != 0 || s.back != 0 {
 		SortNewestFirst(out)
 	}
 	return out
@@ -162,6 +166,9 @@ func (s state) String() string {
 	extra := ""
 	if s.future != 0 {
 		extra += " future-dated " + maskString(s.future)
+	}
+	if s.back != 0 {
+		extra += " backdated " + maskString(s.back)
 	}
 	if s.late != 0 {
 		extra += " late " + maskString(s.late)

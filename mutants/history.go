@@ -81,12 +81,14 @@ func History() []Mutant {
 			func(r *history.Rules) { r.Ceiling = spec.Ceiling })),
 		proposed(walk("H15", "a wrap outside the page's window is evidence against its relay", "proposed: hostile relays",
 			func(r *history.Rules) { r.Stray = spec.Stray })),
+		proposed(walk("H18", "the bridge walks down to the newest page's since, the overlap included", "proposed: late wraps inside the overlap",
+			func(r *history.Rules) { r.BridgeFloor = spec.BridgeFloor })),
 	}
 }
 
 // proposedBase names the history mutants that change history.Proposed
 // rather than the document's rules.
-var proposedBase = map[string]bool{"H12": true, "H13": true, "H14": true, "H15": true}
+var proposedBase = map[string]bool{"H12": true, "H13": true, "H14": true, "H15": true, "H18": true}
 
 // proposed marks a mutant of the proposal; a catalogue entry without its
 // id in proposedBase is a programming error caught by the tests.

@@ -71,8 +71,12 @@ func walkInputs(o *options) (*history.Rules, history.UniverseConfig, error) {
 // variantDoc says how a variant differs from the default universe.
 func variantDoc(u history.UniverseConfig) string {
 	switch {
+	case u.Backdate:
+		return fmt.Sprintf("%d seconds of overlap, a member may date a wrap that far back", u.Round.OverlapMs)
 	case u.Tick > 1:
 		return fmt.Sprintf("%d consecutive wraps share each created_at second", u.Tick)
+	case u.Round.OverlapMs > 0:
+		return fmt.Sprintf("a warm open re-asks %d second(s) below the saved newest", u.Round.OverlapMs)
 	case u.Cap > 0:
 		return fmt.Sprintf("relay 1 caps every REQ at %d, pages of %d, wraps at 1..%d, depth %d", u.Cap, u.Round.PageWraps, u.MaxT, u.Depth)
 	case u.Future:
@@ -273,7 +277,7 @@ func listWalk(w io.Writer) {
 	fmt.Fprintf(w, "rule sets of the %s universe:\n", history.UniverseName)
 	fmt.Fprintf(w, "  %-20s the walk as community-history-sync.md states it (documented limitation: %s)\n", "spec", history.Limitation)
 	fmt.Fprintf(w, "  %-20s spec with the fix the document names: a bridge out of budget records the region it left\n", "healing")
-	fmt.Fprintf(w, "  %-20s healing with pinned seconds, cap detection, a clock ceiling and stray wraps as evidence\n", "proposed")
+	fmt.Fprintf(w, "  %-20s healing with pinned seconds, cap detection, a clock ceiling, stray wraps as evidence and a bridge down to the overlap\n", "proposed")
 	for _, m := range mutants.All() {
 		if m.History != nil {
 			fmt.Fprintf(w, "  %-20s history mutant: %s (%s)\n", m.ID, m.Rule, m.Section)
