@@ -438,6 +438,12 @@ func (r *Round) recordUnbridged() {
 		return
 	}
 	u := r.unbridged
+	if u.SinceMs > u.UntilMs {
+		// The bridge's last page reached its floor: nothing is left
+		// unwalked, and an empty region must not widen the pending one.
+		r.recorded = false
+		return
+	}
 	if p := r.proposed.Pending; p != nil {
 		u.SinceMs, u.UntilMs = min(u.SinceMs, p.SinceMs), max(u.UntilMs, p.UntilMs)
 	}
