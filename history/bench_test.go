@@ -1,6 +1,9 @@
 package history
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // BenchmarkColdRound: a cold catch-up at the production sizes over two
 // relays holding 1,000 wraps each (the older pass walks its whole budget).
@@ -30,5 +33,30 @@ func BenchmarkUniverseRound(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		w.step(s, tRounds)
+	}
+}
+
+// BenchmarkStoreOnePage: 100,000 wraps added in one page and the page read
+// back, in the order a relay sends them (newest first) and in the reverse
+// order, which made an insertion each quadratic.
+func BenchmarkStoreOnePage(b *testing.B) {
+	es := wraps("w", 100_000, 1_000, 1_000)
+	SortNewestFirst(es)
+	rev := slices.Clone(es)
+	slices.Reverse(rev)
+	for _, order := range []struct {
+		name string
+		es   []Event
+	}{{"newest-first", es}, {"oldest-first", rev}} {
+		b.Run(order.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s := NewMemoryStore()
+				for _, e := range order.es {
+					s.Add(e)
+				}
+				s.Query(Window{}, PageWraps)
+			}
+		})
 	}
 }

@@ -9,14 +9,18 @@
 // (Round.Deliver, Round.Timeout), and the round reads the page back from a
 // Store, as the client reads its database. Every judgement the round makes
 // goes through a Rules value of function fields; Spec returns the
-// document's rules and Healing a named alternative that records a
-// partially bridged region in the cursor.
+// document's rules, Healing a named alternative that records a partially
+// bridged region in the cursor, and Proposed the fixes for the holes the
+// universe variants find.
 //
 // Files: params.go (the named constants and Config), cursor.go (Cursor,
-// Window and the monotone merge), rules.go (the seam), round.go (the
-// round), store.go (wraps and the in-memory store), relay.go (simulated
-// relays and Drive, which runs a round against them); world.go,
-// world_state.go, world_round.go and invariants.go are the exhaustive
-// universe over search.World, and witness.go its witness files, Explore
-// and Replay.
+// Window and the monotone merge), rules.go (the seam: Spec, Healing,
+// Proposed), page.go (pages and progress), round.go (the round),
+// round_pin.go (the pinned re-ask of a second), round_input.go (bounds on
+// outside input, the clock, capability records), store.go (wraps and the
+// in-memory store), relay.go (simulated relays and Drive, which runs a
+// round against them), drive.go (DriveWire, a round over websockets);
+// world.go, world_state.go, world_round.go and invariants.go are the
+// exhaustive universe over search.World and its variants, and witness.go
+// its witness files, Explore and Replay.
 package history

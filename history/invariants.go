@@ -19,6 +19,7 @@ const (
 	InvNotificationOnly
 	InvResume
 	InvHeal
+	InvEfficient
 )
 
 // Invariants is the universe's invariant table.
@@ -39,6 +40,8 @@ var Invariants = []search.Invariant{
 		Doc: "a quiet repeated round, not exhausted, with held wraps below oldest missing, stores one or lowers oldest"},
 	{ID: "H8-heal", Label: "H8", Unit: UnitRounds, Section: "Known limitation (the bridge is bounded by CATCH_UP_PAGES)",
 		Doc: "a quiet repeated catch-up with held wraps missing at or above oldest stores one of them or moves newest or the pending region"},
+	{ID: "H9-efficient", Label: "H9", Unit: UnitRounds, Section: "Cold asks for everything, warm asks for what is new; skip the older pass when exhausted",
+		Doc: "a round asks no page whose window reaches into a region the saved cursor already proves complete, beyond the overlap below newest"},
 }
 
 // Limitation is the invariant the document's own rules are known to break:

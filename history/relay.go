@@ -11,9 +11,10 @@ const (
 	Refuses                     // CLOSED with a reason other than auth-required
 	Silent                      // never settles: the page's deadline passes
 	AuthFails                   // CLOSED auth-required, then the AUTH handshake fails
+	IgnoresWindow               // replays its newest wraps whatever the page's since and until
 )
 
-var modeNames = [...]string{"answers", "auth-then-answers", "refuses", "silent", "auth-fails"}
+var modeNames = [...]string{"answers", "auth-then-answers", "refuses", "silent", "auth-fails", "ignores-window"}
 
 func (m Mode) String() string {
 	if m < 0 || int(m) >= len(modeNames) {
@@ -39,11 +40,16 @@ func (m Mode) FailKind() string {
 // Relay is a simulated capped relay: the wraps it stores, the most it
 // returns for one REQ (Cap, 0 for no cap below the REQ's limit), and how it
 // treats a round's pages from page FromPage on (earlier pages it answers).
+// Record, when set, is the capability record Drive gives the round (the
+// largest limit the relay is known to answer in full). Strayed is set when
+// the relay sent a wrap outside a page's window.
 type Relay struct {
 	Events   []Event
 	Cap      int
 	Mode     Mode
 	FromPage int
+	Record   int
+	Strayed  bool
 }
 
 // Answer is what the relay replays for a filter: its newest wraps in w,
@@ -64,6 +70,11 @@ func (rl *Relay) Answer(w Window, limit int) []Event {
 // runs after each page is planned and before its relays answer (index from
 // 0): the place where wraps arrive during a round.
 func Drive(r *Round, relays []*Relay, before func(page int)) (Cursor, Progress) {
+	for i, rl := range relays {
+		if rl.Record > 0 {
+			_ = r.Record(i, rl.Record) // refused only once the round started: then the round runs without it
+		}
+	}
 	for k := 0; ; k++ {
 		p, ok := r.Next()
 		if !ok {
@@ -84,6 +95,13 @@ func Drive(r *Round, relays []*Relay, before func(page int)) (Cursor, Progress) 
 			switch mode {
 			case Answers:
 				r.Deliver(i, rl.Answer(p.Window, p.Limit))
+				r.EOSE(i)
+			case IgnoresWindow:
+				es := rl.Answer(Window{}, p.Limit)
+				for _, e := range es {
+					rl.Strayed = rl.Strayed || !p.Window.Contains(e.CreatedAtMs)
+				}
+				r.Deliver(i, es)
 				r.EOSE(i)
 			case AuthThenAnswers:
 				r.Closed(i, "auth-required: this relay serves members only")

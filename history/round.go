@@ -1,48 +1,5 @@
 package history
 
-// Pass names the part of a round a page belongs to.
-type Pass int
-
-const (
-	PassNewest Pass = iota // one page at Opening
-	PassBridge             // down from the newest page to the saved newest
-	PassRepair             // down a recorded pending region (Healing only)
-	PassOlder              // below the saved oldest
-)
-
-func (p Pass) String() string { return [...]string{"newest", "bridge", "repair", "older"}[p] }
-
-// Page is one page REQ: its window and limit, sent to Relays.
-type Page struct {
-	Pass   Pass
-	Window Window
-	Limit  int
-	Relays []int // shared with the round: read, do not change
-}
-
-// Failure kinds of a relay in a round.
-const (
-	FailRefused = "refused" // a CLOSED the rules do not wait on
-	FailSilent  = "silent"  // never settled before the page's deadline
-)
-
-// RelayError is one relay that dropped out of a round.
-type RelayError struct {
-	Relay  int
-	Kind   string // FailRefused or FailSilent
-	Reason string
-}
-
-// Progress is a round's account of itself.
-type Progress struct {
-	Pages     []Page
-	Fetched   int // wraps delivered by relays
-	Stored    int // wraps new to the store
-	Failed    bool
-	Exhausted bool
-	Errors    []RelayError
-}
-
 type phase int
 
 const (
@@ -61,10 +18,13 @@ type Round struct {
 	rules  *Rules
 	intent Intent
 	saved  Cursor
-	store  Store
-	out    []bool // relays out of the walk
-	all    []int  // every relay, the page's relays until one drops out
-	buf    pageState
+	// floor is saved with its newest at the rules' BridgeFloor: what the
+	// bridge walks down to and records as unbridged.
+	floor Cursor
+	store Store
+	out   []bool // relays out of the walk
+	all   []int  // every relay, the page's relays until one drops out
+	buf   pageState
 
 	phase  phase
 	budget int
@@ -80,6 +40,15 @@ type Round struct {
 	contiguous bool
 	progress   Progress
 	anyFailed  bool
+
+	// The clock (SetNow) and what is known of each relay's cap (Record,
+	// and the pages of this round).
+	nowMs   int64
+	hasNow  bool
+	honours []int
+	seen    [][][2]int // by relay: (limit, delivered) of its answered pages
+	started bool
+	pin     pinState
 }
 
 type pageState struct {
@@ -87,6 +56,8 @@ type pageState struct {
 	open      []bool // by relay: asked and not yet settled
 	nopen     int
 	delivered []int
+	low       []int64 // by relay: the oldest created_at it delivered in the window
+	atLow     []int   // by relay: how many of its wraps were at that created_at
 	failed    []bool
 }
 
@@ -105,13 +76,26 @@ func NewRound(cfg Config, rules *Rules, saved Cursor, intent Intent, relays int,
 	if intent != CatchUp && intent != Older {
 		return nil, errorf("unknown intent %d", intent)
 	}
+	if err := checkCursor(saved); err != nil {
+		return nil, err
+	}
 	r := &Round{cfg: cfg, rules: rules, intent: intent, saved: saved, store: store, out: make([]bool, relays),
-		all: make([]int, relays), buf: pageState{open: make([]bool, relays), delivered: make([]int, relays), failed: make([]bool, relays)}}
+		all: make([]int, relays), buf: pageState{open: make([]bool, relays), delivered: make([]int, relays), low: make([]int64, relays), atLow: make([]int, relays), failed: make([]bool, relays)},
+		honours: make([]int, relays), seen: make([][][2]int, relays)}
 	for i := range r.all {
 		r.all[i] = i
 	}
 	r.progress.Pages = make([]Page, 0, 4)
 	r.proposed.Pending = saved.Pending
+	// The bridge never walks above the saved newest nor below the saved
+	// oldest: below it is the older pass's region (or exhausted).
+	r.floor = saved
+	if saved.HasNewest {
+		r.floor.NewestMs = max(min(rules.BridgeFloor(saved, cfg.OverlapMs), saved.NewestMs), 0)
+		if saved.HasOldest {
+			r.floor.NewestMs = max(r.floor.NewestMs, saved.OldestMs)
+		}
+	}
 	if intent == CatchUp {
 		r.phase = phaseNewest
 	} else {
@@ -126,6 +110,7 @@ func (r *Round) Done() bool { return r.phase == phaseDone && r.page == nil }
 // Next returns the page to ask for: the outstanding one while it is not
 // settled, a new one otherwise; false when the round is done.
 func (r *Round) Next() (Page, bool) {
+	r.started = true
 	if r.page != nil {
 		return r.page.page, true
 	}
@@ -145,8 +130,13 @@ func (r *Round) Next() (Page, bool) {
 	switch r.phase {
 	case phaseNewest:
 		w = r.rules.Opening(r.saved, r.cfg.OverlapMs)
+		if r.hasNow {
+			if until, ok := r.rules.Ceiling(r.nowMs, r.cfg.SkewMs); ok {
+				w.HasUntil, w.UntilMs = true, until
+			}
+		}
 	case phaseBridge:
-		w = Window{HasSince: true, SinceMs: r.saved.NewestMs, HasUntil: true, UntilMs: r.until}
+		w = Window{HasSince: true, SinceMs: r.floor.NewestMs, HasUntil: true, UntilMs: r.until}
 	case phaseRepair:
 		w = Window{HasSince: true, SinceMs: r.proposed.Pending.SinceMs, HasUntil: true, UntilMs: r.until}
 	case phaseOlder:
@@ -156,11 +146,17 @@ func (r *Round) Next() (Page, bool) {
 	}
 	// The first four phases are the passes, in the same order.
 	p := Page{Pass: Pass(r.phase), Window: w, Limit: r.cfg.PageWraps, Relays: live}
+	if r.pin.on {
+		t := r.pin.full.OldestMs
+		p.Window, p.Limit, p.Pinned = Window{HasSince: true, SinceMs: t, HasUntil: true, UntilMs: t}, r.pin.limit, true
+	}
 	// One page is outstanding at a time, so its state is reused.
 	ps := &r.buf
 	ps.page, ps.nopen = p, len(live)
 	clear(ps.open)
 	clear(ps.delivered)
+	clear(ps.low)
+	clear(ps.atLow)
 	clear(ps.failed)
 	for _, i := range live {
 		ps.open[i] = true
@@ -171,22 +167,53 @@ func (r *Round) Next() (Page, bool) {
 }
 
 // Deliver hands the round wraps a relay sent on the outstanding page. A
-// wrap outside the page's window, from a relay not asked or after it
-// settled, is ignored: the round reads the page back from the store with
-// the page's own filter.
+// wrap outside the page's window (or outside every window the walk reads,
+// MaxTimeMs), or one past the page's limit, is a stray: the rules decide
+// whether it is ignored (past the limit: counted) or ends the relay's part
+// in the round as evidence against it. Wraps from a
+// relay not asked, or after it settled, are ignored: the round reads the
+// page back from the store with the page's own filter.
 func (r *Round) Deliver(relay int, events []Event) {
 	if !r.asked(relay) {
 		return
 	}
 	for _, e := range events {
-		if !r.page.page.Window.Contains(e.CreatedAtMs) {
+		if r.page.delivered[relay] >= r.page.page.Limit && r.rules.Stray() == Refuse {
+			// NIP-01: a relay sends at most limit events for a filter.
+			r.fail(relay, FailStray, "more wraps than the limit "+optMs(true, int64(r.page.page.Limit)))
+			r.settleIfDone()
+			return
+		}
+		if !inRange(e.CreatedAtMs) || !r.page.page.Window.Contains(e.CreatedAtMs) {
+			if r.rules.Stray() == Refuse {
+				r.fail(relay, FailStray, "a wrap at "+optMs(true, e.CreatedAtMs)+" outside "+r.page.page.Window.String())
+				r.settleIfDone()
+				return
+			}
 			continue
+		}
+		if r.page.delivered[relay] == 0 || e.CreatedAtMs < r.page.low[relay] {
+			r.page.low[relay], r.page.atLow[relay] = e.CreatedAtMs, 0
+		}
+		if e.CreatedAtMs == r.page.low[relay] {
+			r.page.atLow[relay]++
 		}
 		r.page.delivered[relay]++
 		if r.store.Add(e) {
 			r.progress.Stored++
 		}
 	}
+}
+
+// Invalid reports a message of a relay for the outstanding page that no
+// honest relay sends (an event whose signature does not verify): the
+// rules' Stray decides, as for a wrap outside the window.
+func (r *Round) Invalid(relay int, reason string) {
+	if !r.asked(relay) || r.rules.Stray() != Refuse {
+		return
+	}
+	r.fail(relay, FailStray, reason)
+	r.settleIfDone()
 }
 
 // EOSE settles a relay's answer to the outstanding page.
@@ -253,6 +280,9 @@ func (r *Round) settleIfDone() {
 		return
 	}
 	ps := r.page
+	if ps.page.Pinned {
+		r.checkPinned(ps)
+	}
 	r.page = nil
 	// A relay out of the walk fails every later page of the round: the
 	// region was never read from it.
@@ -263,19 +293,43 @@ func (r *Round) settleIfDone() {
 		}
 	}
 	s := PageSummary{Complete: r.rules.Complete(len(r.out), out), Bottomed: true}
+	// A relay that delivered fewer than the limit without proving it had
+	// no more (a cap below the limit) read the window only down to its
+	// oldest wrap: the page is read back from the store no deeper, or
+	// another relay's older wraps would make the region below look read.
+	read, cut := clampWindow(ps.page.Window), false
 	for _, i := range ps.page.Relays {
 		r.progress.Fetched += ps.delivered[i]
 		if ps.failed[i] {
 			continue
 		}
+		d := ps.delivered[i]
 		s.AnsweredRelays++
-		s.Raw += ps.delivered[i]
-		if !r.rules.Bottomed(ps.delivered[i], ps.page.Limit) {
+		s.Raw += d
+		if !r.rules.Bottomed(d, ps.page.Limit, r.capacity(i, ps.page.Limit)) {
 			s.Bottomed = false
+			if d > 0 && d < ps.page.Limit && (!cut || ps.low[i] > read.SinceMs) {
+				read.SinceMs, cut = max(read.SinceMs, ps.low[i]), true
+			}
+		}
+		s.Full = s.Full || d >= ps.page.Limit
+		r.learn(i, ps.page.Limit, d)
+	}
+	if got := r.store.Query(read, ps.page.Limit); len(got) > 0 {
+		s.Count, s.NewestMs, s.OldestMs = len(got), got[0].CreatedAtMs, got[len(got)-1].CreatedAtMs
+		for _, e := range got {
+			if e.CreatedAtMs == s.OldestMs {
+				s.AtOldest++
+			}
 		}
 	}
-	if got := r.store.Query(ps.page.Window, ps.page.Limit); len(got) > 0 {
-		s.Count, s.NewestMs, s.OldestMs = len(got), got[0].CreatedAtMs, got[len(got)-1].CreatedAtMs
+	if ps.page.Pinned {
+		r.afterPin(s)
+		return
+	}
+	if s.Complete && r.rules.Pin(s) {
+		r.startPin(ps, s)
+		return
 	}
 	r.advance(s)
 }
@@ -287,10 +341,12 @@ func (r *Round) advance(s PageSummary) {
 		r.newest = s
 		r.newestOK = s.Complete && !r.rules.Failed(s.Raw, false)
 		r.bridged = true
-		if r.newestOK && r.rules.BridgeNeeded(s, r.saved) {
-			r.bridged = false
-			r.phase, r.budget, r.until = phaseBridge, r.cfg.CatchUpPages, r.rules.Boundary(s.OldestMs)
-			return
+		if r.newestOK && r.rules.BridgeNeeded(s, r.floor) {
+			if until, ok := r.below(s.OldestMs); ok {
+				r.bridged = false
+				r.phase, r.budget, r.until = phaseBridge, r.cfg.CatchUpPages, until
+				return
+			}
 		}
 		r.afterBridge()
 	case phaseBridge:
@@ -299,11 +355,16 @@ func (r *Round) advance(s PageSummary) {
 		case s.Bottomed:
 			r.bridged = true
 		default:
-			r.until = r.rules.Boundary(s.OldestMs)
+			until, ok := r.below(s.OldestMs)
+			if !ok {
+				r.bridged = true // no created_at below the page exists
+				break
+			}
+			r.until = until
 			if r.budget--; r.budget > 0 {
 				return
 			}
-			r.unbridged, r.recorded = r.rules.Unbridged(r.saved, r.until)
+			r.unbridged, r.recorded = r.rules.Unbridged(r.floor, r.until)
 		}
 		r.afterBridge()
 	case phaseRepair:
@@ -312,7 +373,12 @@ func (r *Round) advance(s PageSummary) {
 		case s.Bottomed:
 			r.proposed.Pending = nil
 		default:
-			r.until = r.rules.Boundary(s.OldestMs)
+			until, ok := r.below(s.OldestMs)
+			if !ok {
+				r.proposed.Pending = nil // no created_at below the page exists
+				break
+			}
+			r.until = until
 			p := *r.proposed.Pending
 			p.UntilMs = r.until
 			r.proposed.Pending = &p
@@ -328,14 +394,19 @@ func (r *Round) advance(s PageSummary) {
 		} else if r.contiguous && s.Count > 0 && (!r.proposed.HasOldest || s.OldestMs < r.proposed.OldestMs) {
 			r.proposed.HasOldest, r.proposed.OldestMs = true, s.OldestMs
 		}
-		if s.Bottomed {
+		until, more := r.below(s.OldestMs)
+		if s.Bottomed || (!more && s.Count > 0) {
 			if s.Complete && r.contiguous && r.rules.Exhausted(r.progress.Fetched, r.anyFailed) {
 				r.proposed.Exhausted = true
 			}
 			r.finish()
 			return
 		}
-		r.until = r.rules.Boundary(s.OldestMs)
+		if !more {
+			r.finish()
+			return
+		}
+		r.until = until
 		if r.budget--; r.budget <= 0 {
 			r.finish()
 		}
@@ -367,6 +438,12 @@ func (r *Round) recordUnbridged() {
 		return
 	}
 	u := r.unbridged
+	if u.SinceMs > u.UntilMs {
+		// The bridge's last page reached its floor: nothing is left
+		// unwalked, and an empty region must not widen the pending one.
+		r.recorded = false
+		return
+	}
 	if p := r.proposed.Pending; p != nil {
 		u.SinceMs, u.UntilMs = min(u.SinceMs, p.SinceMs), max(u.UntilMs, p.UntilMs)
 	}
@@ -381,7 +458,7 @@ func (r *Round) startOlder() {
 	}
 	seen := r.intent == CatchUp && r.newest.Count > 0
 	until, ok := r.rules.OlderFrom(r.saved, r.newest.OldestMs, seen)
-	if !ok {
+	if !ok || until < 0 {
 		r.finish()
 		return
 	}

@@ -62,10 +62,10 @@ func TestProductionRounds(t *testing.T) {
 		{name: "a failed AUTH refuses the relay", relays: []*Relay{{Events: history}, {Mode: AuthFails}},
 			failed: true, errors: 1},
 		{name: "a scroll-up walks at most LoadOlderPages pages below oldest",
-			saved: Cursor{HasNewest: true, NewestMs: 120_000, HasOldest: true, OldestMs: 120_000}, intent: Older,
-			relays: []*Relay{{Events: append(wraps("o", 400, -400_000, 1_000), history...)}},
-			// 300 wraps below 120,000: 119 of the history, 181 older ones.
-			want: Cursor{HasNewest: true, NewestMs: 120_000, HasOldest: true, OldestMs: -181_000}},
+			saved: Cursor{HasNewest: true, NewestMs: 520_000, HasOldest: true, OldestMs: 520_000}, intent: Older,
+			relays: []*Relay{{Events: append(wraps("o", 400, 1_000, 1_000), wraps("h", 120, 401_000, 1_000)...)}},
+			// 300 wraps below 520,000: 119 of the later history, 181 older ones.
+			want: Cursor{HasNewest: true, NewestMs: 520_000, HasOldest: true, OldestMs: 220_000}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

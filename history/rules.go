@@ -27,6 +27,10 @@ type PageSummary struct {
 	NewestMs       int64
 	Raw            int // wraps the relays delivered, summed
 	AnsweredRelays int
+	// Full: some relay delivered the whole limit. AtOldest: how many of
+	// the wraps read back share the oldest one's created_at.
+	Full     bool
+	AtOldest int
 }
 
 // Rules is every judgement the walk makes, as function values: a round
@@ -39,8 +43,9 @@ type Rules struct {
 	// Boundary is the until of the page after one whose oldest wrap is at
 	// oldestMs: exclusive, so consecutive pages never share a wrap.
 	Boundary func(oldestMs int64) int64
-	// Bottomed judges one relay's page: it delivered fewer than the limit.
-	Bottomed func(delivered, limit int) bool
+	// Bottomed judges one relay's page: it delivered fewer than the limit,
+	// given what is known of the relay's capacity.
+	Bottomed func(delivered, limit int, known Capacity) bool
 	// Complete judges a page: asked relays, of which failed did not answer.
 	Complete func(asked, failed int) bool
 	// Closed reads a CLOSED message's reason.
@@ -75,6 +80,40 @@ type Rules struct {
 	// Rekey is the cursor after a rekey adoption changed the channel's
 	// planes.
 	Rekey func(c Cursor) Cursor
+
+	// The proposal's decision points (Proposed); the document's rules keep
+	// today's behaviour in each.
+
+	// Pin: after a complete page the relays did not prove short, ask its
+	// oldest second again pinned (since = until = that second) with the
+	// limit raised by the wraps held there, until a pinned page is proven
+	// short; false walks on below with Boundary alone, and wraps sharing
+	// that second beyond the page are never asked.
+	Pin func(s PageSummary) bool
+	// Stray is what a wrap delivered outside the page's window means for
+	// its relay: Wait ignores the wrap (the relay stays in the walk), Refuse
+	// takes it as evidence that the relay ignores filters.
+	Stray func() Settle
+	// Ceiling is the until of the newest page at local time nowMs: ok false
+	// asks without one, and a wrap dated ahead becomes the cursor's newest.
+	Ceiling func(nowMs, skewMs int64) (untilMs int64, ok bool)
+	// BridgeFloor is how far down the bridge walks: the saved newest (the
+	// document), or the newest page's own since (newest - overlap), so
+	// that a wrap that reached a relay late inside the overlap is read
+	// even when more than a page arrived above it.
+	BridgeFloor func(saved Cursor, overlapMs int64) int64
+}
+
+// Capacity is what the round knows of one relay's cap when it judges a
+// page of that relay.
+type Capacity struct {
+	// Honours is the largest limit the relay is known to answer in full: a
+	// capability record (the probe's), or a page that delivered its whole
+	// limit. 0: unknown.
+	Honours int
+	// Seen is the most wraps the relay delivered to an earlier page whose
+	// limit was at most this page's: its cap is at least that.
+	Seen int
 }
 
 // Spec is the walk as community-history-sync.md states it.
@@ -83,7 +122,7 @@ func Spec() *Rules {
 		Name:     "spec",
 		Opening:  Opening,
 		Boundary: func(oldestMs int64) int64 { return oldestMs - 1 },
-		Bottomed: func(delivered, limit int) bool { return delivered < limit },
+		Bottomed: func(delivered, limit int, _ Capacity) bool { return delivered < limit },
 		Complete: func(asked, failed int) bool { return asked > 0 && failed == 0 },
 		Closed: func(reason string) Settle {
 			if strings.HasPrefix(reason, "auth-required:") {
@@ -114,6 +153,10 @@ func Spec() *Rules {
 			c.Exhausted = false
 			return c
 		},
+		Pin:         func(PageSummary) bool { return false },
+		Stray:       func() Settle { return Wait },
+		Ceiling:     func(int64, int64) (int64, bool) { return 0, false },
+		BridgeFloor: func(saved Cursor, _ int64) int64 { return saved.NewestMs },
 	}
 }
 
@@ -131,6 +174,37 @@ func Healing() *Rules {
 	return r
 }
 
+// Proposed is Healing with the fixes this harness proposes for the holes
+// its search finds in the document's walk (NOTE.md, "Paged history walk"):
+//
+//   - same-second safe boundary: the oldest second of a page the relays did
+//     not prove short is asked again pinned, the limit raised by the wraps
+//     already held there, until a pinned page is proven short (Pin);
+//   - cap detection: a short answer proves a relay bottomed out only when
+//     the relay is known to honour the limit (a capability record, or an
+//     earlier page it filled), or it delivered fewer than it did to a page
+//     of at most this limit, or nothing at all; otherwise the walk asks
+//     again below (Bottomed);
+//   - a clock bound: the newest page asks nothing dated more than the clock
+//     skew ahead of local time, so a wrap from the future never becomes the
+//     cursor's newest (Ceiling);
+//   - a wrap outside the page's window is evidence against its relay, which
+//     leaves the walk, never a short page (Stray);
+//   - the bridge walks down to the newest page's since, the overlap
+//     included, not to the saved newest (BridgeFloor).
+func Proposed() *Rules {
+	r := Healing()
+	r.Name = "proposed"
+	r.Pin = func(s PageSummary) bool { return !s.Bottomed && s.Count > 0 }
+	r.Bottomed = func(delivered, limit int, k Capacity) bool {
+		return delivered == 0 || (delivered < limit && (limit <= k.Honours || delivered < k.Seen))
+	}
+	r.Stray = func() Settle { return Refuse }
+	r.Ceiling = func(nowMs, skewMs int64) (int64, bool) { return min(nowMs, MaxTimeMs-skewMs) + skewMs, true }
+	r.BridgeFloor = func(saved Cursor, overlapMs int64) int64 { return Opening(saved, overlapMs).SinceMs }
+	return r
+}
+
 // Clone returns a copy a variant can change.
 func (r *Rules) Clone() *Rules {
 	c := *r
@@ -139,5 +213,5 @@ func (r *Rules) Clone() *Rules {
 
 // RuleSets are the named rule sets this package defines, by name.
 func RuleSets() map[string]func() *Rules {
-	return map[string]func() *Rules{"spec": Spec, "healing": Healing}
+	return map[string]func() *Rules{"spec": Spec, "healing": Healing, "proposed": Proposed}
 }

@@ -90,7 +90,7 @@ func (w *World) walk(rng *rand.Rand, steps int, out *SimOutcome) (trace []int, f
 	}
 	s := initial()
 	out.Checked++
-	if f := note(checkState(s)); f >= 0 {
+	if f := note(w.checkState(s)); f >= 0 {
 		return nil, f, false
 	}
 	var enabled []int
@@ -109,11 +109,11 @@ func (w *World) walk(rng *rand.Rand, steps int, out *SimOutcome) (trace []int, f
 		trace = append(trace, t)
 		out.Steps++
 		out.Checked++
-		if t >= tRounds {
+		if isRound(t) {
 			out.Rounds++
 		}
 		s = n
-		if f := note(append(fs, checkState(s)...)); f >= 0 {
+		if f := note(append(fs, w.checkState(s)...)); f >= 0 {
 			return trace, f, false
 		}
 	}
@@ -130,7 +130,7 @@ func (w *World) fails(trace []int, inv int) bool {
 			return false
 		}
 		s = n
-		for _, f := range append(fs, checkState(s)...) {
+		for _, f := range append(fs, w.checkState(s)...) {
 			if f.Inv == inv && w.reports(f.Inv) {
 				return true
 			}

@@ -78,7 +78,7 @@ func Trace(w *witnessfile.Witness, rules *Rules) (*TraceView, error) {
 			return nil, err
 		}
 		var run *roundRun
-		if t >= tRounds {
+		if isRound(t) {
 			rr, err := world.runRound(s, decodeRound(t))
 			if err != nil {
 				return nil, err
@@ -89,7 +89,7 @@ func Trace(w *witnessfile.Witness, rules *Rules) (*TraceView, error) {
 		if !ok {
 			return nil, witnessfile.Bad("step %d: %s is not enabled", i+1, describe(a))
 		}
-		step := world.traceStep(i+1, describe(a), n, run, append(fs, checkState(n)...))
+		step := world.traceStep(i+1, describe(a), n, run, append(fs, world.checkState(n)...))
 		if run != nil {
 			rt := decodeRound(t)
 			for _, b := range rt.b {

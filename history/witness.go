@@ -68,31 +68,52 @@ func Explore(u UniverseConfig, rules *Rules, report Report, workers int, stopAtF
 }
 
 func (u UniverseConfig) params() witnessfile.Params {
-	return witnessfile.Params{
+	p := witnessfile.Params{
 		{Name: "page", Num: int64(u.Round.PageWraps)},
 		{Name: "catch-up-pages", Num: int64(u.Round.CatchUpPages)},
 		{Name: "load-older-pages", Num: int64(u.Round.LoadOlderPages)},
 		{Name: "overlap", Num: u.Round.OverlapMs},
 		{Name: "max-t", Num: int64(u.MaxT)},
 	}
+	// The variants' options, only when set: a default universe's witness
+	// names exactly the five above.
+	for _, o := range []struct {
+		name string
+		v    int64
+	}{{"tick", int64(u.Tick)}, {"cap", int64(u.Cap)}, {"future", b2i(u.Future)}, {"strays", b2i(u.Strays)}, {"backdate", b2i(u.Backdate)}, {"skew", u.Round.SkewMs}} {
+		if o.v != 0 {
+			p = append(p, witnessfile.ParamValue{Name: o.name, Num: o.v})
+		}
+	}
+	return p
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func universeOf(w *witnessfile.Witness) (UniverseConfig, error) {
 	u := UniverseConfig{Depth: w.Depth}
 	fields := map[string]*int64{}
-	var page, cu, lo, ov, mt int64
+	var page, cu, lo, ov, mt, tick, capped, future, strays, backdate, skew int64
 	fields["page"], fields["catch-up-pages"], fields["load-older-pages"], fields["overlap"], fields["max-t"] = &page, &cu, &lo, &ov, &mt
+	fields["tick"], fields["cap"], fields["future"], fields["strays"], fields["backdate"], fields["skew"] = &tick, &capped, &future, &strays, &backdate, &skew
 	seen := map[string]bool{}
 	for _, p := range w.Point {
 		dst, ok := fields[p.Name]
 		if !ok || p.IsStr || seen[p.Name] {
-			return u, witnessfile.Bad("point parameter %s: want each of page, catch-up-pages, load-older-pages, overlap, max-t once, as integers", p.Name)
+			return u, witnessfile.Bad("point parameter %s: want each of page, catch-up-pages, load-older-pages, overlap, max-t once (and optionally tick, cap, future, strays, backdate, skew), as integers", p.Name)
 		}
 		seen[p.Name] = true
 		*dst = p.Num
 	}
-	if len(seen) != len(fields) {
-		return u, witnessfile.Bad("point %s: want page, catch-up-pages, load-older-pages, overlap and max-t", w.Point)
+	for _, name := range []string{"page", "catch-up-pages", "load-older-pages", "overlap", "max-t"} {
+		if !seen[name] {
+			return u, witnessfile.Bad("point %s: want page, catch-up-pages, load-older-pages, overlap and max-t", w.Point)
+		}
 	}
 	// The walk is sized at most as production is (Defaults): a larger page,
 	// budget or overlap is no configuration the client runs, and every
@@ -103,13 +124,14 @@ func universeOf(w *witnessfile.Witness) (UniverseConfig, error) {
 		v, max int64
 		min    int64
 	}{{"page", page, int64(d.PageWraps), 1}, {"catch-up-pages", cu, int64(d.CatchUpPages), 1}, {"load-older-pages", lo, int64(d.LoadOlderPages), 1},
-		{"overlap", ov, d.OverlapMs, 0}, {"max-t", mt, maxSlots, 2}} {
+		{"overlap", ov, d.OverlapMs, 0}, {"max-t", mt, maxSlots, 2}, {"tick", tick, maxSlots, 0}, {"cap", capped, maxSlots, 0},
+		{"future", future, 1, 0}, {"strays", strays, 1, 0}, {"backdate", backdate, 1, 0}, {"skew", skew, d.SkewMs, 0}} {
 		if f.v < f.min || f.v > f.max {
 			return u, witnessfile.Bad("point %s %d: want %d..%d", f.name, f.v, f.min, f.max)
 		}
 	}
-	u.Round = Config{PageWraps: int(page), CatchUpPages: int(cu), LoadOlderPages: int(lo), OverlapMs: ov}
-	u.MaxT = int(mt)
+	u.Round = Config{PageWraps: int(page), CatchUpPages: int(cu), LoadOlderPages: int(lo), OverlapMs: ov, SkewMs: skew}
+	u.MaxT, u.Tick, u.Cap, u.Future, u.Strays, u.Backdate = int(mt), int(tick), int(capped), future == 1, strays == 1, backdate == 1
 	if err := u.Validate(); err != nil {
 		return u, witnessfile.Bad("%v", err)
 	}
@@ -126,6 +148,10 @@ func actionOf(t int) witnessfile.Action {
 		return witnessfile.Action{Action: "live"}
 	case t == tRekey:
 		return witnessfile.Action{Action: "rekey"}
+	case t == tFuture:
+		return witnessfile.Action{Action: "publish-future", Ctx: "both"}
+	case t == tBackdate:
+		return witnessfile.Action{Action: "publish-backdated", Ctx: "both"}
 	}
 	rt := decodeRound(t)
 	a := witnessfile.Action{Action: rt.intent.String(), Ctx: fmt.Sprintf("relay0=%s relay1=%s", rt.b[0], rt.b[1])}
@@ -148,6 +174,14 @@ func transOf(a witnessfile.Action) (int, error) {
 			}
 		}
 		return 0, witnessfile.Bad("publish to %q: want relay0, relay1 or both", a.Ctx)
+	case "publish-future", "publish-backdated":
+		if a.Ctx != "both" || a.Value != 0 {
+			return 0, witnessfile.Bad("%s takes ctx both and no value", a.Action)
+		}
+		if a.Action == "publish-future" {
+			return tFuture, nil
+		}
+		return tBackdate, nil
 	case "live", "rekey":
 		if a.Ctx != "" || a.Value != 0 {
 			return 0, witnessfile.Bad("action %s takes no ctx or value", a.Action)
@@ -164,7 +198,7 @@ func transOf(a witnessfile.Action) (int, error) {
 		if a.Value > 1 {
 			return 0, witnessfile.Bad("round value %d: want 0 or 1 (a wrap arriving during the round)", a.Value)
 		}
-		for _, c := range combos {
+		for _, c := range append(append([][relays]behaviour(nil), combos...), hostileCombos...) {
 			if a.Ctx == fmt.Sprintf("relay0=%s relay1=%s", c[0], c[1]) {
 				rt.b = c
 				return roundTransition(rt), nil
@@ -181,7 +215,7 @@ func transOf(a witnessfile.Action) (int, error) {
 func Replay(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
 	mk, ok := RuleSets()[w.Rules]
 	if !ok {
-		return nil, witnessfile.Bad("rules %q: this package defines spec and healing (a mutant's witness replays with ReplayWith)", w.Rules)
+		return nil, witnessfile.Bad("rules %q: this package defines spec, healing and proposed (a mutant's witness replays with ReplayWith)", w.Rules)
 	}
 	return ReplayWith(w, mk())
 }
@@ -228,7 +262,7 @@ func ReplayWith(w *witnessfile.Witness, rules *Rules) (*witnessfile.Replayed, er
 			fmt.Fprintf(&b, "%s %s: %s\n", kind, id, f.Detail)
 		}
 	}
-	note(0, checkState(s))
+	note(0, world.checkState(s))
 	for i, a := range w.Actions {
 		t, err := transOf(a)
 		if err != nil {
@@ -240,7 +274,7 @@ func ReplayWith(w *witnessfile.Witness, rules *Rules) (*witnessfile.Replayed, er
 		}
 		fmt.Fprintf(&b, "step %d: %s\n%s\n", i+1, describe(a), n)
 		s = n
-		note(i+1, append(fs, checkState(s)...))
+		note(i+1, append(fs, world.checkState(s)...))
 	}
 	if !rep.Reproduced {
 		fmt.Fprintf(&b, "not reproduced: %s did not fail\n", w.Invariant)

@@ -13,6 +13,17 @@ type UniverseConfig struct {
 	Round Config
 	MaxT  int
 	Depth int
+	// Tick is how many consecutive wraps share one created_at second (0 or
+	// 1: each its own), so that a page boundary can fall inside a second.
+	Tick int
+	// Cap is relay 1's cap on any REQ (0: none). A capped relay has no
+	// capability record; relay 0 always has one (it honours any limit).
+	Cap int
+	// Future adds a member who dates a wrap far in the future; Strays adds
+	// relays that ignore a page's window; Backdate a member who dates a
+	// wrap the overlap back (as a relay receiving a wrap late delivers it
+	// below what was asked before).
+	Future, Strays, Backdate bool
 }
 
 // DefaultUniverse is the universe the tests and the mutant gate explore:
@@ -34,8 +45,104 @@ func (u UniverseConfig) Validate() error {
 	if u.Depth < 0 {
 		return errorf("depth %d is negative", u.Depth)
 	}
+	if u.Tick < 0 || u.Tick > maxSlots || u.Cap < 0 || u.Cap > maxSlots {
+		return errorf("tick %d, cap %d: want 0..%d each", u.Tick, u.Cap, maxSlots)
+	}
 	return nil
 }
+
+// TiesUniverse is the default universe with two consecutive wraps per
+// created_at second: a full page's oldest second can hold a wrap the page
+// did not return.
+func TiesUniverse() UniverseConfig {
+	u := DefaultUniverse()
+	u.Tick = 2
+	return u
+}
+
+// CappedUniverse has relay 1 capped at two wraps below pages of three, and
+// six wraps, so that relay 1 alone can hold more than two pages of what
+// it returns.
+func CappedUniverse() UniverseConfig {
+	u := DefaultUniverse()
+	u.Round.PageWraps, u.Cap, u.MaxT, u.Depth = 3, 2, 6, 6
+	return u
+}
+
+// FutureUniverse is the default universe with a member who dates a wrap
+// far ahead of every clock.
+func FutureUniverse() UniverseConfig {
+	u := DefaultUniverse()
+	u.Future = true
+	return u
+}
+
+// StraysUniverse is the default universe with relays that ignore a page's
+// window.
+func StraysUniverse() UniverseConfig {
+	u := DefaultUniverse()
+	u.Strays = true
+	return u
+}
+
+// OverlapUniverse is the default universe with a warm open re-asking one
+// second below the saved newest, as production re-asks CURSOR_OVERLAP.
+func OverlapUniverse() UniverseConfig {
+	u := DefaultUniverse()
+	u.Round.OverlapMs = 1
+	return u
+}
+
+// BackdateUniverse has two seconds of overlap and a member who dates a
+// wrap the overlap back, below a newest the cursor may already hold: what
+// a relay receiving a wrap late looks like to the walk.
+func BackdateUniverse() UniverseConfig {
+	u := DefaultUniverse()
+	u.Round.OverlapMs, u.Backdate = 2, true
+	return u
+}
+
+// Variants are the universes every rule set meant to close the holes is
+// explored in, by name.
+func Variants() []NamedUniverse {
+	return []NamedUniverse{{"default", DefaultUniverse()}, {"ties", TiesUniverse()}, {"capped", CappedUniverse()},
+		{"future", FutureUniverse()}, {"strays", StraysUniverse()}, {"overlap", OverlapUniverse()}, {"backdate", BackdateUniverse()}}
+}
+
+// GateVariants are the variants at the depths the mutant gate and `make
+// test` explore them: each deep enough for the document's rules to show
+// the hole it was built for (the smallest witnesses are 2 to 5 steps), the
+// default universe last and whole.
+func GateVariants() []NamedUniverse {
+	vs := Variants()
+	depth := map[string]int{"ties": 4, "capped": 5, "future": 4, "strays": 3, "overlap": 4, "backdate": 5}
+	out := make([]NamedUniverse, 0, len(vs))
+	for _, v := range vs[1:] {
+		v.U.Depth = depth[v.Name]
+		out = append(out, v)
+	}
+	return append(out, vs[0])
+}
+
+// NamedUniverse is a universe with the name tests and reports use.
+type NamedUniverse struct {
+	Name string
+	U    UniverseConfig
+}
+
+// dateOf is the created_at of the wrap in slot t: Tick consecutive slots
+// from 2 on share a second. The prior epoch's wrap (slot 1) keeps a second
+// of its own, older than every other: the rekey adds only older history.
+func (u UniverseConfig) dateOf(t int) int64 {
+	if u.Tick <= 1 || t <= 1 {
+		return int64(t)
+	}
+	return int64(2 + (t-2)/u.Tick)
+}
+
+// farAhead is how far a future-dated wrap is dated past its slot: beyond
+// every date the universe reaches.
+const farAhead = 1000
 
 // The relays' behaviours a round transition draws from, per relay.
 type behaviour struct {
@@ -44,6 +151,10 @@ type behaviour struct {
 }
 
 var behaviours = []behaviour{{Answers, 0}, {AuthThenAnswers, 0}, {Refuses, 0}, {Silent, 0}, {AuthFails, 0}, {Silent, 1}}
+
+// hostileCombos are the rounds of a hostile universe: one relay ignores
+// the page's window while the other answers.
+var hostileCombos = [][relays]behaviour{{{IgnoresWindow, 0}, behaviours[0]}, {behaviours[0], {IgnoresWindow, 0}}}
 
 func (b behaviour) String() string {
 	if b.from > 0 {
@@ -89,25 +200,48 @@ var combos = func() [][relays]behaviour {
 	return out
 }()
 
+// The transitions after the rounds of combos, in every universe's
+// numbering (disabled outside a hostile one): the future-dated
+// publication, then the rounds of hostileCombos.
+var (
+	tFuture        = tRounds + 2*len(combos)*2
+	tHostileRounds = tFuture + 1
+	tBackdate      = tHostileRounds + 2*len(hostileCombos)*2
+	nTransitions   = tBackdate + 1
+)
+
+func isRound(t int) bool {
+	return (t >= tRounds && t < tFuture) || (t >= tHostileRounds && t < nTransitions)
+}
+
 func decodeRound(t int) roundTrans {
-	t -= tRounds
+	base, cs := tRounds, combos
+	if t >= tHostileRounds {
+		base, cs = tHostileRounds, hostileCombos
+	}
+	t -= base
 	rt := roundTrans{mid: t%2 == 1}
 	t /= 2
-	rt.b = combos[t%len(combos)]
-	rt.intent = Intent(t / len(combos))
+	rt.b = cs[t%len(cs)]
+	rt.intent = Intent(t / len(cs))
 	return rt
 }
 
 // roundTransition is the transition index of rt, -1 if the universe has
 // no such round.
 func roundTransition(rt roundTrans) int {
-	for i, c := range combos {
-		if c == rt.b {
-			t := (int(rt.intent)*len(combos)+i)*2 + tRounds
-			if rt.mid {
-				t++
+	for _, seg := range []struct {
+		base int
+		cs   [][relays]behaviour
+	}{{tRounds, combos}, {tHostileRounds, hostileCombos}} {
+		for i, c := range seg.cs {
+			if c == rt.b {
+				t := (int(rt.intent)*len(seg.cs)+i)*2 + seg.base
+				if rt.mid {
+					t++
+				}
+				return t
 			}
-			return t
 		}
 	}
 	return -1
@@ -154,8 +288,9 @@ func (w *World) Initial(*worker) []int32        { return initial().encode() }
 
 // Transitions is the publications, the live notification, the rekey, and
 // the rounds: two intents times the behaviour combinations, with and
-// without a wrap arriving during the round.
-func (w *World) Transitions() int { return tRounds + 2*len(combos)*2 }
+// without a wrap arriving during the round; then the hostile universe's
+// future-dated publication and rounds.
+func (w *World) Transitions() int { return nTransitions }
 
 // reports says whether the world reports a violation of invariant i.
 func (w *World) reports(i int) bool {
@@ -175,7 +310,7 @@ func (w *World) filter(fs []search.Finding) []search.Finding {
 // Check runs the state invariants.
 func (w *World) Check(_ *worker, row []int32, tl *search.Tally) []search.Finding {
 	tl.Add(UnitStates, 1)
-	return w.filter(checkState(decode(row)))
+	return w.filter(w.checkState(decode(row)))
 }
 
 // Successor applies transition t.
@@ -186,7 +321,7 @@ func (w *World) Successor(_ *worker, cur []int32, t int, next []int32, tl *searc
 		return false, nil
 	}
 	copy(next, n.encode())
-	if t >= tRounds {
+	if isRound(t) {
 		tl.Add(UnitRounds, 1)
 	}
 	return true, w.filter(fs)
@@ -198,11 +333,27 @@ func (w *World) step(s state, t int) (state, []search.Finding, bool) {
 	n := s
 	n.quiet = 0
 	switch {
-	case t <= tPublishBoth:
-		if s.next > w.U.MaxT {
+	case t <= tPublishBoth || t == tFuture || t == tBackdate:
+		if s.next > w.U.MaxT || (t == tFuture && !w.U.Future) || (t == tBackdate && (!w.U.Backdate || w.U.Round.OverlapMs == 0)) {
 			return s, nil, false
 		}
-		for _, r := range publishTargets[t] {
+		targets := []int{0, 1}
+		if t == tFuture {
+			n.future |= bit(s.next)
+		} else {
+			if t == tBackdate {
+				n.back |= bit(s.next)
+			} else {
+				targets = publishTargets[t]
+			}
+			// A wrap dated inside the second the cursor already claims
+			// complete arrived after the claim: a catch-up must fetch it
+			// (the late-wrap check), the state check cannot require it.
+			if c := s.cursor; c.HasNewest && n.date(w.U, s.next) <= c.NewestMs && c.NewestMs <= s.now(w.U) {
+				n.late |= bit(s.next)
+			}
+		}
+		for _, r := range targets {
 			n.held[r] |= bit(s.next)
 		}
 		n.next++
@@ -218,9 +369,9 @@ func (w *World) step(s state, t int) (state, []search.Finding, bool) {
 		}
 		n.rekeyed = true
 		n.cursor = w.Rules.Rekey(s.cursor)
-	case t < w.Transitions():
+	case isRound(t):
 		rt := decodeRound(t)
-		if rt.mid && s.next > w.U.MaxT {
+		if (rt.mid && s.next > w.U.MaxT) || (t >= tHostileRounds && !w.U.Strays) {
 			return s, nil, false
 		}
 		var fs []search.Finding

@@ -10,13 +10,16 @@ type state struct {
 	held    [relays]int32 // wraps each relay stores, bit t for created_at t
 	store   int32         // wraps in the client's store
 	cursor  Cursor
-	rekeyed bool // the prior epoch (t=1) is addressable
-	fetched bool // some round fetched a wrap from a relay
-	quiet   int  // the last action: 1 a quiet catch-up, 2 a quiet older round, 0 anything else
-	next    int  // created_at of the next wrap published
+	rekeyed bool  // the prior epoch (t=1) is addressable
+	fetched bool  // some round fetched a wrap from a relay
+	quiet   int   // the last action: 1 a quiet catch-up, 2 a quiet older round, 0 anything else
+	next    int   // slot of the next wrap published
+	late    int32 // wraps dated inside the second the cursor claimed when they arrived
+	future  int32 // wraps a member dated far ahead (hostile universe)
+	back    int32 // wraps a member dated the overlap back (Backdate)
 }
 
-const width = 10
+const width = 13
 
 func initial() state {
 	s := state{next: 2}
@@ -45,6 +48,7 @@ func (s state) encode() []int32 {
 		row[6], row[7] = int32(p.SinceMs), int32(p.UntilMs)
 	}
 	row[8], row[9] = int32(s.next), int32(s.quiet)
+	row[10], row[11], row[12] = s.late, s.future, s.back
 	return row
 }
 
@@ -63,6 +67,7 @@ func decode(row []int32) state {
 	}
 	s.rekeyed, s.fetched = f&4 != 0, f&8 != 0
 	s.next, s.quiet = int(row[8]), int(row[9])
+	s.late, s.future, s.back = row[10], row[11], row[12]
 	return s
 }
 
@@ -78,17 +83,34 @@ func (s state) heldAnywhere(t int) bool {
 	return false
 }
 
+// now is the universe's clock in a state: the date of the next wrap.
+func (s state) now(u UniverseConfig) int64 { return u.dateOf(s.next) }
+
+// date is the created_at of the wrap in slot t.
+func (s state) date(u UniverseConfig, t int) int64 {
+	if s.future&bit(t) != 0 {
+		return farAhead + int64(t)
+	}
+	if s.back&bit(t) != 0 {
+		return max(u.dateOf(t)-u.Round.OverlapMs, 2) // never into the prior epoch's second
+	}
+	return u.dateOf(t)
+}
+
 // missing lists the addressable wraps some relay holds and the store does
-// not, for which keep is true.
-func (s state) missing(keep func(t int) bool) []int {
+// not, for which keep(slot, created_at) is true. A wrap dated in the
+// future is not yet due and never missing.
+func (s state) missing(u UniverseConfig, keep func(t int, d int64) bool) []int {
 	var out []int
 	for t := 1; t < s.next; t++ {
-		if s.addressable(t) && s.heldAnywhere(t) && s.store&bit(t) == 0 && keep(t) {
+		if s.addressable(t) && s.heldAnywhere(t) && s.store&bit(t) == 0 && s.future&bit(t) == 0 && keep(t, s.date(u, t)) {
 			out = append(out, t)
 		}
 	}
 	return out
 }
+
+func (s state) isLate(t int) bool { return s.late&bit(t) != 0 }
 
 // maxSlots bounds created_at in the universe (UniverseConfig.Validate).
 const maxSlots = 21
@@ -102,14 +124,27 @@ var eventIDs = func() (out [maxSlots + 1]string) {
 
 func eventID(t int) string { return eventIDs[t] }
 
-func (s state) events(mask int32) []Event {
+// events are the addressable wraps of mask, newest first.
+func (s state) events(u UniverseConfig, mask int32) []Event {
 	var out []Event
 	for t := s.next - 1; t >= 1; t-- {
 		if mask&bit(t) != 0 && s.addressable(t) {
-			out = append(out, Event{ID: eventID(t), CreatedAtMs: int64(t)})
+			out = append(out, Event{ID: eventID(t), CreatedAtMs: s.date(u, t)})
 		}
 	}
+	if u.Tick > 1 || s.future != 0 || s.back != 0 {
+		SortNewestFirst(out)
+	}
 	return out
+}
+
+// slotOf is the slot of a wrap event (its id is w<slot>).
+func slotOf(e Event) int {
+	t := 0
+	for _, c := range e.ID[1:] {
+		t = t*10 + int(c-'0')
+	}
+	return t
 }
 
 func maskString(m int32) string {
@@ -128,7 +163,17 @@ func (s state) String() string {
 	if s.rekeyed {
 		ep = "prior epoch held"
 	}
-	return fmt.Sprintf("  relay0 %s relay1 %s store %s\n  cursor %s (%s)", maskString(s.held[0]), maskString(s.held[1]), maskString(s.store), s.cursor, ep)
+	extra := ""
+	if s.future != 0 {
+		extra += " future-dated " + maskString(s.future)
+	}
+	if s.back != 0 {
+		extra += " backdated " + maskString(s.back)
+	}
+	if s.late != 0 {
+		extra += " late " + maskString(s.late)
+	}
+	return fmt.Sprintf("  relay0 %s relay1 %s store %s%s\n  cursor %s (%s)", maskString(s.held[0]), maskString(s.held[1]), maskString(s.store), extra, s.cursor, ep)
 }
 
 func ints(ts []int) string {

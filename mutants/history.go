@@ -62,13 +62,49 @@ func History() []Mutant {
 				}
 			}),
 		walk("H11", "a relay bottoms out only with fewer wraps than the limit", "community-history-sync §3, exhausted is earned",
-			func(r *history.Rules) { r.Bottomed = func(delivered, limit int) bool { return delivered <= limit } }),
+			func(r *history.Rules) {
+				r.Bottomed = func(delivered, limit int, _ history.Capacity) bool { return delivered <= limit }
+			}),
+		walk("H16", "a warm open re-asks only CURSOR_OVERLAP below the saved newest", "community-history-sync §2-3, the window rule",
+			func(r *history.Rules) {
+				r.Opening = func(c history.Cursor, overlap int64) history.Window { return history.Opening(c, 2*overlap) }
+			}),
+		walk("H17", "the older pass is skipped when the cursor is already exhausted", "community-history-sync §3, phase 2b",
+			func(r *history.Rules) { r.SkipOlder = func(history.Cursor) bool { return false } }),
+		// The proposal's rules (history.Proposed), each dropped from it:
+		// caught in the universe variant that has the hole it closes.
+		proposed(walk("H12", "the oldest second of a page not proven short is asked again pinned", "proposed: same-second safe boundary",
+			func(r *history.Rules) { r.Pin = spec.Pin })),
+		proposed(walk("H13", "a short answer proves a relay bottomed only when its cap is known to cover the limit", "proposed: cap detection",
+			func(r *history.Rules) { r.Bottomed = spec.Bottomed })),
+		proposed(walk("H14", "the newest page asks nothing dated beyond local time plus the clock skew", "proposed: clock bound",
+			func(r *history.Rules) { r.Ceiling = spec.Ceiling })),
+		proposed(walk("H15", "a wrap outside the page's window is evidence against its relay", "proposed: hostile relays",
+			func(r *history.Rules) { r.Stray = spec.Stray })),
+		proposed(walk("H18", "the bridge walks down to the newest page's since, the overlap included", "proposed: late wraps inside the overlap",
+			func(r *history.Rules) { r.BridgeFloor = spec.BridgeFloor })),
 	}
+}
+
+// proposedBase names the history mutants that change history.Proposed
+// rather than the document's rules.
+var proposedBase = map[string]bool{"H12": true, "H13": true, "H14": true, "H15": true, "H18": true}
+
+// proposed marks a mutant of the proposal; a catalogue entry without its
+// id in proposedBase is a programming error caught by the tests.
+func proposed(m Mutant) Mutant { return m }
+
+// historyBase is the rule set a history mutant changes.
+func historyBase(id string) *history.Rules {
+	if proposedBase[id] {
+		return history.Proposed()
+	}
+	return history.Spec()
 }
 
 // HistoryRules is the walk's rule set of a history mutant, named after it.
 func (m Mutant) HistoryRules() *history.Rules {
-	r := history.Spec().Clone()
+	r := historyBase(m.ID).Clone()
 	if m.History != nil {
 		m.History(r)
 		r.Name = m.ID
@@ -82,26 +118,51 @@ func historyChecks() []Check {
 }
 
 // history runs the walk's universe under the control's rules (m nil) or a
-// mutant's; a mutant's run stops at its first violation.
+// mutant's; a mutant's run stops at its first violation. A mutant of the
+// proposal runs the universe variants the proposal is verified in
+// (history.GateVariants), in order, until one catches it; a mutant of the
+// document's rules the default universe and then the overlap variant.
 func (r *runner) history(m *Mutant) *Finding {
 	rules := history.Spec()
+	universes := []history.UniverseConfig{history.DefaultUniverse()}
 	if m != nil {
 		rules = m.HistoryRules()
+		for _, v := range history.GateVariants() {
+			// A mutant of the proposal runs every variant; one of the
+			// document's rules the default universe, then the overlap
+			// variant (the only one where an overlap is more than zero).
+			switch {
+			case proposedBase[m.ID] && v.Name != "default":
+				universes = append(universes, v.U)
+			case !proposedBase[m.ID] && v.Name == "overlap":
+				universes = append(universes, v.U)
+			}
+		}
+		// A mutant of the proposal, and one that only changes the overlap
+		// (an equivalent in the default universe, whose overlap is zero),
+		// meet their variant before the default universe's whole search.
+		if proposedBase[m.ID] || m.ID == "H16" {
+			universes = append(universes[1:], universes[0])
+		}
 	}
-	out, err := history.Explore(history.DefaultUniverse(), rules, history.ReportGate, r.opts.Workers, m != nil)
-	if err != nil {
-		return setupFailure(err)
-	}
-	f := &Finding{Work: int64(out.Distinct), Depth: -1}
-	if w := out.Witness; w != nil {
-		f.Invariant, f.Detail, f.Depth = w.Invariant, w.Detail, len(w.Actions)
-		f.Witness = &Witness{Kind: KindHistory, JSON: w.JSON(), Text: out.Text}
+	f := &Finding{Depth: -1}
+	for _, u := range universes {
+		out, err := history.Explore(u, rules, history.ReportGate, r.opts.Workers, m != nil)
+		if err != nil {
+			return setupFailure(err)
+		}
+		f.Work += int64(out.Distinct)
+		if w := out.Witness; w != nil {
+			f.Invariant, f.Detail, f.Depth = w.Invariant, w.Detail, len(w.Actions)
+			f.Witness = &Witness{Kind: KindHistory, JSON: w.JSON(), Text: out.Text}
+			break
+		}
 	}
 	return f
 }
 
 // HistoryRuleSet resolves the rule set a history witness names: the walk's
-// own ("spec", "healing") or a history mutant's id.
+// own ("spec", "healing", "proposed") or a history mutant's id.
 func HistoryRuleSet(name string) (*history.Rules, bool) {
 	if mk, ok := history.RuleSets()[name]; ok {
 		return mk(), true
@@ -117,7 +178,7 @@ func HistoryRuleSet(name string) (*history.Rules, bool) {
 func ReplayHistory(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
 	rules, ok := HistoryRuleSet(w.Rules)
 	if !ok {
-		return nil, witnessfile.Bad("rules %q: not a history rule set (spec, healing, H1-H%d)", w.Rules, len(History()))
+		return nil, witnessfile.Bad("rules %q: not a history rule set (spec, healing, proposed, H1-H%d)", w.Rules, len(History()))
 	}
 	return history.ReplayWith(w, rules)
 }

@@ -63,6 +63,7 @@ type options struct {
 	directed  bool
 	only      string
 	rules     string
+	variant   string
 	maxStates int
 	json      bool
 	witness   string
@@ -97,6 +98,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	fs.BoolVar(&o.directed, "directed", true, "also run the directed checks")
 	fs.StringVar(&o.only, "only", "", "run only these directed checks (comma-separated keys)")
 	fs.StringVar(&o.rules, "rules", "spec", "rule set to run under (see -list)")
+	fs.StringVar(&o.variant, "variant", "default", "with -universe walk: default, ties, capped, future, strays, overlap or backdate (see -list)")
 	fs.IntVar(&o.maxStates, "max-states", defaultMaxStates, "stop with result unknown beyond this many distinct states, a guard on memory (0: no limit)")
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object")
 	fs.StringVar(&o.witness, "witness", "witness", "directory to write witness files to")

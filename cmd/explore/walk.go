@@ -33,7 +33,7 @@ func walkDoc() string {
 
 // walkRuleNames are the rule sets -rules accepts with -universe walk.
 func walkRuleNames() []string {
-	names := []string{"spec", "healing"}
+	names := []string{"spec", "healing", "proposed"}
 	for _, m := range mutants.All() {
 		if m.History != nil {
 			names = append(names, m.ID)
@@ -43,22 +43,48 @@ func walkRuleNames() []string {
 }
 
 // walkFlags are the flags with a meaning for the walk universe.
-var walkFlags = map[string]bool{"universe": true, "depth": true, "rules": true, "workers": true, "json": true, "witness": true,
+var walkFlags = map[string]bool{"universe": true, "variant": true, "depth": true, "rules": true, "workers": true, "json": true, "witness": true,
 	"html": true, "progress": true, "simulate": true, "steps": true, "seed": true, "cpuprofile": true, "memprofile": true}
 
-// walkInputs resolves the rule set and refuses a flag the walk has no use
-// for (a tie policy, directed checks, a state guard, -all).
-func walkInputs(o *options) (*history.Rules, error) {
+// walkInputs resolves the rule set and the variant, and refuses a flag the
+// walk has no use for (a tie policy, directed checks, a state guard, -all).
+func walkInputs(o *options) (*history.Rules, history.UniverseConfig, error) {
 	for _, f := range o.set {
 		if !walkFlags[f] {
-			return nil, fmt.Errorf("-%s has no meaning with -universe %s (the walk has no tie policy, no directed checks, one witness per run; its universe is small enough for no state guard)", f, history.UniverseName)
+			return nil, history.UniverseConfig{}, fmt.Errorf("-%s has no meaning with -universe %s (the walk has no tie policy, no directed checks, one witness per run; its universe is small enough for no state guard)", f, history.UniverseName)
 		}
 	}
 	rules, ok := mutants.HistoryRuleSet(o.rules)
 	if !ok {
-		return nil, fmt.Errorf("-rules %s: not a rule set of the %s universe (want one of %s)", o.rules, history.UniverseName, strings.Join(walkRuleNames(), ", "))
+		return nil, history.UniverseConfig{}, fmt.Errorf("-rules %s: not a rule set of the %s universe (want one of %s)", o.rules, history.UniverseName, strings.Join(walkRuleNames(), ", "))
 	}
-	return rules, nil
+	var names []string
+	for _, v := range history.Variants() {
+		if v.Name == o.variant {
+			return rules, v.U, nil
+		}
+		names = append(names, v.Name)
+	}
+	return nil, history.UniverseConfig{}, fmt.Errorf("-variant %s: want one of %s", o.variant, strings.Join(names, ", "))
+}
+
+// variantDoc says how a variant differs from the default universe.
+func variantDoc(u history.UniverseConfig) string {
+	switch {
+	case u.Backdate:
+		return fmt.Sprintf("%d seconds of overlap, a member may date a wrap that far back", u.Round.OverlapMs)
+	case u.Tick > 1:
+		return fmt.Sprintf("%d consecutive wraps share each created_at second", u.Tick)
+	case u.Round.OverlapMs > 0:
+		return fmt.Sprintf("a warm open re-asks %d second(s) below the saved newest", u.Round.OverlapMs)
+	case u.Cap > 0:
+		return fmt.Sprintf("relay 1 caps every REQ at %d, pages of %d, wraps at 1..%d, depth %d", u.Cap, u.Round.PageWraps, u.MaxT, u.Depth)
+	case u.Future:
+		return "a member may date a wrap far ahead of every clock"
+	case u.Strays:
+		return "a relay may answer with its newest wraps, ignoring the page's window"
+	}
+	return "the universe above"
 }
 
 // walkViolations splits the invariants violated into those the rule set
@@ -97,15 +123,18 @@ func walkResult(w io.Writer, documented, broken []string) int {
 
 // exploreWalk searches the walk universe breadth first to the depth bound.
 func exploreWalk(o *options, stdout, stderr io.Writer) int {
-	rules, err := walkInputs(o)
+	rules, u, err := walkInputs(o)
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	u := history.DefaultUniverse()
 	if o.depth > 0 {
 		u.Depth = o.depth
 	}
-	run := fmt.Sprintf("explore -universe=%s -depth=%d -rules=%s -workers=%d (version %s)", history.UniverseName, u.Depth, o.rules, o.workers, cli.Version())
+	variant := ""
+	if o.variant != "default" {
+		variant = " -variant=" + o.variant
+	}
+	run := fmt.Sprintf("explore -universe=%s%s -depth=%d -rules=%s -workers=%d (version %s)", history.UniverseName, variant, u.Depth, o.rules, o.workers, cli.Version())
 	current.named(run)
 	if o.progress > 0 {
 		fmt.Fprintf(stderr, "explore %s: searching to depth %d under rules %s\n", history.UniverseName, u.Depth, o.rules)
@@ -115,7 +144,7 @@ func exploreWalk(o *options, stdout, stderr io.Writer) int {
 		return usageError(stderr, err)
 	}
 	documented, broken := walkViolations(rules, out.Violations)
-	files, err := writeWalkWitness(o.witness, fmt.Sprintf("explore-%s-depth%d-%s", history.UniverseName, u.Depth, o.rules), out.Witness, out.Text)
+	files, err := writeWalkWitness(o.witness, fmt.Sprintf("explore-%s%s-depth%d-%s", history.UniverseName, strings.ReplaceAll(variant, " -variant=", "-"), u.Depth, o.rules), out.Witness, out.Text)
 	if err != nil {
 		fmt.Fprintln(stderr, "explore:", err)
 	}
@@ -155,7 +184,7 @@ func exploreWalk(o *options, stdout, stderr io.Writer) int {
 
 // simulateWalk runs seeded random walks through the walk universe.
 func simulateWalk(o *options, stdout, stderr io.Writer) int {
-	rules, err := walkInputs(o)
+	rules, u, err := walkInputs(o)
 	if err != nil {
 		return usageError(stderr, err)
 	}
@@ -163,7 +192,7 @@ func simulateWalk(o *options, stdout, stderr io.Writer) int {
 		return usageError(stderr, errors.New("-json with -simulate is for the explorer's universes; the walk's simulation prints text"))
 	}
 	s := o.sim
-	out, err := history.Simulate(history.DefaultUniverse(), rules, history.ReportAll, s.walks, s.steps, s.seed)
+	out, err := history.Simulate(u, rules, history.ReportAll, s.walks, s.steps, s.seed)
 	if err != nil {
 		return usageError(stderr, err)
 	}
@@ -248,10 +277,15 @@ func listWalk(w io.Writer) {
 	fmt.Fprintf(w, "rule sets of the %s universe:\n", history.UniverseName)
 	fmt.Fprintf(w, "  %-20s the walk as community-history-sync.md states it (documented limitation: %s)\n", "spec", history.Limitation)
 	fmt.Fprintf(w, "  %-20s spec with the fix the document names: a bridge out of budget records the region it left\n", "healing")
+	fmt.Fprintf(w, "  %-20s healing with pinned seconds, cap detection, a clock ceiling, stray wraps as evidence and a bridge down to the overlap\n", "proposed")
 	for _, m := range mutants.All() {
 		if m.History != nil {
 			fmt.Fprintf(w, "  %-20s history mutant: %s (%s)\n", m.ID, m.Rule, m.Section)
 		}
+	}
+	fmt.Fprintf(w, "variants of the %s universe (-variant):\n", history.UniverseName)
+	for _, v := range history.Variants() {
+		fmt.Fprintf(w, "  %-20s %s\n", v.Name, variantDoc(v.U))
 	}
 	fmt.Fprintf(w, "invariants of the %s universe:\n", history.UniverseName)
 	for _, inv := range history.Invariants {

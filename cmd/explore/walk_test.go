@@ -130,3 +130,24 @@ func TestHistoryMutantsBelongToTheWalk(t *testing.T) {
 		t.Errorf("-rules H3 -universe network: exit %d, stdout %q, stderr %q", code, stdout, errOut)
 	}
 }
+
+// -variant: the ties variant's hole is found under the document's rules,
+// written and replayable; the proposed rules find nothing there; an
+// unknown variant is a usage error.
+func TestExploreWalkVariant(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI(t, "-universe", "walk", "-variant", "ties", "-depth", "4", "-witness", dir)
+	if code != exitViolation || !strings.Contains(out, "explore -universe=walk -variant=ties -depth=4 -rules=spec") || !strings.Contains(out, "result: violation: H4-no-gap") {
+		t.Fatalf("ties under spec: exit %d\n%s%s", code, out, errOut)
+	}
+	w := filepath.Join(dir, "explore-walk-ties-depth4-spec.json")
+	if code, out, _ := runCLI(t, "-replay", w); code != exitViolation || !strings.Contains(out, "reproduced: H4-no-gap") {
+		t.Errorf("replay: exit %d\n%s", code, out)
+	}
+	if code, out, errOut := runCLI(t, "-universe", "walk", "-variant", "ties", "-depth", "4", "-rules", "proposed", "-witness", dir); code != exitOK || !strings.Contains(out, "result: ok, no violation") {
+		t.Errorf("ties under proposed: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, _ := runCLI(t, "-universe", "walk", "-variant", "nowhere"); code != exitUsage {
+		t.Errorf("unknown variant: exit %d", code)
+	}
+}

@@ -1,0 +1,124 @@
+package history
+
+import (
+	"flag"
+	"testing"
+
+	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/search"
+)
+
+var longVariants = flag.Bool("history.variants", false, "explore every universe variant to its full depth under the proposed rules")
+
+// The holes of the document's walk, one universe variant each, at the
+// depths `make test` explores (GateVariants): the invariant the search
+// finds first under the document's rules, and the pinned figures.
+var variantHoles = []struct {
+	name                     string
+	inv                      string
+	steps                    int
+	specStates, propStates   int
+	specViolating, propFound int64
+}{
+	{"ties", "H4-no-gap", 3, 3281, 2763, 255, 0},
+	{"capped", "H4-no-gap", 5, 21213, 15151, 64, 0},
+	{"future", "H5-exhausted-earned", 3, 6536, 4701, 138, 0},
+	{"strays", "H3-failed-relay", 2, 563, 481, 248, 0},
+	{"backdate", "H4-no-gap", 3, 30716, 23725, 1480, 0},
+}
+
+// TestVariantHoles: in each variant the search finds the hole under the
+// document's rules with no scenario written for it (the smallest witness
+// equals its golden file and replays), and finds nothing under the
+// proposed rules, where the same witness no longer reproduces. Figures
+// are pinned here and in NOTE.md.
+func TestVariantHoles(t *testing.T) {
+	note := notefig.Section(t, "## Paged history walk")
+	gate := map[string]UniverseConfig{}
+	for _, v := range GateVariants() {
+		gate[v.Name] = v.U
+	}
+	for _, tc := range variantHoles {
+		t.Run(tc.name, func(t *testing.T) {
+			u := gate[tc.name]
+			spec, err := Explore(u, Spec(), ReportAll, 0, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if spec.Witness == nil || spec.Witness.Invariant != tc.inv || len(spec.Witness.Actions) != tc.steps {
+				t.Fatalf("spec: witness %v, violations %v: want %s in %d steps", spec.Witness != nil, spec.Violations, tc.inv, tc.steps)
+			}
+			var violating int64
+			for _, n := range spec.Violations {
+				violating += n
+			}
+			if spec.Distinct != tc.specStates || violating != tc.specViolating {
+				t.Errorf("spec: %d states, %d violations (%v); pinned %d and %d", spec.Distinct, violating, spec.Violations, tc.specStates, tc.specViolating)
+			}
+			golden(t, tc.name+".spec", spec.Witness, spec.Text)
+			rep, err := Replay(spec.Witness)
+			if err != nil || !rep.Reproduced || rep.Text != spec.Text {
+				t.Fatalf("replay: err %v", err)
+			}
+			prop, err := Explore(u, Proposed(), ReportAll, 0, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if prop.Status != search.StatusOK || prop.Witness != nil || prop.Distinct != tc.propStates {
+				t.Errorf("proposed: %s %v, %d states (pinned %d)", prop.Status, prop.Violations, prop.Distinct, tc.propStates)
+			}
+			if rep, err := ReplayWith(spec.Witness, Proposed()); err != nil || rep.Reproduced || len(rep.Found) != 0 {
+				t.Errorf("the spec's witness under the proposed rules: err %v, found %v", err, rep.Found)
+			}
+			notefig.RequireMention(t, note, "| "+tc.name+" | "+notefig.Commas(spec.Distinct)+" | "+notefig.Commas(violating)+" | "+notefig.Commas(prop.Distinct)+" |")
+		})
+	}
+}
+
+// TestOverlapVariant: with an overlap of one second the document's rules
+// and the proposed ones ask no page the saved cursor already proves
+// complete (H9) and trip no other invariant at the gate's depth; H16 (a
+// doubled overlap) and H17 (the older pass run on an exhausted cursor)
+// are caught there by H9 (mutants).
+func TestOverlapVariant(t *testing.T) {
+	var u UniverseConfig
+	for _, v := range GateVariants() {
+		if v.Name == "overlap" {
+			u = v.U
+		}
+	}
+	for _, tc := range []struct {
+		rules  *Rules
+		states int
+	}{{Spec(), 3668}, {Proposed(), 2951}} {
+		out, err := Explore(u, tc.rules, ReportAll, 0, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Witness != nil || out.Distinct != tc.states {
+			t.Errorf("%s: %v, %d states (pinned %d)", tc.rules.Name, out.Violations, out.Distinct, tc.states)
+		}
+	}
+	notefig.RequireMention(t, notefig.Section(t, "## Paged history walk"), "| overlap | 3,668 | 0 | 2,951 |")
+}
+
+// Full-depth figures of the proposed rules in every variant (make
+// -history.variants): no invariant fails, the document's limitation included.
+var proposedFull = map[string]int{"default": 59544, "ties": 34644, "capped": 55610, "future": 94016, "strays": 68480, "overlap": 59420, "backdate": 114954}
+
+func TestVariantsFullDepth(t *testing.T) {
+	if !*longVariants {
+		t.Skip("run with -history.variants")
+	}
+	note := notefig.Section(t, "## Paged history walk")
+	for _, v := range Variants() {
+		out, err := Explore(v.U, Proposed(), ReportAll, 0, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Status != search.StatusOK || out.Witness != nil || out.Distinct != proposedFull[v.Name] {
+			t.Errorf("%s: %s %v, %d states (pinned %d)", v.Name, out.Status, out.Violations, out.Distinct, proposedFull[v.Name])
+		}
+		notefig.RequireMention(t, note, "| "+v.Name+" | "+notefig.Commas(out.Distinct)+" |")
+	}
+}
