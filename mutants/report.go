@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/history/community"
 	"github.com/nip-rs/harness/model"
 )
@@ -292,7 +291,8 @@ func CountSentence() string {
 // says with it where the mutant's change is, beside the rule it drops.
 func (m Mutant) ChangedFields() []string {
 	if m.History != nil {
-		a, b := history.Spec(), history.Spec().Clone()
+		a := historyBase(m.ID)
+		b := a.Clone()
 		m.History(b)
 		return diffFields(reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem(), "")
 	}

@@ -50,7 +50,7 @@ func TestCompareAB(t *testing.T) {
 	}
 	golden(t, "compare-A-B-depth4.txt", normalize(out, dir))
 	heads, rows, order := compareRows(t, out)
-	if strings.Join(heads, ",") != "A clear,A set,B clear,B set" || len(order) != 20 {
+	if strings.Join(heads, ",") != "A clear,A set,B clear,B set" || len(order) != 21 {
 		t.Fatalf("columns %v, rows %v", heads, order)
 	}
 	for _, label := range order {
