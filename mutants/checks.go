@@ -50,10 +50,23 @@ type runner struct {
 	opts  Options
 	cache map[string]*Finding // tie-independent results by rule set and check
 	ctl   map[string]*Finding // the control's findings by tie and check
-	// ms are the run's mutants: the control's runs ask the replaced
-	// decisions of each alongside its own (trace.go).
-	ms    []Mutant
 	diffs map[string]ruleDiff // by tie and mutant id (runRules against the baseline)
+}
+
+// sharedControl holds the control's findings by run settings, tie and
+// check, for every run in the process: the control is deterministic, and
+// several runs (cmd/mutate's tests, -only runs) ask the same checks. A
+// finding's trace asks every mutant of the catalogue alongside the rules,
+// whichever the run that made it selected, so it serves every run.
+var sharedControl struct {
+	sync.Mutex
+	m map[string]*Finding
+}
+
+// controlKey names what a control finding depends on besides the tie and
+// the check: the baseline, the load searches' settings and the universes.
+func (r *runner) controlKey() string {
+	return fmt.Sprint(r.opts.BaselineName, r.opts.Seed, r.opts.LoadCases, Universes(r.opts.Catalog))
 }
 
 // controlFinding is what the baseline finds with check c under tie, run
@@ -64,13 +77,25 @@ func (r *runner) controlFinding(c Check, tie model.TiePolicy) *Finding {
 	if f, ok := r.ctl[key]; ok {
 		return f
 	}
+	shared := r.controlKey() + "|" + key
+	byName := r.opts.BaselineName + "|" + c.Name // runCheck's key of a tie-independent result
+	sharedControl.Lock()
+	f, ok := sharedControl.m[shared]
+	sharedControl.Unlock()
+	if ok {
+		if _, seen := r.cache[byName]; c.TieIndependent && !seen {
+			r.cache[byName] = f // as if run here: the other policy reuses it
+		}
+		r.ctl[key] = f
+		return f
+	}
 	rules, trace := r.opts.Baseline(tie), func() *controlTrace { return nil }
 	if c.Kind != KindHistory {
 		rules, trace = traced(rules, r.shadows(tie))
 	}
-	_, reused := r.cache[r.opts.BaselineName+"|"+c.Name]
+	_, reused := r.cache[byName]
 	reused = reused && c.TieIndependent
-	f := r.runCheck(c, rules, r.opts.BaselineName, nil)
+	f = r.runCheck(c, rules, r.opts.BaselineName, nil)
 	if !reused {
 		// In place: the tie-independent cache holds f itself, so its reuse
 		// under the other policy carries this trace. A reused result keeps
@@ -78,6 +103,12 @@ func (r *runner) controlFinding(c Check, tie model.TiePolicy) *Finding {
 		f.trace = trace()
 	}
 	r.ctl[key] = f
+	sharedControl.Lock()
+	if sharedControl.m == nil {
+		sharedControl.m = map[string]*Finding{}
+	}
+	sharedControl.m[shared] = f
+	sharedControl.Unlock()
 	return f
 }
 
@@ -126,12 +157,13 @@ func (r *runner) diff(m Mutant, tie model.TiePolicy) ruleDiff {
 	return d
 }
 
-// shadows are the run's mutants whose replaced decisions the control's
-// runs under tie ask alongside its own: every one that replaces function
-// fields of the run's rule set only.
+// shadows are the mutants whose replaced decisions the control's runs
+// under tie ask alongside its own: every one of the catalogue, selected or
+// not (the findings serve every run, sharedControl), that replaces
+// function fields of the run's rule set only.
 func (r *runner) shadows(tie model.TiePolicy) []shadow {
 	var out []shadow
-	for _, m := range r.ms {
+	for _, m := range All() {
 		if m.OneDevice || m.History != nil {
 			continue
 		}

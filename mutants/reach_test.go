@@ -114,7 +114,7 @@ func TestAsControlIsTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	tieOf := map[string]model.TiePolicy{"L1": model.ClearWins, "M27": model.ClearWins, "M3": model.SetWins}
-	r := &runner{opts: opts, cache: map[string]*Finding{}, ctl: map[string]*Finding{}, ms: ms}
+	r := &runner{opts: opts, cache: map[string]*Finding{}, ctl: map[string]*Finding{}}
 	decided := 0
 	for _, m := range ms {
 		tie := tieOf[m.ID]

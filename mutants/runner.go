@@ -214,7 +214,7 @@ func Run(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{opts: opts, cache: map[string]*Finding{}, ctl: map[string]*Finding{}, ms: ms}
+	r := &runner{opts: opts, cache: map[string]*Finding{}, ctl: map[string]*Finding{}}
 	rep := &Report{Options: opts}
 	var suite walk
 	if opts.Only == nil {
