@@ -79,9 +79,7 @@ func (r *runner) controlFinding(c Check, tie model.TiePolicy) *Finding {
 	}
 	shared := r.controlKey() + "|" + key
 	byName := r.opts.BaselineName + "|" + c.Name // runCheck's key of a tie-independent result
-	sharedControl.Lock()
-	f, ok := sharedControl.m[shared]
-	sharedControl.Unlock()
+	f, ok := r.sharedFinding(c, tie)
 	if ok {
 		if _, seen := r.cache[byName]; c.TieIndependent && !seen {
 			r.cache[byName] = f // as if run here: the other policy reuses it
@@ -110,6 +108,15 @@ func (r *runner) controlFinding(c Check, tie model.TiePolicy) *Finding {
 	sharedControl.m[shared] = f
 	sharedControl.Unlock()
 	return f
+}
+
+// sharedFinding is the control's finding for check c under tie if a run in
+// the process made it.
+func (r *runner) sharedFinding(c Check, tie model.TiePolicy) (*Finding, bool) {
+	sharedControl.Lock()
+	defer sharedControl.Unlock()
+	f, ok := sharedControl.m[r.controlKey()+"|"+tie.String()+"|"+c.Name]
+	return f, ok
 }
 
 // runRules is the rule set, and its name, that a run under tie checks
