@@ -126,6 +126,7 @@ func TestDirectedWitnessPoint(t *testing.T) {
 // marked and linked from the violation; a directed witness shows its point
 // table and its violation; the jump links reach every violation.
 func TestLoadAndDirectedPagesRenderInChromium(t *testing.T) {
+	t.Parallel() // Chromium mostly waits: the browser tests overlap
 	bin := chromium(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "kinds.html")

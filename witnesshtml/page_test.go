@@ -114,6 +114,7 @@ func runChromium(t *testing.T, bin string, args ...string) []byte {
 // lanes, a delivery arrow, and the violation marked with a link to it;
 // a screenshot is kept in the test's temporary directory.
 func TestPageRendersInChromium(t *testing.T) {
+	t.Parallel() // Chromium mostly waits: the browser tests overlap
 	bin := chromium(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "w.html")

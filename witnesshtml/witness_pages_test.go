@@ -68,6 +68,7 @@ func inOrder(t *testing.T, s string, want ...string) {
 }
 
 func TestExplorerPageExplainsItself(t *testing.T) {
+	t.Parallel() // Chromium mostly waits: the browser tests overlap
 	w, text := stored(t, "../mutants/testdata/M3.clear")
 	pw := FromWitness(w, text, nil)
 	pw.Changed = []string{"mutant M3 on device d0 only: d0 drops the rule \u201cclear-wins on every installation\u201d"}
@@ -92,6 +93,7 @@ func TestExplorerPageExplainsItself(t *testing.T) {
 }
 
 func TestLoadPageExplainsItself(t *testing.T) {
+	t.Parallel() // Chromium mostly waits: the browser tests overlap
 	w, text := stored(t, "../mutants/testdata/L1.clear")
 	pw := FromWitness(w, text, nil)
 	for _, want := range []string{"e=min(cap, n)", "(none): no reason"} {
@@ -117,6 +119,7 @@ func TestLoadPageExplainsItself(t *testing.T) {
 }
 
 func TestHistoryPageExplainsItself(t *testing.T) {
+	t.Parallel() // Chromium mostly waits: the browser tests overlap
 	w, text := stored(t, "../history/testdata/limitation.spec")
 	pw := FromWitness(w, text, nil)
 	v, err := history.Trace(w, history.Spec())
