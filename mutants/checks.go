@@ -50,17 +50,157 @@ type runner struct {
 	opts  Options
 	cache map[string]*Finding // tie-independent results by rule set and check
 	ctl   map[string]*Finding // the control's findings by tie and check
+	diffs map[string]ruleDiff // by tie and mutant id (runRules against the baseline)
+}
+
+// sharedControl holds the control's findings by run settings, tie and
+// check, for every run in the process: the control is deterministic, and
+// several runs (cmd/mutate's tests, -only runs) ask the same checks. A
+// finding's trace asks every mutant of the catalogue alongside the rules,
+// whichever the run that made it selected, so it serves every run.
+var sharedControl struct {
+	sync.Mutex
+	m map[string]*Finding
+}
+
+// controlKey names what a control finding depends on besides the tie and
+// the check: the baseline, the load searches' settings and the universes.
+func (r *runner) controlKey() string {
+	return fmt.Sprint(r.opts.BaselineName, r.opts.Seed, r.opts.LoadCases, Universes(r.opts.Catalog))
 }
 
 // controlFinding is what the baseline finds with check c under tie, run
-// once.
+// once, through traced rules (trace.go) unless the check has rules of its
+// own (the history walk).
 func (r *runner) controlFinding(c Check, tie model.TiePolicy) *Finding {
 	key := tie.String() + "|" + c.Name
 	if f, ok := r.ctl[key]; ok {
 		return f
 	}
-	f := r.runCheck(c, r.opts.Baseline(tie), r.opts.BaselineName, nil)
+	shared := r.controlKey() + "|" + key
+	byName := r.opts.BaselineName + "|" + c.Name // runCheck's key of a tie-independent result
+	f, ok := r.sharedFinding(c, tie)
+	if ok {
+		if _, seen := r.cache[byName]; c.TieIndependent && !seen {
+			r.cache[byName] = f // as if run here: the other policy reuses it
+		}
+		r.ctl[key] = f
+		return f
+	}
+	rules, trace := r.opts.Baseline(tie), func() *controlTrace { return nil }
+	if c.Kind != KindHistory {
+		rules, trace = traced(rules, r.shadows(tie))
+	}
+	_, reused := r.cache[byName]
+	reused = reused && c.TieIndependent
+	f = r.runCheck(c, rules, r.opts.BaselineName, nil)
+	if !reused {
+		// In place: the tie-independent cache holds f itself, so its reuse
+		// under the other policy carries this trace. A reused result keeps
+		// its own (the traced rules here asked nothing).
+		f.trace = trace()
+	}
 	r.ctl[key] = f
+	sharedControl.Lock()
+	if sharedControl.m == nil {
+		sharedControl.m = map[string]*Finding{}
+	}
+	sharedControl.m[shared] = f
+	sharedControl.Unlock()
+	return f
+}
+
+// sharedFinding is the control's finding for check c under tie if a run in
+// the process made it.
+func (r *runner) sharedFinding(c Check, tie model.TiePolicy) (*Finding, bool) {
+	sharedControl.Lock()
+	defer sharedControl.Unlock()
+	f, ok := sharedControl.m[r.controlKey()+"|"+tie.String()+"|"+c.Name]
+	return f, ok
+}
+
+// runRules is the rule set, and its name, that a run under tie checks
+// mutant m with.
+func (r *runner) runRules(m Mutant, tie model.TiePolicy) (*model.Rules, string) {
+	if r.opts.spec() {
+		return m.RunRules(tie), m.ID
+	}
+	name := r.runName(m)
+	return r.onBaseline(m, name, tie), name
+}
+
+// runName names mutant m's rule set in a run.
+func (r *runner) runName(m Mutant) string {
+	if r.opts.spec() {
+		return m.ID
+	}
+	return m.ID + "@" + r.opts.BaselineName
+}
+
+// diff is what mutant m changes of the baseline under tie: of the run's
+// rules, or for a one-installation mutant of the rules its device 0
+// decides through.
+func (r *runner) diff(m Mutant, tie model.TiePolicy) ruleDiff {
+	key := tie.String() + "|" + m.ID
+	if d, ok := r.diffs[key]; ok {
+		return d
+	}
+	var d ruleDiff
+	switch {
+	case m.History != nil:
+		d = ruleDiff{} // not decidable: the walk's rules are apart
+	case m.OneDevice && !r.opts.spec():
+		d = ruleDiff{} // the variant's device 0 is built from spec, not the baseline
+	case m.OneDevice:
+		d = diffRules(r.opts.Baseline(tie), m.RulesUnder(tie))
+	default:
+		rules, _ := r.runRules(m, tie)
+		d = diffRules(r.opts.Baseline(tie), rules)
+	}
+	if r.diffs == nil {
+		r.diffs = map[string]ruleDiff{}
+	}
+	r.diffs[key] = d
+	return d
+}
+
+// shadows are the mutants whose replaced decisions the control's runs
+// under tie ask alongside its own: every one of the catalogue, selected or
+// not (the findings serve every run, sharedControl), that replaces
+// function fields of the run's rule set only.
+func (r *runner) shadows(tie model.TiePolicy) []shadow {
+	var out []shadow
+	for _, m := range All() {
+		if m.OneDevice || m.History != nil {
+			continue
+		}
+		if d := r.diff(m, tie); d.decidable && len(d.changed) > 0 {
+			rules, _ := r.runRules(m, tie)
+			out = append(out, shadow{id: m.ID, rules: rules, diff: d})
+		}
+	}
+	return out
+}
+
+// asControl is the control's finding for check c under tie when mutant m
+// is sure to run it exactly as the control did (reach.go), relabelled as
+// the mutant's; nil when the check must run. A one-installation mutant is
+// decided only when device 0's rules are the run's own: its variant is
+// then the universe itself, which the control explored up to device
+// symmetry (exact: a violation's image under a renaming is one too).
+func (r *runner) asControl(c Check, tie model.TiePolicy, m Mutant) *Finding {
+	if c.Kind == KindHistory {
+		return nil
+	}
+	ctl := r.controlFinding(c, tie)
+	d := r.diff(m, tie)
+	if ctl.Caught() || (m.OneDevice && (!d.decidable || len(d.changed) > 0)) || !ctl.trace.unchanged(m.ID, d) {
+		return nil
+	}
+	f := &Finding{Check: c.Name, Work: ctl.Work, Depth: -1, AsControl: true}
+	if r.opts.Progress != nil {
+		r.opts.Progress(fmt.Sprintf("%s tie=%s %s: nothing (as the control: no decision it asked differs)", r.runName(m), tie, c.Name))
+	}
 	return f
 }
 

@@ -14,12 +14,24 @@
 // The history mutants change the paged history walk's history.Rules and
 // are checked by its universe (history:walk) alone.
 //
-// Files: catalogue.go (M1–M31), load.go (L1–L12) and history.go (H1–H11,
+// The control runs each check through traced rules (trace.go) that record
+// which decisions the check asked and ask every mutant's replacement the
+// same questions alongside. A mutant whose replaced decisions the check
+// never asked, or always answered as the rules did, would run the check
+// exactly as the control did: the runner takes the control's finding for
+// it instead of running the check again (reach.go says on what that
+// rests). Only outcomes that catch nothing are taken so; every catch is a
+// run of its own.
+//
+// Files: catalogue.go (M1–M31), load.go (L1–L12), community.go (K1–K31)
+// and history.go (H1–H18,
 // with the walk's check and ReplayHistory) are the catalogue;
 // registry.go registers every mutant's rules (and the one-device universe
 // variants) with the explorer so witnesses replay; checks.go is the suite
 // and the control, simulate.go its simulation checks (seeded walks of every
-// universe, exhaustive.Simulate); runner.go runs it; golden.go compares first witnesses
-// with testdata/; report.go renders NOTE.md's table. cmd/mutate is the CLI,
-// and gate_test.go the gate of `make test`.
+// universe, exhaustive.Simulate); runner.go runs it, reach.go and trace.go
+// decide which of its checks a mutant's run would repeat from the control;
+// lazy.go orders the suite without the whole control (-only); golden.go
+// compares first witnesses with testdata/; report.go renders NOTE.md's
+// table. cmd/mutate is the CLI, and gate_test.go the gate of `make test`.
 package mutants

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/nip-rs/harness/directed"
@@ -111,6 +112,7 @@ func TestGoldenWitnessesReplay(t *testing.T) {
 		t.Fatalf("build cmd/explore: %v\n%s", err, out)
 	}
 	explorer := 0
+	var replays []replay
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -149,19 +151,44 @@ func TestGoldenWitnessesReplay(t *testing.T) {
 		if kind.Kind == witnessfile.KindExplore {
 			explorer++
 		}
-		cmd := exec.Command(bin, "-replay", f)
-		var out bytes.Buffer
-		cmd.Stdout = &out
-		err = cmd.Run()
-		if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(out.String(), "\nreproduced: ") {
-			t.Errorf("%s: cmd/explore -replay exit %d (%v):\n%s", f, code, err, out.String())
+		replays = append(replays, replay{file: f, text: string(text)})
+	}
+	// The replays are separate processes, each mostly waiting on its own
+	// start: a few at a time, reported in file order.
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	for i := range replays {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(p *replay) {
+			defer func() { <-sem; wg.Done() }()
+			cmd := exec.Command(bin, "-replay", p.file)
+			var out bytes.Buffer
+			cmd.Stdout = &out
+			p.err = cmd.Run()
+			p.code, p.out = cmd.ProcessState.ExitCode(), out.String()
+		}(&replays[i])
+	}
+	wg.Wait()
+	for _, p := range replays {
+		if p.code != 1 || !strings.Contains(p.out, "\nreproduced: ") {
+			t.Errorf("%s: cmd/explore -replay exit %d (%v):\n%s", p.file, p.code, p.err, p.out)
 			continue
 		}
-		if !strings.Contains(out.String(), string(text)) {
-			t.Errorf("%s: the replay renders differently from %s:\n%s", f, filepath.Base(strings.TrimSuffix(f, ".json")+".txt"), out.String())
+		if !strings.Contains(p.out, p.text) {
+			t.Errorf("%s: the replay renders differently from %s:\n%s", p.file, filepath.Base(strings.TrimSuffix(p.file, ".json")+".txt"), p.out)
 		}
 	}
 	if explorer == 0 {
 		t.Error("no explorer witness among the golden files")
 	}
+}
+
+// replay is one cmd/explore -replay of a golden witness: its file, the
+// recorded rendering, and what the command did.
+type replay struct {
+	file, text string
+	code       int
+	out        string
+	err        error
 }

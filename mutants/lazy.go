@@ -36,6 +36,9 @@ type lazySuite struct {
 	known   []Check // work known, not yet placed, in order
 	pending []Check // universes whose work exceeds every bound tried so far
 	done    []Check // placed, in run order
+	// over is, per pending universe, the largest bound its work is known
+	// to exceed: a probe with a bound no larger is not run again.
+	over map[string]int64
 }
 
 func compareChecks(a, b Check) int {
@@ -43,7 +46,7 @@ func compareChecks(a, b Check) int {
 }
 
 func (r *runner) newLazySuite() *lazySuite {
-	s := &lazySuite{r: r}
+	s := &lazySuite{r: r, over: map[string]int64{}}
 	first := r.opts.Baseline(r.opts.Ties[0])
 	for _, c := range SuiteChecks(r.opts.Catalog) {
 		switch c.Kind {
@@ -98,7 +101,10 @@ func (s *lazySuite) place() {
 
 // probe explores universe check c under the baseline and the run's first
 // tie with at most bound distinct states; when it completes, its work is
-// known and the control's finding is kept.
+// known and the control's finding is kept. A universe whose control an
+// earlier run in the process explored whole (sharedControl) is not
+// explored: a bounded run stops as unknown exactly when the whole run
+// stores more than bound states.
 func (s *lazySuite) probe(c Check, bound int64) (int64, bool) {
 	r := s.r
 	tie := r.opts.Ties[0]
@@ -106,9 +112,19 @@ func (s *lazySuite) probe(c Check, bound int64) (int64, bool) {
 	if err != nil {
 		return 0, true // placed at once; running it reports the setup failure
 	}
+	if f, ok := r.sharedFinding(c, tie); ok && f.Invariant != "setup" {
+		if bound > 0 && f.Work > bound {
+			return 0, false
+		}
+		return r.controlFinding(c, tie).Work, true
+	}
 	if bound > 0 {
+		if over, ok := s.over[c.Name]; ok && bound <= over {
+			return 0, false
+		}
 		res, err := exhaustive.Explore(exhaustive.Config{Universe: u, Rules: r.opts.Baseline(tie), Workers: r.opts.Workers, MaxStates: int(bound)})
 		if err != nil || res.Status == exhaustive.StatusUnknown {
+			s.over[c.Name] = bound
 			return 0, false
 		}
 	}

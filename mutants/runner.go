@@ -93,6 +93,13 @@ type Finding struct {
 	Work    int64
 	Elapsed time.Duration
 	Witness *Witness
+	// AsControl is set when the check was not run again for a mutant: the
+	// control's run asked no decision the mutant answers differently, so
+	// the mutant's run would be the control's (reach.go); the finding is
+	// the control's.
+	AsControl bool
+	// trace is what the control's run asked of its rules (control only).
+	trace *controlTrace
 }
 
 // Caught reports whether the check reported a violation.
@@ -126,7 +133,8 @@ type Result struct {
 	Missed []string
 	// Skipped lists the checks not run because the control trips them.
 	Skipped []string
-	// Ran is the number of checks run, Elapsed their total time.
+	// Ran is the number of checks run, those taken from the control's run
+	// included (Finding.AsControl), Elapsed their total time.
 	Ran     int
 	Elapsed time.Duration
 }
@@ -273,10 +281,8 @@ func (r *runner) mutant(suite walk, m Mutant, tie model.TiePolicy) *Result {
 		r.opts.Started(m.ID, tie)
 	}
 	start := time.Now()
-	rules, name := m.RunRules(tie), m.ID
+	rules, name := r.runRules(m, tie)
 	if !r.opts.spec() {
-		name = m.ID + "@" + r.opts.BaselineName
-		rules = r.onBaseline(m, name, tie)
 		if _, err := r.opts.Catalog.Rules(name); err != nil {
 			// A witness names its rule set and is rendered by replaying it
 			// from the catalogue: the mutant on the baseline needs a name
@@ -312,7 +318,10 @@ func (r *runner) mutant(suite walk, m Mutant, tie model.TiePolicy) *Result {
 			delete(expected, c.Name)
 			continue // the baseline itself fails it: it cannot tell the mutant apart
 		}
-		f := r.runCheck(c, rules, name, &m)
+		f := r.asControl(c, tie, m)
+		if f == nil {
+			f = r.runCheck(c, rules, name, &m)
+		}
 		res.Ran++
 		if f.Caught() {
 			res.Findings = append(res.Findings, f)

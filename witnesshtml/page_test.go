@@ -3,6 +3,8 @@ package witnesshtml
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -94,20 +96,42 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
+// runChromium runs the browser and returns its standard output. A browser
+// that dies (a signal, or no exit within its time) is the machine's
+// trouble, not the page's: it is run again, at most three times, and only
+// an exit of its own with an error, or three deaths, fail the test.
 func runChromium(t *testing.T, bin string, args ...string) []byte {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	var last string
+	for attempt := 1; attempt <= 3; attempt++ {
+		out, stderr, died, err := chromiumOnce(t, bin, args)
+		if err == nil {
+			return out
+		}
+		last = fmt.Sprintf("attempt %d: %v\n%s", attempt, err, stderr)
+		if !died {
+			t.Fatalf("chromium %v: %s", args, last)
+		}
+		t.Logf("chromium %v died, running it again: %s", args, last)
+	}
+	t.Fatalf("chromium %v died three times: %s", args, last)
+	return nil
+}
+
+func chromiumOnce(t *testing.T, bin string, args []string) (out []byte, stderr string, died bool, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
 	defer cancel()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + t.TempDir()}
 	cmd := exec.CommandContext(ctx, bin, append(base, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	var buf bytes.Buffer
+	cmd.Stderr = &buf
+	out, err = cmd.Output()
 	if err != nil {
-		t.Fatalf("chromium %v: %v\n%s", args, err, stderr.String())
+		var ee *exec.ExitError
+		died = ctx.Err() != nil || (errors.As(err, &ee) && !ee.Exited())
 	}
-	return out
+	return out, buf.String(), died, err
 }
 
 // In a real browser the page's script builds one row per step with its
