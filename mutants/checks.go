@@ -189,7 +189,10 @@ func (r *runner) shadows(tie model.TiePolicy) []shadow {
 // then the universe itself, which the control explored up to device
 // symmetry (exact: a violation's image under a renaming is one too).
 func (r *runner) asControl(c Check, tie model.TiePolicy, m Mutant) *Finding {
-	if c.Kind == KindHistory {
+	// The walk's and the community mechanisms' checks decide through rules
+	// of their own, which the traced model.Rules never see (the community
+	// checks skip, exactly, a universe a mutant's rules never reach).
+	if c.Kind == KindHistory || c.Kind == KindCommunity {
 		return nil
 	}
 	ctl := r.controlFinding(c, tie)
