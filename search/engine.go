@@ -287,7 +287,7 @@ func (x *explorer[C]) checkStates(lo, hi, d int) {
 		row := make([]int32, x.store.width)
 		for i := lo + p*pieceSize; i < min(lo+(p+1)*pieceSize, hi); i++ {
 			for _, f := range x.w.Check(c, x.store.RowInto(i, row), t) {
-				t.record(Hit{d, x.store.parent[i], x.transOf(i), f})
+				t.record(Hit{d, x.store.Parent(int32(i)), x.transOf(i), f})
 			}
 			x.queue.Add(-1)
 		}
@@ -307,10 +307,10 @@ func (x *explorer[C]) startLevel(lo, hi int) {
 }
 
 func (x *explorer[C]) transOf(i int) int {
-	if x.store.parent[i] < 0 {
+	if x.store.Parent(int32(i)) < 0 {
 		return -1
 	}
-	return int(x.store.trans[i])
+	return x.store.Trans(int32(i))
 }
 
 func (x *explorer[C]) startProgress() func() {
