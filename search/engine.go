@@ -54,6 +54,9 @@ type Config struct {
 	// MaxStates stops the run with StatusUnknown once more distinct states
 	// are stored; 0 means no limit.
 	MaxStates int
+	// POR reduces the transitions executed by sleep sets when the World is
+	// a Reducer (por.go); every state is still stored and checked.
+	POR bool
 	// StopAtFirst ends the run once the smallest violation is known,
 	// instead of counting every violation up to the bound.
 	StopAtFirst bool
@@ -124,6 +127,12 @@ func Explore[C any](w World[C], cfg Config) (*Run, error) {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
 	x := &explorer[C]{cfg: cfg, w: w, start: time.Now(), ninv: len(w.Invariants())}
+	if r, ok := w.(Reducer[C]); ok && cfg.POR {
+		x.red, x.indep, x.sleepWords = r, independence(r), (w.Transitions()+63)/64
+		x.sleep = &sleepSets{words: x.sleepWords}
+		x.sleep.grow(1)
+		clear(x.sleep.bits) // the initial state sleeps on nothing
+	}
 	return x.run(), nil
 }
 
@@ -135,6 +144,13 @@ type explorer[C any] struct {
 	total   *Tally
 	workers []C
 	start   time.Time
+
+	// With Config.POR and a Reducer: the relation, and the sleep sets of
+	// the level being expanded (from lo) and of the next one (from hi).
+	red        Reducer[C]
+	indep      [][]uint64
+	sleep      *sleepSets
+	sleepWords int
 
 	depth    atomic.Int64
 	checking atomic.Bool
@@ -224,6 +240,11 @@ type pieceOut struct {
 	parents []int32
 	trans   []uint16
 	t       *Tally
+	// With POR: each new row's sleep set, and the states of the next
+	// level reached again with the set this parent gives them.
+	sleeps   []uint64
+	again    []int32
+	againSet []uint64
 }
 
 // expand generates the successors of states [lo, hi) at depth d, in
@@ -235,6 +256,11 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 	x.depth.Store(int64(d))
 	x.checking.Store(false)
 	x.startLevel(lo, hi)
+	var next *sleepSets
+	if x.red != nil {
+		next = &sleepSets{words: x.sleepWords}
+		defer func() { x.sleep = next }()
+	}
 	for b := lo; b < hi; b += blockSize {
 		be := min(b+blockSize, hi)
 		pieces := (be - b + pieceSize - 1) / pieceSize
@@ -242,20 +268,51 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 			o := pieceOut{t: NewTally(x.ninv)}
 			row := make([]int32, w)
 			cur := make([]int32, w)
+			z := make([]uint64, x.sleepWords)
+			done := make([]uint64, x.sleepWords)
+			zs := make([]uint64, x.sleepWords)
 			for i := b + p*pieceSize; i < min(b+(p+1)*pieceSize, be); i++ {
 				x.store.RowInto(i, cur)
+				if x.red != nil {
+					copy(z, x.sleep.set(i-lo))
+					clear(done)
+				}
 				for t := range nt {
-					ok, fs := x.w.Successor(c, cur, t, row, o.t)
+					var ok, renamed bool
+					var fs []Finding
+					if x.red != nil {
+						if hasBit(z, t) {
+							continue // asleep: the other order covers it
+						}
+						ok, renamed, fs = x.red.SuccessorRenamed(c, cur, t, row, o.t)
+					} else {
+						ok, fs = x.w.Successor(c, cur, t, row, o.t)
+					}
 					if !ok {
 						continue
 					}
 					for _, f := range fs {
 						o.t.record(Hit{d + 1, int32(i), t, f})
 					}
-					if !x.store.has(row) {
+					if x.red != nil {
+						for k := range zs {
+							zs[k] = (z[k] | done[k]) & x.indep[t][k]
+						}
+						if renamed {
+							clear(zs)
+						}
+						setBit(done, t)
+					}
+					j := x.store.lookup(row)
+					switch {
+					case j < 0:
 						o.rows = append(o.rows, row...)
 						o.parents = append(o.parents, int32(i))
 						o.trans = append(o.trans, uint16(t))
+						o.sleeps = append(o.sleeps, zs...)
+					case x.red != nil && j >= hi:
+						o.again = append(o.again, int32(j))
+						o.againSet = append(o.againSet, zs...)
 					}
 				}
 				x.queue.Add(-1)
@@ -265,7 +322,11 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 		for _, o := range outs {
 			x.total.merge(o.t)
 			for k, par := range o.parents {
-				x.store.add(o.rows[k*w:(k+1)*w], par, o.trans[k])
+				j, _ := x.store.addIndex(o.rows[k*w:(k+1)*w], par, o.trans[k])
+				x.narrow(next, j-hi, o.sleeps, k)
+			}
+			for k, j := range o.again {
+				x.narrow(next, int(j)-hi, o.againSet, k)
 			}
 		}
 		x.distinct.Store(int64(x.store.Len()))
@@ -274,6 +335,19 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 		}
 	}
 	return true
+}
+
+// narrow intersects the sleep set of state hi+j of the next level with
+// set k of sets (j < 0: a state of an earlier level, which keeps its own).
+func (x *explorer[C]) narrow(next *sleepSets, j int, sets []uint64, k int) {
+	if next == nil || j < 0 {
+		return
+	}
+	next.grow(j + 1)
+	dst := next.set(j)
+	for q := range dst {
+		dst[q] &= sets[k*x.sleepWords+q]
+	}
 }
 
 // checkStates runs the state checks on states [lo, hi) at depth d.

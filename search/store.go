@@ -173,6 +173,19 @@ func (s *Store) has(r []int32) bool {
 	return s.find(r, hashRow(r)) < 0
 }
 
+// lookup is the index of stored row r, or -1. Like has, it only reads.
+func (s *Store) lookup(r []int32) int {
+	for p := hashRow(r) & s.mask; ; p = (p + 1) & s.mask {
+		v := s.index[p]
+		if v == 0 {
+			return -1
+		}
+		if s.equal(v-1, r) {
+			return int(v - 1)
+		}
+	}
+}
+
 // find is the index slot where r would go (>= 0), or -1 when r is stored.
 func (s *Store) find(r []int32, h uint64) int {
 	for p := h & s.mask; ; p = (p + 1) & s.mask {
@@ -188,13 +201,19 @@ func (s *Store) find(r []int32, h uint64) int {
 
 // add stores r unless present; it reports whether r was new.
 func (s *Store) add(r []int32, parent int32, trans uint16) bool {
+	_, added := s.addIndex(r, parent, trans)
+	return added
+}
+
+// addIndex is add that also returns r's index, new or not.
+func (s *Store) addIndex(r []int32, parent int32, trans uint16) (int, bool) {
 	if uint64(s.n+1)*2 > s.mask+1 {
 		s.resize(int(s.mask+1) * 2)
 	}
-	p := s.find(r, hashRow(r))
-	if p < 0 {
-		return false
+	if i := s.lookup(r); i >= 0 {
+		return i, false
 	}
+	p := s.find(r, hashRow(r))
 	s.index[p] = int32(s.n + 1)
 	for k, x := range r {
 		if w := need(x); w > s.wd[k] {
@@ -211,7 +230,7 @@ func (s *Store) add(r []int32, parent int32, trans uint16) bool {
 	}
 	putWord(b[s.rec-6:], 4, parent)
 	putWord(b[s.rec-2:], 2, int32(trans))
-	return true
+	return s.n - 1, true
 }
 
 // widen gives column k w bytes, rewriting every record.
