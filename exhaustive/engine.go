@@ -207,6 +207,8 @@ type cache struct {
 	blob  [][]int32
 	facts [][]*devFact
 	net   *netCache // a network universe's private lookups (network_tables.go)
+	// symOrig is the row before canonicalisation (canonicalChanged).
+	symOrig []int32
 }
 
 func (e *engine) newCache() *cache {

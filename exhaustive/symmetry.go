@@ -1,6 +1,7 @@
 package exhaustive
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/nip-rs/harness/model"
@@ -109,6 +110,17 @@ func (s *symmetry) canonical(c *cache, row []int32) {
 		}
 	}
 	copy(row, best)
+}
+
+// canonicalChanged is canonical that reports whether the representative
+// differs from row as it was.
+func (s *symmetry) canonicalChanged(c *cache, row []int32) bool {
+	if len(c.symOrig) != len(row) {
+		c.symOrig = make([]int32, len(row))
+	}
+	copy(c.symOrig, row)
+	s.canonical(c, row)
+	return !slices.Equal(c.symOrig, row)
 }
 
 // image writes the image of row under element k into img.
