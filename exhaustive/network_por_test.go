@@ -28,6 +28,10 @@ func TestPORKeepsEveryState(t *testing.T) {
 			full := exploreNet(t, tc.universe, cfg)
 			cfg.POR = true
 			red := exploreNet(t, tc.universe, cfg)
+			cfg.Workers = 3
+			if other := exploreNet(t, tc.universe, cfg); other.Transitions != red.Transitions || !slices.Equal(other.Actions, red.Actions) {
+				t.Fatalf("reduced with 3 workers: %d transitions %v, with the default: %d %v", other.Transitions, other.Actions, red.Transitions, red.Actions)
+			}
 			if !red.POR || full.POR {
 				t.Fatalf("POR reported %t reduced, %t full", red.POR, full.POR)
 			}

@@ -1,7 +1,6 @@
 package exhaustive
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/nip-rs/harness/model"
@@ -96,31 +95,27 @@ func (el *symElem) rename(s string) string {
 }
 
 // canonical replaces row by the least image of its orbit.
-func (s *symmetry) canonical(c *cache, row []int32) {
+func (s *symmetry) canonical(c *cache, row []int32) { s.canonicalElem(c, row) }
+
+// canonicalElem is canonical that reports which element renamed row into
+// its representative, or -1 when row is its own.
+func (s *symmetry) canonicalElem(c *cache, row []int32) int {
 	nc := s.w.nc(c)
 	if len(nc.symRow) != 2*len(row) {
 		nc.symRow = make([]int32, 2*len(row))
 	}
 	best, img := nc.symRow[:len(row)], nc.symRow[len(row):]
 	copy(best, row)
+	chosen := -1
 	for k := range s.elems {
 		s.image(c, k, row, img)
 		if s.compare(c, img, best) < 0 {
 			copy(best, img)
+			chosen = k
 		}
 	}
 	copy(row, best)
-}
-
-// canonicalChanged is canonical that reports whether the representative
-// differs from row as it was.
-func (s *symmetry) canonicalChanged(c *cache, row []int32) bool {
-	if len(c.symOrig) != len(row) {
-		c.symOrig = make([]int32, len(row))
-	}
-	copy(c.symOrig, row)
-	s.canonical(c, row)
-	return !slices.Equal(c.symOrig, row)
+	return chosen
 }
 
 // image writes the image of row under element k into img.

@@ -278,13 +278,19 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 					clear(done)
 				}
 				for t := range nt {
-					var ok, renamed bool
+					var ok bool
 					var fs []Finding
 					if x.red != nil {
 						if hasBit(z, t) {
 							continue // asleep: the other order covers it
 						}
-						ok, renamed, fs = x.red.SuccessorRenamed(c, cur, t, row, o.t)
+						for k := range zs {
+							zs[k] = (z[k] | done[k]) & x.indep[t][k]
+						}
+						ok, fs = x.red.SuccessorSleep(c, cur, t, row, zs, o.t)
+						if ok {
+							setBit(done, t)
+						}
 					} else {
 						ok, fs = x.w.Successor(c, cur, t, row, o.t)
 					}
@@ -293,15 +299,6 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 					}
 					for _, f := range fs {
 						o.t.record(Hit{d + 1, int32(i), t, f})
-					}
-					if x.red != nil {
-						for k := range zs {
-							zs[k] = (z[k] | done[k]) & x.indep[t][k]
-						}
-						if renamed {
-							clear(zs)
-						}
-						setBit(done, t)
 					}
 					j := x.store.lookup(row)
 					switch {

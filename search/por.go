@@ -15,9 +15,9 @@ package search
 // at its minimal depth from several parents keeps the intersection of the
 // sets they give it (the engine generates a whole level before expanding
 // any state of it, so every such parent has been seen); a state reached
-// again at a greater depth keeps what it had. A successor whose row the
-// World renamed (a symmetry's representative) gets the empty set: its
-// transitions are not those of the state the set was computed for.
+// again at a greater depth keeps what it had. When the World stores a
+// renamed image of the successor (a symmetry's representative), it renames
+// the set with it: the set is of the concrete successor's transitions.
 
 // Reducer is a World whose transitions' independence is known.
 type Reducer[C any] interface {
@@ -28,10 +28,11 @@ type Reducer[C any] interface {
 	// functions of row words the other does not write), and they write
 	// disjoint words. It must be symmetric and false for a == b.
 	Independent(a, b int) bool
-	// SuccessorRenamed is Successor that also reports whether next is a
-	// renamed image of the concrete successor rather than the successor
-	// itself.
-	SuccessorRenamed(c C, cur []int32, t int, next []int32, tl *Tally) (ok, renamed bool, fs []Finding)
+	// SuccessorSleep is Successor given the sleep set of the concrete
+	// successor; when the World writes a renamed image of it into next, it
+	// rewrites sleep in place as the image's set (dropping a transition
+	// from it is always sound, adding one never is).
+	SuccessorSleep(c C, cur []int32, t int, next []int32, sleep []uint64, tl *Tally) (bool, []Finding)
 }
 
 // sleepSets are the sleep sets of a run of consecutive states, one fixed

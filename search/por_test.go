@@ -30,17 +30,16 @@ func (g cube) Check(_ *int, row []int32, tl *Tally) []Finding {
 	return nil
 }
 func (g cube) Successor(c *int, cur []int32, t int, next []int32, tl *Tally) (bool, []Finding) {
-	ok, _, fs := g.SuccessorRenamed(c, cur, t, next, tl)
-	return ok, fs
+	return g.SuccessorSleep(c, cur, t, next, nil, tl)
 }
-func (g cube) SuccessorRenamed(_ *int, cur []int32, t int, next []int32, tl *Tally) (bool, bool, []Finding) {
+func (g cube) SuccessorSleep(_ *int, cur []int32, t int, next []int32, _ []uint64, tl *Tally) (bool, []Finding) {
 	if int(cur[t]) == g.n-1 {
-		return false, false, nil
+		return false, nil
 	}
 	copy(next, cur)
 	next[t]++
 	tl.Add(unitStep, 1)
-	return true, false, nil
+	return true, nil
 }
 func (g cube) Independent(a, b int) bool { return g.commute && a != b }
 
