@@ -40,6 +40,10 @@ type Config struct {
 	// NoSymmetry turns off the reduction by the universe's symmetries
 	// (Network.SymDevices, Network.SymContexts), which is on by default.
 	NoSymmetry bool
+	// StoreDir, when set, keeps the stored states' records in files in
+	// this directory instead of memory (search.Config.StoreDir); results
+	// are the same.
+	StoreDir string
 	// POR executes fewer transitions by partial-order reduction (sleep
 	// sets over commuting transitions; network universes): every state is
 	// still stored and checked, so the states per depth and every state
@@ -135,7 +139,7 @@ func Explore(cfg Config) (*Result, error) {
 		return nil, err
 	}
 	run, err := search.Explore[*cache](w, search.Config{Depth: cfg.Depth, TerminalOnly: u.TerminalOnly, Workers: cfg.Workers,
-		MaxStates: cfg.MaxStates, POR: cfg.POR, StopAtFirst: cfg.StopAtFirst, Progress: cfg.Progress, ProgressEvery: cfg.ProgressEvery})
+		MaxStates: cfg.MaxStates, POR: cfg.POR, StoreDir: cfg.StoreDir, StopAtFirst: cfg.StopAtFirst, Progress: cfg.Progress, ProgressEvery: cfg.ProgressEvery})
 	if err != nil {
 		return nil, fmt.Errorf("universe %q: %w", u.Name, err)
 	}

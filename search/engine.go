@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -54,6 +55,10 @@ type Config struct {
 	// MaxStates stops the run with StatusUnknown once more distinct states
 	// are stored; 0 means no limit.
 	MaxStates int
+	// StoreDir, when set, backs the stored states' records by files in
+	// that directory (unlinked at once), so that the kernel can keep them
+	// on disk instead of in memory; the index stays in memory.
+	StoreDir string
 	// POR reduces the transitions executed by sleep sets when the World is
 	// a Reducer (por.go); every state is still stored and checked.
 	POR bool
@@ -126,6 +131,11 @@ func Explore[C any](w World[C], cfg Config) (*Run, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
+	if cfg.StoreDir != "" {
+		if fi, err := os.Stat(cfg.StoreDir); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("state store directory %q: not a directory", cfg.StoreDir)
+		}
+	}
 	x := &explorer[C]{cfg: cfg, w: w, start: time.Now(), ninv: len(w.Invariants())}
 	if r, ok := w.(Reducer[C]); ok && cfg.POR {
 		x.red, x.indep, x.sleepWords = r, independence(r), (w.Transitions()+63)/64
@@ -161,7 +171,7 @@ type explorer[C any] struct {
 }
 
 func (x *explorer[C]) run() *Run {
-	x.store = newStore(x.w.Width())
+	x.store = newStore(x.w.Width(), x.cfg.StoreDir)
 	x.workers = append(x.workers, x.w.NewWorker())
 	x.store.add(x.w.Initial(x.workers[0]), -1, 0)
 	x.total = NewTally(x.ninv)

@@ -2,6 +2,8 @@ package search
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -107,7 +109,7 @@ func TestExploreBoundsAndTerminalOnly(t *testing.T) {
 }
 
 func TestStoreIsExact(t *testing.T) {
-	s := newStore(3)
+	s := newStore(3, "")
 	for i := range int32(20000) {
 		if !s.add([]int32{i, i * 7, -i}, i-1, uint16(i)) {
 			t.Fatalf("row %d reported present", i)
@@ -135,7 +137,7 @@ func TestStoreWidensExactly(t *testing.T) {
 		{"24 then 32 bits", [][]int32{{1, 0xffff}, {1, 0x10000}, {0x1000000, 0x10000}, {0, 0xffffff}, {0xffff, 0x1ffff}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newStore(2)
+			s := newStore(2, "")
 			for i, r := range tc.rows {
 				if !s.add(r, int32(i)-1, uint16(i)) {
 					t.Fatalf("row %v reported present", r)
@@ -167,7 +169,7 @@ func TestStoreWidensExactly(t *testing.T) {
 // A store across many chunks and a widening in the middle reads back every
 // row, parent and transition.
 func TestStoreChunksAndWidening(t *testing.T) {
-	s := newStore(2)
+	s := newStore(2, "")
 	n := int32(3*chunkRecords + 17)
 	row := func(i int32) []int32 {
 		if i < n/2 {
@@ -187,5 +189,30 @@ func TestStoreChunksAndWidening(t *testing.T) {
 	}
 	if s.Bytes() <= 0 {
 		t.Fatal("a store holding rows reports no memory")
+	}
+}
+
+// A store whose records are backed by files reads back exactly what an
+// in-memory one does, across chunks and a widening, and leaves no file in
+// its directory.
+func TestStoreOnFiles(t *testing.T) {
+	dir := t.TempDir()
+	mem, disk := newStore(3, ""), newStore(3, dir)
+	for i := range int32(chunkRecords + 100) {
+		r := []int32{i % 1000, i / 1000, i * 300} // the last column widens to 3, then 4 bytes
+		if mem.add(r, i-1, uint16(i)) != disk.add(r, i-1, uint16(i)) {
+			t.Fatalf("row %d: stores disagree on novelty", i)
+		}
+	}
+	for i := range mem.Len() {
+		if !slices.Equal(mem.Row(i), disk.Row(i)) || mem.Parent(int32(i)) != disk.Parent(int32(i)) || mem.Trans(int32(i)) != disk.Trans(int32(i)) {
+			t.Fatalf("row %d: %v in memory, %v on files", i, mem.Row(i), disk.Row(i))
+		}
+	}
+	if ents, err := os.ReadDir(dir); err != nil || len(ents) != 0 {
+		t.Fatalf("store directory holds %d entries (%v)", len(ents), err)
+	}
+	if _, err := Explore[*int](grid{n: 40, limit: 30}, Config{Depth: 100, StoreDir: filepath.Join(dir, "missing")}); err == nil {
+		t.Fatal("a store directory that does not exist was accepted")
 	}
 }

@@ -12,10 +12,23 @@ import (
 type offheap struct {
 	mu     sync.Mutex
 	blocks map[*byte]int // mapped blocks by first byte -> length
+	// dir, when set, is where record chunks are backed by files
+	// (allocFile), so the kernel can write them out and drop them from
+	// memory; the index stays in anonymous memory.
+	dir string
 }
 
-func (m *offheap) alloc(n int) []byte {
-	b := mapBlock(n)
+func (m *offheap) alloc(n int) []byte { return m.track(mapBlock(n)) }
+
+// allocFile is alloc backed by a file in m.dir when one is set.
+func (m *offheap) allocFile(n int) []byte {
+	if m.dir == "" {
+		return m.alloc(n)
+	}
+	return m.track(mapFile(m.dir, n))
+}
+
+func (m *offheap) track(b []byte) []byte {
 	m.mu.Lock()
 	if m.blocks == nil {
 		m.blocks = map[*byte]int{}

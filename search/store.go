@@ -33,8 +33,10 @@ type Store struct {
 
 const chunkRecords = 1 << 16
 
-func newStore(width int) *Store {
-	s := &Store{width: width, wd: make([]uint8, width), off: make([]int, width), perChunk: chunkRecords, mem: &offheap{}}
+// newStore is an empty store whose record chunks are backed by files in
+// dir, or by anonymous memory when dir is "".
+func newStore(width int, dir string) *Store {
+	s := &Store{width: width, wd: make([]uint8, width), off: make([]int, width), perChunk: chunkRecords, mem: &offheap{dir: dir}}
 	for k := range s.wd {
 		s.wd[k] = 2
 	}
@@ -221,7 +223,7 @@ func (s *Store) addIndex(r []int32, parent int32, trans uint16) (int, bool) {
 		}
 	}
 	if s.n%s.perChunk == 0 {
-		s.chunks = append(s.chunks, s.mem.alloc(s.perChunk*s.rec))
+		s.chunks = append(s.chunks, s.mem.allocFile(s.perChunk*s.rec))
 	}
 	s.n++
 	b := s.record(s.n - 1)
@@ -240,7 +242,7 @@ func (s *Store) widen(k int, w uint8) {
 	s.layout()
 	s.chunks = nil
 	for c := 0; c*s.perChunk < s.n; c++ {
-		s.chunks = append(s.chunks, s.mem.alloc(s.perChunk*s.rec))
+		s.chunks = append(s.chunks, s.mem.allocFile(s.perChunk*s.rec))
 	}
 	tmp := &Store{width: s.width, wd: oldWd, off: oldOff, rec: oldRec, perChunk: s.perChunk, chunks: old}
 	for i := range s.n {

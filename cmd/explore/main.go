@@ -74,6 +74,7 @@ type options struct {
 	all       bool
 	sim       simOptions
 	por       porOptions
+	store     storeOptions
 	// cpuProfile and memProfile name pprof output files ("" for none).
 	cpuProfile, memProfile string
 	// set names the flags given on the command line, in order.
@@ -108,6 +109,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file (go tool pprof)")
 	o.sim.register(fs)
 	o.por.register(fs)
+	o.store.register(fs)
 	if code, done := c.Parse(args, stdout, stderr); done {
 		return nil, code, true
 	}
@@ -303,6 +305,9 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		}
 		cfg := exhaustive.Config{Universe: u, Depth: depth, Rules: runRules, Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry, AllWitnesses: o.all}
 		o.por.apply(&cfg)
+		if err := o.store.apply(&cfg); err != nil {
+			return usageError(stderr, err)
+		}
 		current.start(out, t)
 		cfg.ProgressEvery = o.progress
 		if o.progress <= 0 {

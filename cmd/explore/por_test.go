@@ -36,3 +36,28 @@ func TestPORFlag(t *testing.T) {
 		t.Errorf("the executed transitions are the same with -por: %q", actions(red))
 	}
 }
+
+// -store disk gives the same report as the default store; a bad -store or
+// -store-dir is a usage error.
+func TestStoreFlag(t *testing.T) {
+	args := []string{"-universe", "network-whole", "-depth", "3", "-tie", "clear", "-directed=false", "-progress=0"}
+	_, mem, _ := runCLI(t, args...)
+	_, disk, _ := runCLI(t, append(args, "-store", "disk", "-store-dir", t.TempDir())...)
+	untimed := func(s string) string {
+		var keep []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.Contains(l, "ms") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	if untimed(mem) != untimed(disk) || !strings.Contains(disk, "1 / 4 / 39 / 279") {
+		t.Fatalf("reports differ:\n%s\n%s", mem, disk)
+	}
+	for _, bad := range [][]string{{"-store", "tape"}, {"-store", "disk", "-store-dir", "/nonexistent/dir"}} {
+		if code, _, errOut := runCLI(t, append(args, bad...)...); code != exitUsage || !strings.Contains(errOut, "-store") {
+			t.Errorf("%v: exit %d, %q", bad, code, errOut)
+		}
+	}
+}
