@@ -249,6 +249,7 @@ type pieceOut struct {
 	rows    []int32
 	parents []int32
 	trans   []uint16
+	hashes  []uint64 // hashRow of each new row, so the merge hashes none
 	t       *Tally
 	// With POR: each new row's sleep set, and the states of the next
 	// level reached again with the set this parent gives them.
@@ -310,9 +311,11 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 					for _, f := range fs {
 						o.t.record(Hit{d + 1, int32(i), t, f})
 					}
-					j := x.store.lookup(row)
+					h := hashRow(row)
+					j := x.store.lookupHashed(row, h)
 					switch {
 					case j < 0:
+						o.hashes = append(o.hashes, h)
 						o.rows = append(o.rows, row...)
 						o.parents = append(o.parents, int32(i))
 						o.trans = append(o.trans, uint16(t))
@@ -329,7 +332,7 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 		for _, o := range outs {
 			x.total.merge(o.t)
 			for k, par := range o.parents {
-				j, _ := x.store.addIndex(o.rows[k*w:(k+1)*w], par, o.trans[k])
+				j, _ := x.store.addHashed(o.rows[k*w:(k+1)*w], o.hashes[k], par, o.trans[k])
 				x.narrow(next, j-hi, o.sleeps, k)
 			}
 			for k, j := range o.again {

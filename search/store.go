@@ -169,15 +169,12 @@ func (s *Store) equal(i int32, r []int32) bool {
 	return true
 }
 
-// has reports whether row r is stored. It only reads, so workers may call
-// it concurrently while nothing is added.
-func (s *Store) has(r []int32) bool {
-	return s.find(r, hashRow(r)) < 0
-}
-
 // lookup is the index of stored row r, or -1. Like has, it only reads.
-func (s *Store) lookup(r []int32) int {
-	for p := hashRow(r) & s.mask; ; p = (p + 1) & s.mask {
+func (s *Store) lookup(r []int32) int { return s.lookupHashed(r, hashRow(r)) }
+
+// lookupHashed is lookup given hashRow(r).
+func (s *Store) lookupHashed(r []int32, h uint64) int {
+	for p := h & s.mask; ; p = (p + 1) & s.mask {
 		v := s.index[p]
 		if v == 0 {
 			return -1
@@ -188,34 +185,33 @@ func (s *Store) lookup(r []int32) int {
 	}
 }
 
-// find is the index slot where r would go (>= 0), or -1 when r is stored.
-func (s *Store) find(r []int32, h uint64) int {
-	for p := h & s.mask; ; p = (p + 1) & s.mask {
-		v := s.index[p]
-		if v == 0 {
-			return int(p)
-		}
-		if s.equal(v-1, r) {
-			return -1
-		}
-	}
-}
+// has reports whether row r is stored. It only reads, so workers may call
+// it concurrently while nothing is added.
+func (s *Store) has(r []int32) bool { return s.lookup(r) >= 0 }
 
 // add stores r unless present; it reports whether r was new.
 func (s *Store) add(r []int32, parent int32, trans uint16) bool {
-	_, added := s.addIndex(r, parent, trans)
+	_, added := s.addHashed(r, hashRow(r), parent, trans)
 	return added
 }
 
 // addIndex is add that also returns r's index, new or not.
 func (s *Store) addIndex(r []int32, parent int32, trans uint16) (int, bool) {
+	return s.addHashed(r, hashRow(r), parent, trans)
+}
+
+// addHashed is addIndex given hashRow(r): one probe finds r or the slot
+// it takes.
+func (s *Store) addHashed(r []int32, h uint64, parent int32, trans uint16) (int, bool) {
 	if uint64(s.n+1)*2 > s.mask+1 {
 		s.resize(int(s.mask+1) * 2)
 	}
-	if i := s.lookup(r); i >= 0 {
-		return i, false
+	p := h & s.mask
+	for ; s.index[p] != 0; p = (p + 1) & s.mask {
+		if v := s.index[p]; s.equal(v-1, r) {
+			return int(v - 1), false
+		}
 	}
-	p := s.find(r, hashRow(r))
 	s.index[p] = int32(s.n + 1)
 	for k, x := range r {
 		if w := need(x); w > s.wd[k] {
