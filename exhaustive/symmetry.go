@@ -174,19 +174,6 @@ func (s *symmetry) image(c *cache, k int, row, img []int32) {
 	}
 }
 
-// compare orders rows by the keys of their words.
-func (s *symmetry) compare(c *cache, a, b []int32) int {
-	for i := range a {
-		if a[i] == b[i] {
-			continue
-		}
-		if r := s.compareWord(c, i, a[i], b[i]); r != 0 {
-			return r
-		}
-	}
-	return 0
-}
-
 // compareWord orders two values of row word i by their keys.
 func (s *symmetry) compareWord(c *cache, i int, a, b int32) int {
 	w := s.w

@@ -195,13 +195,8 @@ func (s *Store) add(r []int32, parent int32, trans uint16) bool {
 	return added
 }
 
-// addIndex is add that also returns r's index, new or not.
-func (s *Store) addIndex(r []int32, parent int32, trans uint16) (int, bool) {
-	return s.addHashed(r, hashRow(r), parent, trans)
-}
-
-// addHashed is addIndex given hashRow(r): one probe finds r or the slot
-// it takes.
+// addHashed is add given hashRow(r), that also returns r's index, new or
+// not: one probe finds r or the slot it takes.
 func (s *Store) addHashed(r []int32, h uint64, parent int32, trans uint16) (int, bool) {
 	if uint64(s.n+1)*2 > s.mask+1 {
 		s.resize(int(s.mask+1) * 2)
