@@ -143,6 +143,9 @@ func Explore(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("universe %q: %w", u.Name, err)
 	}
+	// Everything the result needs from the store (witness paths) is read
+	// before Explore returns.
+	defer run.Store.Free()
 	res := &Result{Universe: u.Name, Depth: cfg.Depth, Tie: cfg.Rules.Tie, Rules: cfg.Rules.Name, Workers: run.Workers, Status: run.Status,
 		Distinct: run.Distinct, PerDepth: run.PerDepth, Checked: run.Checked, BoundHit: run.BoundHit,
 		Transitions: run.Tally.Units(unitSteps), Registers: run.Tally.Units(unitRegisters), DeviceStates: e.deviceStates()}

@@ -216,3 +216,17 @@ func TestStoreOnFiles(t *testing.T) {
 		t.Fatal("a store directory that does not exist was accepted")
 	}
 }
+
+// A freed store is empty and its memory is released at once; the cleanup
+// that runs when it becomes unreachable releases nothing twice.
+func TestStoreFree(t *testing.T) {
+	s := newStore(2, "")
+	for i := range int32(1000) {
+		s.add([]int32{i, i}, i-1, 0)
+	}
+	s.Free()
+	if s.Len() != 0 || s.Bytes() != 0 || len(s.mem.blocks) != 0 {
+		t.Fatalf("after Free: %d rows, %d bytes, %d blocks", s.Len(), s.Bytes(), len(s.mem.blocks))
+	}
+	s.mem.freeAll()
+}
