@@ -31,7 +31,7 @@ func TestPORFindsTheSameViolations(t *testing.T) {
 	Register(cat)
 	universes, depth, ties, minCaught := []string{"network"}, 3, []model.TiePolicy{model.ClearWins}, 8
 	if os.Getenv("POR_FULL") != "" {
-		universes, depth, ties, minCaught = []string{"network", "network-whole"}, 5, []model.TiePolicy{model.ClearWins, model.SetWins}, 100
+		universes, depth, ties, minCaught = []string{"network", "network-whole"}, 5, []model.TiePolicy{model.ClearWins, model.SetWins}, 30
 	}
 	var cases []porCase
 	for _, base := range universes {
