@@ -207,6 +207,10 @@ type cache struct {
 	blob  [][]int32
 	facts [][]*devFact
 	net   *netCache // a network universe's private lookups (network_tables.go)
+	// symOrig is the row before canonicalisation and sleepTmp a sleep
+	// set being renamed (network_por.go).
+	symOrig  []int32
+	sleepTmp []uint64
 }
 
 func (e *engine) newCache() *cache {

@@ -40,6 +40,17 @@ type Config struct {
 	// NoSymmetry turns off the reduction by the universe's symmetries
 	// (Network.SymDevices, Network.SymContexts), which is on by default.
 	NoSymmetry bool
+	// StoreDir, when set, keeps the stored states' records in files in
+	// this directory instead of memory (search.Config.StoreDir); results
+	// are the same.
+	StoreDir string
+	// POR executes fewer transitions by partial-order reduction (sleep
+	// sets over commuting transitions; network universes): every state is
+	// still stored and checked, so the states per depth and every state
+	// check's counts are those of the unreduced search, while the
+	// transition counts (actions, I3, N5, N6, N7, sometimes-conditions)
+	// shrink; which invariants fail, and at what depth, does not change.
+	POR bool
 	// AllWitnesses also builds the witness of the smallest violation of
 	// every invariant violated on a trace (Result.Witnesses).
 	AllWitnesses bool
@@ -90,6 +101,9 @@ type Result struct {
 	BoundHit  string
 	Elapsed   time.Duration
 
+	// POR reports whether the transitions were reduced (Config.POR, on a
+	// world that supports it).
+	POR bool
 	// Symmetry reports whether states were reduced by the universe's
 	// symmetries (a state then stands for its whole orbit).
 	Symmetry bool
@@ -125,13 +139,19 @@ func Explore(cfg Config) (*Result, error) {
 		return nil, err
 	}
 	run, err := search.Explore[*cache](w, search.Config{Depth: cfg.Depth, TerminalOnly: u.TerminalOnly, Workers: cfg.Workers,
-		MaxStates: cfg.MaxStates, StopAtFirst: cfg.StopAtFirst, Progress: cfg.Progress, ProgressEvery: cfg.ProgressEvery})
+		MaxStates: cfg.MaxStates, POR: cfg.POR, StoreDir: cfg.StoreDir, StopAtFirst: cfg.StopAtFirst, Progress: cfg.Progress, ProgressEvery: cfg.ProgressEvery})
 	if err != nil {
 		return nil, fmt.Errorf("universe %q: %w", u.Name, err)
 	}
+	// Everything the result needs from the store (witness paths) is read
+	// before Explore returns.
+	defer run.Store.Free()
 	res := &Result{Universe: u.Name, Depth: cfg.Depth, Tie: cfg.Rules.Tie, Rules: cfg.Rules.Name, Workers: run.Workers, Status: run.Status,
 		Distinct: run.Distinct, PerDepth: run.PerDepth, Checked: run.Checked, BoundHit: run.BoundHit,
 		Transitions: run.Tally.Units(unitSteps), Registers: run.Tally.Units(unitRegisters), DeviceStates: e.deviceStates()}
+	if _, ok := w.(search.Reducer[*cache]); ok && cfg.POR {
+		res.POR = true
+	}
 	if h := run.Tally.Best(); h != nil {
 		res.Witness = w.witness(run, *h)
 	}

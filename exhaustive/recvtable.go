@@ -20,14 +20,20 @@ type recvTable struct {
 	n   int
 }
 
+// recvSlots keep a key and its value side by side, so a lookup touches
+// one cache line.
 type recvSlots struct {
-	keys []atomic.Uint64 // key+1; 0 is empty
-	vals []atomic.Uint64 // packStep of the value
-	mask uint64
+	slots []recvSlot
+	mask  uint64
+}
+
+type recvSlot struct {
+	key atomic.Uint64 // key+1; 0 is empty
+	val atomic.Uint64 // packStep of the value
 }
 
 func newRecvSlots(size int) *recvSlots {
-	return &recvSlots{keys: make([]atomic.Uint64, size), vals: make([]atomic.Uint64, size), mask: uint64(size - 1)}
+	return &recvSlots{slots: make([]recvSlot, size), mask: uint64(size - 1)}
 }
 
 func newRecvTable() *recvTable {
@@ -49,9 +55,9 @@ func unpackStep(v uint64) step { return step{next: int32(uint32(v)), regress: v>
 func (s *recvSlots) get(k uint64) (step, bool) {
 	k++
 	for p := mix64(k) & s.mask; ; p = (p + 1) & s.mask {
-		switch s.keys[p].Load() {
+		switch s.slots[p].key.Load() {
 		case k:
-			return unpackStep(s.vals[p].Load()), true
+			return unpackStep(s.slots[p].val.Load()), true
 		case 0:
 			return step{}, false
 		}
@@ -63,11 +69,11 @@ func (s *recvSlots) get(k uint64) (step, bool) {
 func (s *recvSlots) insert(k uint64, v uint64) {
 	k++
 	p := mix64(k) & s.mask
-	for s.keys[p].Load() != 0 {
+	for s.slots[p].key.Load() != 0 {
 		p = (p + 1) & s.mask
 	}
-	s.vals[p].Store(v)
-	s.keys[p].Store(k)
+	s.slots[p].val.Store(v)
+	s.slots[p].key.Store(k)
 }
 
 // get is the step stored for k, without locking.
@@ -82,11 +88,11 @@ func (t *recvTable) putIfAbsent(k uint64, v step) step {
 	if old, ok := s.get(k); ok {
 		return old
 	}
-	if (t.n+1)*2 > len(s.keys) {
-		grown := newRecvSlots(len(s.keys) * 2)
-		for i := range s.keys {
-			if key := s.keys[i].Load(); key != 0 {
-				grown.insert(key-1, s.vals[i].Load())
+	if (t.n+1)*2 > len(s.slots) {
+		grown := newRecvSlots(len(s.slots) * 2)
+		for i := range s.slots {
+			if key := s.slots[i].key.Load(); key != 0 {
+				grown.insert(key-1, s.slots[i].val.Load())
 			}
 		}
 		t.cur.Store(grown)

@@ -28,6 +28,8 @@ type symElem struct {
 	dev  []int
 	ctx  []int
 	wire map[string]string // renamed wire keys and context ids
+	// src is, per word of an image, the word of the row it renames.
+	src []int
 }
 
 func newSymmetry(w *netWorld) *symmetry {
@@ -50,6 +52,15 @@ func newSymmetry(w *netWorld) *symmetry {
 				el.wire[w.e.rules.Escape(c)] = w.e.rules.Escape(to)
 				for _, k := range []model.KeyKind{model.KeyS, model.KeyC, model.KeyB} {
 					el.wire[model.OverrideKey(k, c)] = model.OverrideKey(k, to)
+				}
+			}
+			el.src = make([]int, w.Width())
+			for d := range w.n {
+				el.src[dp[d]], el.src[w.knWord(dp[d])] = d, w.knWord(d)
+				for e := range w.n {
+					if e != d {
+						el.src[w.chWord(dp[d], dp[e])] = w.chWord(d, e)
+					}
 				}
 			}
 			s.elems = append(s.elems, el)
@@ -95,20 +106,54 @@ func (el *symElem) rename(s string) string {
 }
 
 // canonical replaces row by the least image of its orbit.
-func (s *symmetry) canonical(c *cache, row []int32) {
+func (s *symmetry) canonical(c *cache, row []int32) { s.canonicalElem(c, row) }
+
+// canonicalElem is canonical that reports which element renamed row into
+// its representative, or -1 when row is its own.
+func (s *symmetry) canonicalElem(c *cache, row []int32) int {
 	nc := s.w.nc(c)
 	if len(nc.symRow) != 2*len(row) {
 		nc.symRow = make([]int32, 2*len(row))
 	}
 	best, img := nc.symRow[:len(row)], nc.symRow[len(row):]
 	copy(best, row)
+	chosen := -1
 	for k := range s.elems {
-		s.image(c, k, row, img)
-		if s.compare(c, img, best) < 0 {
+		// The image is built word by word and abandoned at the first
+		// word that orders it after the best so far: most images are.
+		less := false
+		for i := range row {
+			x := s.imageWord(c, k, i, row)
+			img[i] = x
+			if less || x == best[i] {
+				continue
+			}
+			r := s.compareWord(c, i, x, best[i])
+			if r > 0 {
+				break
+			}
+			less = r < 0
+		}
+		if less {
 			copy(best, img)
+			chosen = k
 		}
 	}
 	copy(row, best)
+	return chosen
+}
+
+// imageWord is word i of the image of row under element k.
+func (s *symmetry) imageWord(c *cache, k, i int, row []int32) int32 {
+	w := s.w
+	j := s.elems[k].src[i]
+	switch {
+	case i < w.n:
+		return s.mapRep(c, k, j, row[j])
+	case i < 2*w.n:
+		return s.mapKnow(c, k, row[j])
+	}
+	return s.mapChan(c, k, row[j])
 }
 
 // image writes the image of row under element k into img.
@@ -129,27 +174,16 @@ func (s *symmetry) image(c *cache, k int, row, img []int32) {
 	}
 }
 
-// compare orders rows by the keys of their words.
-func (s *symmetry) compare(c *cache, a, b []int32) int {
+// compareWord orders two values of row word i by their keys.
+func (s *symmetry) compareWord(c *cache, i int, a, b int32) int {
 	w := s.w
-	for i := range a {
-		if a[i] == b[i] {
-			continue
-		}
-		var x, y string
-		switch {
-		case i < w.n:
-			x, y = s.repKey(c, i, a[i]), s.repKey(c, i, b[i])
-		case i < 2*w.n:
-			x, y = w.t.knows.key(a[i]), w.t.knows.key(b[i])
-		default:
-			x, y = w.t.chans.key(a[i]), w.t.chans.key(b[i])
-		}
-		if r := strings.Compare(x, y); r != 0 {
-			return r
-		}
+	switch {
+	case i < w.n:
+		return strings.Compare(s.repKey(c, i, a), s.repKey(c, i, b))
+	case i < 2*w.n:
+		return strings.Compare(w.t.knows.key(a), w.t.knows.key(b))
 	}
-	return 0
+	return strings.Compare(w.t.chans.key(a), w.t.chans.key(b))
 }
 
 func (s *symmetry) repKey(c *cache, dev int, id int32) string {

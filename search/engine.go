@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -54,6 +55,13 @@ type Config struct {
 	// MaxStates stops the run with StatusUnknown once more distinct states
 	// are stored; 0 means no limit.
 	MaxStates int
+	// StoreDir, when set, backs the stored states' records by files in
+	// that directory (unlinked at once), so that the kernel can keep them
+	// on disk instead of in memory; the index stays in memory.
+	StoreDir string
+	// POR reduces the transitions executed by sleep sets when the World is
+	// a Reducer (por.go); every state is still stored and checked.
+	POR bool
 	// StopAtFirst ends the run once the smallest violation is known,
 	// instead of counting every violation up to the bound.
 	StopAtFirst bool
@@ -123,7 +131,18 @@ func Explore[C any](w World[C], cfg Config) (*Run, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
+	if cfg.StoreDir != "" {
+		if fi, err := os.Stat(cfg.StoreDir); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("state store directory %q: not a directory", cfg.StoreDir)
+		}
+	}
 	x := &explorer[C]{cfg: cfg, w: w, start: time.Now(), ninv: len(w.Invariants())}
+	if r, ok := w.(Reducer[C]); ok && cfg.POR {
+		x.red, x.indep, x.sleepWords = r, independence(r), (w.Transitions()+63)/64
+		x.sleep = &sleepSets{words: x.sleepWords}
+		x.sleep.grow(1)
+		clear(x.sleep.bits) // the initial state sleeps on nothing
+	}
 	return x.run(), nil
 }
 
@@ -136,6 +155,13 @@ type explorer[C any] struct {
 	workers []C
 	start   time.Time
 
+	// With Config.POR and a Reducer: the relation, and the sleep sets of
+	// the level being expanded (from lo) and of the next one (from hi).
+	red        Reducer[C]
+	indep      [][]uint64
+	sleep      *sleepSets
+	sleepWords int
+
 	depth    atomic.Int64
 	checking atomic.Bool
 	distinct atomic.Int64
@@ -145,7 +171,7 @@ type explorer[C any] struct {
 }
 
 func (x *explorer[C]) run() *Run {
-	x.store = newStore(x.w.Width())
+	x.store = newStore(x.w.Width(), x.cfg.StoreDir)
 	x.workers = append(x.workers, x.w.NewWorker())
 	x.store.add(x.w.Initial(x.workers[0]), -1, 0)
 	x.total = NewTally(x.ninv)
@@ -223,7 +249,13 @@ type pieceOut struct {
 	rows    []int32
 	parents []int32
 	trans   []uint16
+	hashes  []uint64 // hashRow of each new row, so the merge hashes none
 	t       *Tally
+	// With POR: each new row's sleep set, and the states of the next
+	// level reached again with the set this parent gives them.
+	sleeps   []uint64
+	again    []int32
+	againSet []uint64
 }
 
 // expand generates the successors of states [lo, hi) at depth d, in
@@ -235,6 +267,11 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 	x.depth.Store(int64(d))
 	x.checking.Store(false)
 	x.startLevel(lo, hi)
+	var next *sleepSets
+	if x.red != nil {
+		next = &sleepSets{words: x.sleepWords}
+		defer func() { x.sleep = next }()
+	}
 	for b := lo; b < hi; b += blockSize {
 		be := min(b+blockSize, hi)
 		pieces := (be - b + pieceSize - 1) / pieceSize
@@ -242,20 +279,50 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 			o := pieceOut{t: NewTally(x.ninv)}
 			row := make([]int32, w)
 			cur := make([]int32, w)
+			z := make([]uint64, x.sleepWords)
+			done := make([]uint64, x.sleepWords)
+			zs := make([]uint64, x.sleepWords)
 			for i := b + p*pieceSize; i < min(b+(p+1)*pieceSize, be); i++ {
 				x.store.RowInto(i, cur)
+				if x.red != nil {
+					copy(z, x.sleep.set(i-lo))
+					clear(done)
+				}
 				for t := range nt {
-					ok, fs := x.w.Successor(c, cur, t, row, o.t)
+					var ok bool
+					var fs []Finding
+					if x.red != nil {
+						if hasBit(z, t) {
+							continue // asleep: the other order covers it
+						}
+						for k := range zs {
+							zs[k] = (z[k] | done[k]) & x.indep[t][k]
+						}
+						ok, fs = x.red.SuccessorSleep(c, cur, t, row, zs, o.t)
+						if ok {
+							setBit(done, t)
+						}
+					} else {
+						ok, fs = x.w.Successor(c, cur, t, row, o.t)
+					}
 					if !ok {
 						continue
 					}
 					for _, f := range fs {
 						o.t.record(Hit{d + 1, int32(i), t, f})
 					}
-					if !x.store.has(row) {
+					h := hashRow(row)
+					j := x.store.lookupHashed(row, h)
+					switch {
+					case j < 0:
+						o.hashes = append(o.hashes, h)
 						o.rows = append(o.rows, row...)
 						o.parents = append(o.parents, int32(i))
 						o.trans = append(o.trans, uint16(t))
+						o.sleeps = append(o.sleeps, zs...)
+					case x.red != nil && j >= hi:
+						o.again = append(o.again, int32(j))
+						o.againSet = append(o.againSet, zs...)
 					}
 				}
 				x.queue.Add(-1)
@@ -265,7 +332,11 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 		for _, o := range outs {
 			x.total.merge(o.t)
 			for k, par := range o.parents {
-				x.store.add(o.rows[k*w:(k+1)*w], par, o.trans[k])
+				j, _ := x.store.addHashed(o.rows[k*w:(k+1)*w], o.hashes[k], par, o.trans[k])
+				x.narrow(next, j-hi, o.sleeps, k)
+			}
+			for k, j := range o.again {
+				x.narrow(next, int(j)-hi, o.againSet, k)
 			}
 		}
 		x.distinct.Store(int64(x.store.Len()))
@@ -274,6 +345,19 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 		}
 	}
 	return true
+}
+
+// narrow intersects the sleep set of state hi+j of the next level with
+// set k of sets (j < 0: a state of an earlier level, which keeps its own).
+func (x *explorer[C]) narrow(next *sleepSets, j int, sets []uint64, k int) {
+	if next == nil || j < 0 {
+		return
+	}
+	next.grow(j + 1)
+	dst := next.set(j)
+	for q := range dst {
+		dst[q] &= sets[k*x.sleepWords+q]
+	}
 }
 
 // checkStates runs the state checks on states [lo, hi) at depth d.
@@ -287,7 +371,7 @@ func (x *explorer[C]) checkStates(lo, hi, d int) {
 		row := make([]int32, x.store.width)
 		for i := lo + p*pieceSize; i < min(lo+(p+1)*pieceSize, hi); i++ {
 			for _, f := range x.w.Check(c, x.store.RowInto(i, row), t) {
-				t.record(Hit{d, x.store.parent[i], x.transOf(i), f})
+				t.record(Hit{d, x.store.Parent(int32(i)), x.transOf(i), f})
 			}
 			x.queue.Add(-1)
 		}
@@ -307,10 +391,10 @@ func (x *explorer[C]) startLevel(lo, hi int) {
 }
 
 func (x *explorer[C]) transOf(i int) int {
-	if x.store.parent[i] < 0 {
+	if x.store.Parent(int32(i)) < 0 {
 		return -1
 	}
-	return int(x.store.trans[i])
+	return x.store.Trans(int32(i))
 }
 
 func (x *explorer[C]) startProgress() func() {

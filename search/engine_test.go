@@ -2,6 +2,8 @@ package search
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -107,7 +109,7 @@ func TestExploreBoundsAndTerminalOnly(t *testing.T) {
 }
 
 func TestStoreIsExact(t *testing.T) {
-	s := newStore(3)
+	s := newStore(3, "")
 	for i := range int32(20000) {
 		if !s.add([]int32{i, i * 7, -i}, i-1, uint16(i)) {
 			t.Fatalf("row %d reported present", i)
@@ -121,8 +123,9 @@ func TestStoreIsExact(t *testing.T) {
 	}
 }
 
-// Rows are exact across the store's 16-bit to 32-bit widening: words that
-// agree in their low 16 bits stay distinct, before and after it.
+// Rows are exact across the store's widening of a column from 16 to 24 and
+// 32 bits: words that agree in their low bits stay distinct, before and
+// after it, and so do the parents and transitions beside them.
 func TestStoreWidensExactly(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -131,9 +134,10 @@ func TestStoreWidensExactly(t *testing.T) {
 		{"narrow only", [][]int32{{0, 0}, {65535, 1}, {1, 65535}}},
 		{"past 16 bits", [][]int32{{65535, 0}, {65536, 0}, {0, 65535}, {131071, 0}}},
 		{"negative", [][]int32{{65535, 2}, {-1, 2}, {2, 65535}, {2, -1}}},
+		{"24 then 32 bits", [][]int32{{1, 0xffff}, {1, 0x10000}, {0x1000000, 0x10000}, {0, 0xffffff}, {0xffff, 0x1ffff}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newStore(2)
+			s := newStore(2, "")
 			for i, r := range tc.rows {
 				if !s.add(r, int32(i)-1, uint16(i)) {
 					t.Fatalf("row %v reported present", r)
@@ -151,10 +155,78 @@ func TestStoreWidensExactly(t *testing.T) {
 				if s.add(r, 0, 0) {
 					t.Errorf("row %v added twice", r)
 				}
+				if s.Parent(int32(i)) != int32(i)-1 || s.Trans(int32(i)) != i {
+					t.Errorf("row %d: parent %d, transition %d", i, s.Parent(int32(i)), s.Trans(int32(i)))
+				}
 			}
 			if s.has([]int32{65534, 65534}) {
 				t.Error("a row never added is present")
 			}
 		})
 	}
+}
+
+// A store across many chunks and a widening in the middle reads back every
+// row, parent and transition.
+func TestStoreChunksAndWidening(t *testing.T) {
+	s := newStore(2, "")
+	n := int32(3*chunkRecords + 17)
+	row := func(i int32) []int32 {
+		if i < n/2 {
+			return []int32{i % 0xffff, i / 0xffff}
+		}
+		return []int32{i, -i} // widens both columns half way
+	}
+	for i := range n {
+		if !s.add(row(i), i-1, uint16(i*3)) {
+			t.Fatalf("row %d reported present", i)
+		}
+	}
+	for i := range n {
+		if got := s.Row(int(i)); !slices.Equal(got, row(i)) || s.Parent(i) != i-1 || s.Trans(i) != int(uint16(i*3)) || !s.has(row(i)) {
+			t.Fatalf("row %d reads %v parent %d trans %d", i, got, s.Parent(i), s.Trans(i))
+		}
+	}
+	if s.Bytes() <= 0 {
+		t.Fatal("a store holding rows reports no memory")
+	}
+}
+
+// A store whose records are backed by files reads back exactly what an
+// in-memory one does, across chunks and a widening, and leaves no file in
+// its directory.
+func TestStoreOnFiles(t *testing.T) {
+	dir := t.TempDir()
+	mem, disk := newStore(3, ""), newStore(3, dir)
+	for i := range int32(chunkRecords + 100) {
+		r := []int32{i % 1000, i / 1000, i * 300} // the last column widens to 3, then 4 bytes
+		if mem.add(r, i-1, uint16(i)) != disk.add(r, i-1, uint16(i)) {
+			t.Fatalf("row %d: stores disagree on novelty", i)
+		}
+	}
+	for i := range mem.Len() {
+		if !slices.Equal(mem.Row(i), disk.Row(i)) || mem.Parent(int32(i)) != disk.Parent(int32(i)) || mem.Trans(int32(i)) != disk.Trans(int32(i)) {
+			t.Fatalf("row %d: %v in memory, %v on files", i, mem.Row(i), disk.Row(i))
+		}
+	}
+	if ents, err := os.ReadDir(dir); err != nil || len(ents) != 0 {
+		t.Fatalf("store directory holds %d entries (%v)", len(ents), err)
+	}
+	if _, err := Explore[*int](grid{n: 40, limit: 30}, Config{Depth: 100, StoreDir: filepath.Join(dir, "missing")}); err == nil {
+		t.Fatal("a store directory that does not exist was accepted")
+	}
+}
+
+// A freed store is empty and its memory is released at once; the cleanup
+// that runs when it becomes unreachable releases nothing twice.
+func TestStoreFree(t *testing.T) {
+	s := newStore(2, "")
+	for i := range int32(1000) {
+		s.add([]int32{i, i}, i-1, 0)
+	}
+	s.Free()
+	if s.Len() != 0 || s.Bytes() != 0 || len(s.mem.blocks) != 0 {
+		t.Fatalf("after Free: %d rows, %d bytes, %d blocks", s.Len(), s.Bytes(), len(s.mem.blocks))
+	}
+	s.mem.freeAll()
 }

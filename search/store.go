@@ -1,32 +1,70 @@
 package search
 
+import "runtime"
+
 // Store holds every distinct global state, in discovery order, as a row of
 // words, with the transition that first reached it; a hash index over the
 // rows is the visited set. The key is exact: rows are compared word for
 // word, the hash only locates them.
 //
-// While every word stored fits in 16 bits the rows are kept in half the
-// space; the first word that does not fit widens the whole store to 32
-// bits. Either way a row reads back exactly as it was added.
+// A row is kept as a fixed-width record of bytes: each column (row word)
+// takes 2, 3 or 4 bytes, as few as its largest value needs (row words are
+// interned ids, dense from 0, and most columns stay below 2^16), followed
+// by the parent (4 bytes) and the transition (2 bytes). The first value a
+// column cannot hold widens that column in every record. Either way a row
+// reads back exactly as it was added.
+//
+// Records live in fixed chunks and the index in one block, both outside
+// the Go heap (offheap.go): the garbage collector neither scans them nor
+// counts them towards its next goal, so a deep run's resident memory is
+// the store once, not twice, and growth never copies the rows.
 type Store struct {
-	width  int
-	narrow []uint16 // row i is narrow[i*width : (i+1)*width], while wide is nil
-	words  []int32  // row i is words[i*width : (i+1)*width], once widened
-	wide   bool
-	parent []int32 // -1 for the initial state
-	trans  []uint16
-	index  []int32 // open addressing; row+1, 0 empty
-	mask   uint64
+	width    int
+	wd       []uint8 // bytes per column: 2, 3 or 4 (4: any int32)
+	off      []int   // column offsets in a record
+	rec      int     // record bytes
+	perChunk int     // records per chunk
+	chunks   [][]byte
+	n        int
+	index    []int32 // open addressing; row+1, 0 empty
+	mask     uint64
+	mem      *offheap
 }
 
-func newStore(width int) *Store {
-	s := &Store{width: width}
+const chunkRecords = 1 << 16
+
+// newStore is an empty store whose record chunks are backed by files in
+// dir, or by anonymous memory when dir is "".
+func newStore(width int, dir string) *Store {
+	s := &Store{width: width, wd: make([]uint8, width), off: make([]int, width), perChunk: chunkRecords, mem: &offheap{dir: dir}}
+	for k := range s.wd {
+		s.wd[k] = 2
+	}
+	s.layout()
+	// The mapped memory is released once the store is unreachable: it
+	// lives as long as the Run that holds it.
+	runtime.AddCleanup(s, func(m *offheap) { m.freeAll() }, s.mem)
 	s.resize(1 << 12)
 	return s
 }
 
+// layout computes the column offsets and the record size from wd.
+func (s *Store) layout() {
+	o := 0
+	for k, w := range s.wd {
+		s.off[k] = o
+		o += int(w)
+	}
+	s.rec = o + 6
+}
+
 // Len is the number of stored states.
-func (s *Store) Len() int { return len(s.parent) }
+func (s *Store) Len() int { return s.n }
+
+func (s *Store) record(i int) []byte {
+	c, j := i/s.perChunk, i%s.perChunk
+	return s.chunks[c][j*s.rec : (j+1)*s.rec]
+}
 
 // Row is stored state i, in a new slice.
 func (s *Store) Row(i int) []int32 { return s.RowInto(i, make([]int32, s.width)) }
@@ -34,44 +72,69 @@ func (s *Store) Row(i int) []int32 { return s.RowInto(i, make([]int32, s.width))
 // RowInto writes stored state i into buf (of the store's width) and
 // returns it.
 func (s *Store) RowInto(i int, buf []int32) []int32 {
-	if s.wide {
-		copy(buf, s.words[i*s.width:(i+1)*s.width])
-		return buf
-	}
-	for k, x := range s.narrow[i*s.width : (i+1)*s.width] {
-		buf[k] = int32(x)
+	b := s.record(i)
+	for k := range buf[:s.width] {
+		buf[k] = s.word(b, k)
 	}
 	return buf
 }
 
+// word is column k of record b.
+func (s *Store) word(b []byte, k int) int32 {
+	o := s.off[k]
+	switch s.wd[k] {
+	case 2:
+		return int32(uint32(b[o]) | uint32(b[o+1])<<8)
+	case 3:
+		return int32(uint32(b[o]) | uint32(b[o+1])<<8 | uint32(b[o+2])<<16)
+	}
+	return int32(uint32(b[o]) | uint32(b[o+1])<<8 | uint32(b[o+2])<<16 | uint32(b[o+3])<<24)
+}
+
+func putWord(b []byte, w uint8, x int32) {
+	u := uint32(x)
+	b[0], b[1] = byte(u), byte(u>>8)
+	if w > 2 {
+		b[2] = byte(u >> 16)
+	}
+	if w > 3 {
+		b[3] = byte(u >> 24)
+	}
+}
+
+// need is the bytes a column needs to hold x.
+func need(x int32) uint8 {
+	switch {
+	case x >= 0 && x <= 0xffff:
+		return 2
+	case x >= 0 && x <= 0xffffff:
+		return 3
+	}
+	return 4
+}
+
+// Parent is the state from which state i was first reached, -1 for the
+// initial state.
+func (s *Store) Parent(i int32) int32 {
+	b := s.record(int(i))[s.rec-6:]
+	return int32(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
+}
+
+// Trans is the transition that first reached state i (meaningless for the
+// initial state).
+func (s *Store) Trans(i int32) int {
+	b := s.record(int(i))[s.rec-2:]
+	return int(uint16(b[0]) | uint16(b[1])<<8)
+}
+
 // rowHash is the hash of stored row i, as hashRow of its words.
 func (s *Store) rowHash(i int) uint64 {
-	if s.wide {
-		return hashRow(s.words[i*s.width : (i+1)*s.width])
-	}
+	b := s.record(i)
 	h := hashSeed
-	for _, x := range s.narrow[i*s.width : (i+1)*s.width] {
-		h = hashWord(h, int32(x))
+	for k := range s.width {
+		h = hashWord(h, s.word(b, k))
 	}
 	return hashFinish(h)
-}
-
-func fitsNarrow(r []int32) bool {
-	for _, x := range r {
-		if x < 0 || x > 0xffff {
-			return false
-		}
-	}
-	return true
-}
-
-// widen moves the rows to 32-bit words.
-func (s *Store) widen() {
-	s.words = make([]int32, len(s.narrow), cap(s.narrow))
-	for k, x := range s.narrow {
-		s.words[k] = int32(x)
-	}
-	s.narrow, s.wide = nil, true
 }
 
 const hashSeed = uint64(0x9e3779b97f4a7c15)
@@ -97,72 +160,101 @@ func hashRow(r []int32) uint64 {
 }
 
 func (s *Store) equal(i int32, r []int32) bool {
-	lo := int(i) * s.width
-	if s.wide {
-		for k, x := range s.words[lo : lo+s.width] {
-			if r[k] != x {
-				return false
-			}
-		}
-		return true
-	}
-	for k, x := range s.narrow[lo : lo+s.width] {
-		if r[k] != int32(x) {
+	b := s.record(int(i))
+	for k, x := range r {
+		if s.word(b, k) != x {
 			return false
 		}
 	}
 	return true
+}
+
+// lookup is the index of stored row r, or -1. Like has, it only reads.
+func (s *Store) lookup(r []int32) int { return s.lookupHashed(r, hashRow(r)) }
+
+// lookupHashed is lookup given hashRow(r).
+func (s *Store) lookupHashed(r []int32, h uint64) int {
+	for p := h & s.mask; ; p = (p + 1) & s.mask {
+		v := s.index[p]
+		if v == 0 {
+			return -1
+		}
+		if s.equal(v-1, r) {
+			return int(v - 1)
+		}
+	}
 }
 
 // has reports whether row r is stored. It only reads, so workers may call
 // it concurrently while nothing is added.
-func (s *Store) has(r []int32) bool {
-	for p := hashRow(r) & s.mask; ; p = (p + 1) & s.mask {
-		v := s.index[p]
-		if v == 0 {
-			return false
-		}
-		if s.equal(v-1, r) {
-			return true
-		}
-	}
-}
+func (s *Store) has(r []int32) bool { return s.lookup(r) >= 0 }
 
 // add stores r unless present; it reports whether r was new.
 func (s *Store) add(r []int32, parent int32, trans uint16) bool {
-	if uint64(s.Len()+1)*2 > s.mask+1 {
+	_, added := s.addHashed(r, hashRow(r), parent, trans)
+	return added
+}
+
+// addHashed is add given hashRow(r), that also returns r's index, new or
+// not: one probe finds r or the slot it takes.
+func (s *Store) addHashed(r []int32, h uint64, parent int32, trans uint16) (int, bool) {
+	if uint64(s.n+1)*2 > s.mask+1 {
 		s.resize(int(s.mask+1) * 2)
 	}
-	p := hashRow(r) & s.mask
-	for ; ; p = (p + 1) & s.mask {
-		v := s.index[p]
-		if v == 0 {
-			break
-		}
-		if s.equal(v-1, r) {
-			return false
+	p := h & s.mask
+	for ; s.index[p] != 0; p = (p + 1) & s.mask {
+		if v := s.index[p]; s.equal(v-1, r) {
+			return int(v - 1), false
 		}
 	}
-	s.index[p] = int32(s.Len() + 1)
-	if !s.wide && !fitsNarrow(r) {
-		s.widen()
-	}
-	if s.wide {
-		s.words = append(s.words, r...)
-	} else {
-		for _, x := range r {
-			s.narrow = append(s.narrow, uint16(x))
+	s.index[p] = int32(s.n + 1)
+	for k, x := range r {
+		if w := need(x); w > s.wd[k] {
+			s.widen(k, w)
 		}
 	}
-	s.parent = append(s.parent, parent)
-	s.trans = append(s.trans, trans)
-	return true
+	if s.n%s.perChunk == 0 {
+		s.chunks = append(s.chunks, s.mem.allocFile(s.perChunk*s.rec))
+	}
+	s.n++
+	b := s.record(s.n - 1)
+	for k, x := range r {
+		putWord(b[s.off[k]:], s.wd[k], x)
+	}
+	putWord(b[s.rec-6:], 4, parent)
+	putWord(b[s.rec-2:], 2, int32(trans))
+	return s.n - 1, true
+}
+
+// widen gives column k w bytes, rewriting every record.
+func (s *Store) widen(k int, w uint8) {
+	old, oldWd, oldOff, oldRec := s.chunks, append([]uint8(nil), s.wd...), append([]int(nil), s.off...), s.rec
+	s.wd[k] = w
+	s.layout()
+	s.chunks = nil
+	for c := 0; c*s.perChunk < s.n; c++ {
+		s.chunks = append(s.chunks, s.mem.allocFile(s.perChunk*s.rec))
+	}
+	tmp := &Store{width: s.width, wd: oldWd, off: oldOff, rec: oldRec, perChunk: s.perChunk, chunks: old}
+	for i := range s.n {
+		ob, nb := tmp.record(i), s.record(i)
+		for j := range s.width {
+			putWord(nb[s.off[j]:], s.wd[j], tmp.word(ob, j))
+		}
+		copy(nb[s.rec-6:], ob[oldRec-6:])
+	}
+	for _, c := range old {
+		s.mem.free(c)
+	}
 }
 
 func (s *Store) resize(n int) {
-	s.index = make([]int32, n)
+	if s.index != nil {
+		s.mem.freeInt32(s.index)
+	}
+	s.index = s.mem.allocInt32(n)
 	s.mask = uint64(n - 1)
-	for i := range s.Len() {
+	for i := range s.n {
 		p := s.rowHash(i) & s.mask
 		for s.index[p] != 0 {
 			p = (p + 1) & s.mask
@@ -174,8 +266,8 @@ func (s *Store) resize(n int) {
 // Path is the transition sequence that first reached state i.
 func (s *Store) Path(i int32) []int {
 	var p []int
-	for ; s.parent[i] >= 0; i = s.parent[i] {
-		p = append(p, int(s.trans[i]))
+	for ; s.Parent(i) >= 0; i = s.Parent(i) {
+		p = append(p, s.Trans(i))
 	}
 	for a, b := 0, len(p)-1; a < b; a, b = a+1, b-1 {
 		p[a], p[b] = p[b], p[a]
@@ -183,10 +275,17 @@ func (s *Store) Path(i int32) []int {
 	return p
 }
 
-// Parent is the state from which state i was first reached, -1 for the
-// initial state.
-func (s *Store) Parent(i int32) int32 { return s.parent[i] }
+// Free returns the store's memory now instead of when the store becomes
+// unreachable; the store is empty and unusable afterwards. A caller that
+// runs many searches in a row frees each once it has read what it needs:
+// the mapped memory does not count towards the garbage collector's goal,
+// so nothing else would hurry its release.
+func (s *Store) Free() {
+	s.mem.freeAll()
+	s.chunks, s.index, s.n, s.mask = nil, nil, 0, 0
+}
 
-// Trans is the transition that first reached state i (meaningless for the
-// initial state).
-func (s *Store) Trans(i int32) int { return int(s.trans[i]) }
+// Bytes is the memory the store holds: its records and its index.
+func (s *Store) Bytes() int64 {
+	return int64(len(s.chunks))*int64(s.perChunk*s.rec) + int64(len(s.index))*4
+}

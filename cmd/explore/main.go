@@ -75,6 +75,8 @@ type options struct {
 	all       bool
 	compare   string
 	sim       simOptions
+	por       porOptions
+	store     storeOptions
 	// cpuProfile and memProfile name pprof output files ("" for none).
 	cpuProfile, memProfile string
 	// set names the flags given on the command line, in order.
@@ -112,6 +114,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file (go tool pprof)")
 	fs.StringVar(&o.compare, "compare", "", compareFlagDoc)
 	o.sim.register(fs)
+	o.por.register(fs)
+	o.store.register(fs)
 	if code, done := c.Parse(args, stdout, stderr); done {
 		return nil, code, true
 	}
@@ -201,8 +205,8 @@ func header(o *options, depth int, network bool) string {
 	if network {
 		sym = fmt.Sprintf(" -symmetry=%t", o.symmetry)
 	}
-	return fmt.Sprintf("explore -universe=%s -depth=%d -tie=%s -rules=%s -workers=%d -directed=%t -only=%q -max-states=%d%s (version %s)",
-		o.universe, depth, o.tie, o.rules, o.workers, o.directed, o.only, o.maxStates, sym, cli.Version())
+	return fmt.Sprintf("explore -universe=%s -depth=%d -tie=%s -rules=%s -workers=%d -directed=%t -only=%q -max-states=%d%s%s (version %s)",
+		o.universe, depth, o.tie, o.rules, o.workers, o.directed, o.only, o.maxStates, sym, o.por.header(), cli.Version())
 }
 
 func list(w io.Writer) {
@@ -318,6 +322,10 @@ func explore(o *options, stdout, stderr io.Writer) int {
 			runRules = diff.Wrap(am.Rules(t), am.Baseline(t))
 		}
 		cfg := exhaustive.Config{Universe: u, Depth: depth, Rules: runRules, Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry, AllWitnesses: o.all}
+		o.por.apply(&cfg)
+		if err := o.store.apply(&cfg); err != nil {
+			return usageError(stderr, err)
+		}
 		current.start(out, t)
 		cfg.ProgressEvery = o.progress
 		if o.progress <= 0 {
