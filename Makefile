@@ -52,7 +52,7 @@ bench:
 # The reference universe (the formal note's model) at its depth bound 4 under
 # both tie policies, then every directed check, then the network universes
 # at their default depth. EXPLORE_FLAGS goes to every one of them (e.g.
-# '-depth 7' deepens all three); NETWORK_FLAGS to the network universes only
+# '-depth 7' deepens all four); NETWORK_FLAGS to the network universes only
 # (-symmetry=false to compare). Exit 1 on a violation. How long a run takes:
 # NOTE.md, "Benchmarks".
 EXPLORE_FLAGS ?=
@@ -61,6 +61,7 @@ explore:
 	$(GO) run ./cmd/explore -universe reference -tie both -directed $(EXPLORE_FLAGS)
 	$(GO) run ./cmd/explore -universe network -tie both -directed=false $(EXPLORE_FLAGS) $(NETWORK_FLAGS)
 	$(GO) run ./cmd/explore -universe network-whole -tie both -directed=false $(EXPLORE_FLAGS) $(NETWORK_FLAGS)
+	$(GO) run ./cmd/explore -universe long-id -tie both -directed=false $(EXPLORE_FLAGS) $(NETWORK_FLAGS)
 
 # The network universes one level deeper than `make test` runs them, under
 # both tie policies (time and memory: NOTE.md, "Benchmarks").
@@ -97,6 +98,8 @@ HISTORY_CHECKS ?= 100000
 HISTORY_SEED ?= 0
 history-long:
 	$(GO) test -count=1 -timeout 30m ./history/ -run 'StateMachine' -rapid.checks=$(HISTORY_CHECKS) -rapid.seed=$(HISTORY_SEED) -v
+	$(GO) test -count=1 -timeout 30m ./history/ -run 'FullDepth' -history.variants -v
+
 # An amendment (amendments/, see -list) as the baseline: the explorer and
 # every cube, then the whole mutant gate against it. The first command's
 # exit status is ignored so the gate runs too (an amendment usually fails
@@ -114,7 +117,7 @@ SIM_WALKS ?= 2000
 SIM_STEPS ?= 40
 SIM_SEED ?= 1
 simulate:
-	for u in reference network network-whole hierarchy; do \
+	for u in reference network network-whole hierarchy long-id; do \
 		$(GO) run ./cmd/explore -universe $$u -simulate $(SIM_WALKS) -steps $(SIM_STEPS) -seed $(SIM_SEED) -tie both || exit $$?; \
 	done
 	$(GO) run ./cmd/explore -universe walk -simulate $(SIM_WALKS) -steps $(SIM_STEPS) -seed $(SIM_SEED)

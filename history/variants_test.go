@@ -103,7 +103,7 @@ func TestOverlapVariant(t *testing.T) {
 }
 
 // Full-depth figures of the proposed rules in every variant (make
-// -history.variants): no invariant fails, the document's limitation included.
+// history-long, or -history.variants): no invariant fails, the document's limitation included.
 var proposedFull = map[string]int{"default": 59544, "ties": 34644, "capped": 55610, "future": 94016, "strays": 68480, "overlap": 59420, "backdate": 114954}
 
 func TestVariantsFullDepth(t *testing.T) {
