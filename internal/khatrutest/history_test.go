@@ -72,7 +72,10 @@ func (r *recorder) Close() error { return r.Wire.(*wsconn.Conn).Close() }
 // connection and returns the cursor, the progress and the REQs sent.
 func walkRound(t *testing.T, url string, rules *history.Rules, saved history.Cursor, store *history.MemoryStore, now nostr.Timestamp) (history.Cursor, history.Progress, []nostr.Filter) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// Generous bounds: a relay on loopback settles every page long before
+	// them, and a busy machine must not turn a slow answer into a silent
+	// relay.
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
 	defer cancel()
 	conn, err := wsconn.Dial(ctx, url, wsconn.Options{})
 	if err != nil {
@@ -86,7 +89,7 @@ func walkRound(t *testing.T, url string, rules *history.Rules, saved history.Cur
 	if err := r.SetNow(int64(now) * 1000); err != nil {
 		t.Fatal(err)
 	}
-	c, p, err := history.DriveWire(ctx, r, []history.Wire{rec}, history.WireOptions{Filter: channelFilter, Prefix: "walk-"})
+	c, p, err := history.DriveWire(ctx, r, []history.Wire{rec}, history.WireOptions{Filter: channelFilter, Prefix: "walk-", PageTimeout: 60 * time.Second})
 	if err != nil || !r.Done() {
 		t.Fatalf("drive: %v (done %v)", err, r.Done())
 	}
@@ -144,7 +147,7 @@ func TestWalkColdWarmAndBurst(t *testing.T) {
 // known to honour the limit, asks below until the relay returns nothing,
 // and stores all 80 in one round.
 //
-// badger with MaxLimit 40 answers a limit of 50, above its maximum, with a
+// badger and lmdb with MaxLimit 40 answer a limit of 50, above its maximum, with a
 // quarter of it (relays.md §5): 10 a page, so the document's walk keeps
 // 20 of the 80.
 func TestWalkCappedRelay(t *testing.T) {
@@ -153,7 +156,8 @@ func TestWalkCappedRelay(t *testing.T) {
 	for _, peer := range []struct {
 		opts     khatrutest.Options
 		specKept int
-	}{{khatrutest.Options{Conforming: true, MaxLimit: 20}, 40}, {khatrutest.Options{Backend: khatrutest.Badger, MaxLimit: 40}, 20}} {
+	}{{khatrutest.Options{Conforming: true, MaxLimit: 20}, 40}, {khatrutest.Options{Backend: khatrutest.Badger, MaxLimit: 40}, 20},
+		{khatrutest.Options{Backend: khatrutest.LMDB, MaxLimit: 40}, 20}} {
 		relay := startPeer(t, peer.opts)
 		if err := relay.Preload(evs...); err != nil {
 			t.Fatal(err)
@@ -194,5 +198,34 @@ func TestWalkPinnedOnExclusiveSince(t *testing.T) {
 	c, _, _ = walkRound(t, relay.URL, history.Spec(), history.Cursor{}, store, base+1_000)
 	if stored(store, evs) != 80 || !c.Exhausted {
 		t.Errorf("spec: cursor %s, %d of 80 stored", c, stored(store, evs))
+	}
+}
+
+// TestWalkOnEveryPeer: on every peer store, uncapped and capped at 40,
+// the proposed walk never seals a channel with wraps missing. Where the
+// store takes since as NIP-01 says (badger, lmdb, sqlite3) it reads all
+// 80; khatru's slicestore, whose since is exclusive, is reported as a
+// stray and nothing is sealed (TestWalkPinnedOnExclusiveSince).
+func TestWalkOnEveryPeer(t *testing.T) {
+	base := nostr.Timestamp(1_700_000_000)
+	evs := giftWraps(t, "w", 80, base)
+	for _, backend := range khatrutest.Backends() {
+		for _, maxLimit := range []int{0, 40} {
+			relay := startPeer(t, khatrutest.Options{Backend: backend, MaxLimit: maxLimit})
+			if err := relay.Preload(evs...); err != nil {
+				t.Fatal(err)
+			}
+			store := history.NewMemoryStore()
+			c, p, _ := walkRound(t, relay.URL, history.Proposed(), history.Cursor{}, store, base+1_000)
+			got := stored(store, evs)
+			switch {
+			case c.Exhausted && got != 80:
+				t.Errorf("%s max %d: exhausted with %d of 80 stored", backend, maxLimit, got)
+			case backend != khatrutest.Slicestore && (got != 80 || !c.Exhausted):
+				t.Errorf("%s max %d: cursor %s, %d of 80 stored, errors %v: want all 80 under an exhausted cursor", backend, maxLimit, c, got, p.Errors)
+			case backend == khatrutest.Slicestore && (len(p.Errors) != 1 || p.Errors[0].Kind != history.FailStray):
+				t.Errorf("slicestore max %d: errors %v, want the exclusive since reported as a stray", maxLimit, p.Errors)
+			}
+		}
 	}
 }
