@@ -158,17 +158,21 @@ type netCache struct {
 	flag    map[[2]int32]int32       // (channel, context)
 	rot     map[[2]int32]rotation    // (dev, rep)
 	legacy  map[int32]uint8          // legacy rep -> the live groups it rewrites
-	quiet   map[string]*quietResult  // drained nodes
+	reps    *tupleMap[*repsQuiet]    // drained replicas -> what quiescence owes to them alone
+	kjoin   *u64map[int32]           // (know, know) -> their join (knowJoin)
+	order   *orderMemo               // where the delivery orders end
 	view    map[uint64]string        // (dev, rep) -> what must agree at quiescence
 	reading map[uint64][]reading     // (legacy dev, rep) -> what a reader of its publication sees
 	peer    map[uint64]string        // (upgraded dev, rep) -> N8's finding ("" when a peer derives its verdicts)
 	sym     *u64map[int32]           // symKey(kind, element, dev, id)
 	repKey  [][]string               // per device, by replica id ("" not yet known)
 	symRow  []int32                  // canonical's scratch: the best image and the current one
-	// orderSeen and orderBlobs are orderFree's scratch: the (received
-	// set, replica) pairs walked, and the blobs of the messages.
-	orderSeen  *u64map[struct{}]
-	orderBlobs []int32
+	// check's scratch: the drained nodes, their replicas, the knowledge
+	// of two rounds, and the quiescence result.
+	drained   []node
+	quietReps []int32
+	quietKn   []int32
+	quietRes  quietResult
 }
 
 // kmergeMemoSlots and pubMemoCap bound two of a worker's memos, caches of
@@ -176,6 +180,7 @@ type netCache struct {
 // state store.
 const (
 	kmergeMemoSlots = 1 << 18
+	kjoinMemoSlots  = 1 << 16
 	pubMemoCap      = 1 << 14
 )
 
@@ -183,7 +188,8 @@ func newNetCache(n int) *netCache {
 	c := &netCache{
 		event: map[[3]int32]localEvent{}, merge: map[[2]int32]int32{}, kmerge: newU64map[step](kmergeMemoSlots),
 		pub: map[[3]int32]publication{}, pubBase: map[uint64]*pubBase{}, flag: map[[2]int32]int32{}, rot: map[[2]int32]rotation{},
-		legacy: map[int32]uint8{}, quiet: map[string]*quietResult{}, orderSeen: newU64map[struct{}](0), view: map[uint64]string{}, reading: map[uint64][]reading{}, peer: map[uint64]string{}, sym: newU64map[int32](0),
+		legacy: map[int32]uint8{}, reps: newTupleMap[*repsQuiet](n, repsQuietMemoCap), kjoin: newU64map[int32](kjoinMemoSlots),
+		order: newOrderMemo(n), view: map[uint64]string{}, reading: map[uint64][]reading{}, peer: map[uint64]string{}, sym: newU64map[int32](0),
 	}
 	c.repKey = make([][]string, n)
 	return c
