@@ -109,14 +109,12 @@ func (w *netWorld) publishAll(c *cache, nodes []node) ([][]int32, *finding) {
 
 // viewOf is view memoised per device replica: it depends on nothing else.
 func (w *netWorld) viewOf(c *cache, d int, rep int32) string {
-	nc := w.nc(c)
-	k := uint64(uint32(d))<<32 | uint64(uint32(rep))
-	if v, ok := nc.view[k]; ok {
-		return v
+	fa := w.factsOf(c, d, rep)
+	if fa.view == nil {
+		v := w.view(d, node{rep: rep})
+		fa.view = &v
 	}
-	v := w.view(d, node{rep: rep})
-	nc.view[k] = v
-	return v
+	return *fa.view
 }
 
 // view is what must agree between upgraded replicas at quiescence.
@@ -183,10 +181,9 @@ type reading struct {
 // publication in replica rep says of each of the universe's contexts,
 // memoised per replica: it depends on nothing else.
 func (w *netWorld) legacyReading(c *cache, d int, rep int32) []reading {
-	nc := w.nc(c)
-	k := uint64(uint32(d))<<32 | uint64(uint32(rep))
-	if v, ok := nc.reading[k]; ok {
-		return v
+	fa := w.factsOf(c, d, rep)
+	if fa.reading != nil {
+		return fa.reading
 	}
 	reader := newReplica(DeviceSpec{ClientID: "reader", Parent: w.u.Devices[0].Parent}, w.e.rules)
 	reader.Receive(w.replica(d, rep).Candidate())
@@ -194,7 +191,7 @@ func (w *netWorld) legacyReading(c *cache, d int, rep int32) []reading {
 	for i, ctx := range w.u.Contexts {
 		v[i] = reading{reader.Effective(ctx), reader.Live(ctx)}
 	}
-	nc.reading[k] = v
+	fa.reading = v
 	return v
 }
 

@@ -150,14 +150,14 @@ func (w *netWorld) atFixpoint(c *cache, rq *repsQuiet, reps []int32) {
 	rq.conv = w.convergence(c, reps)
 	rq.f = make([]uint32, len(w.ov))
 	rq.live = make([]uint32, len(w.ov))
-	for i, ctx := range w.ov {
-		for d, rep := range reps {
-			if w.u.Devices[d].Legacy {
-				continue
-			}
-			r := w.replica(d, rep)
-			rq.f[i] = max(rq.f[i], r.Effective(ctx))
-			if r.Live(ctx) {
+	for d, rep := range reps {
+		if w.u.Devices[d].Legacy {
+			continue
+		}
+		f, live := w.ctxRead(c, d, rep)
+		for i := range w.ov {
+			rq.f[i] = max(rq.f[i], f[i])
+			if live&(1<<i) != 0 {
 				rq.live[i] |= 1 << d
 			}
 		}

@@ -150,20 +150,18 @@ func (t *netTables) internChan(ms []int32) int32 {
 // netCache is one worker's memo of the network world's derived values;
 // every entry is a function of interned ids, so workers agree on them.
 type netCache struct {
-	event   map[[3]int32]localEvent  // (dev, rep, slot)
 	merge   map[[2]int32]int32       // (antichain, antichain)
 	kmerge  *u64map[step]            // (know, message) -> know, in step.next
 	pub     map[[3]int32]publication // (dev, rep, know)
-	pubBase map[uint64]*pubBase      // (dev, rep)
 	flag    map[[2]int32]int32       // (channel, context)
-	rot     map[[2]int32]rotation    // (dev, rep)
 	legacy  map[int32]uint8          // legacy rep -> the live groups it rewrites
 	reps    *tupleMap[*repsQuiet]    // drained replicas -> what quiescence owes to them alone
 	kjoin   *u64map[int32]           // (know, know) -> their join (knowJoin)
+	kevent  *u64map[int32]           // knowEventKey -> knowledge after the event
+	chanAdd *tupleMap[int32]         // (channel, message, message or -1) -> channel, or -1 when full
+	chanDel *u64map[int32]           // (channel, position) -> channel without that message
 	order   *orderMemo               // where the delivery orders end
-	view    map[uint64]string        // (dev, rep) -> what must agree at quiescence
-	reading map[uint64][]reading     // (legacy dev, rep) -> what a reader of its publication sees
-	peer    map[uint64]string        // (upgraded dev, rep) -> N8's finding ("" when a peer derives its verdicts)
+	facts   [][]*repFacts            // per device, by replica id: what the replica alone decides
 	sym     *u64map[int32]           // symKey(kind, element, dev, id)
 	repKey  [][]string               // per device, by replica id ("" not yet known)
 	symRow  []int32                  // canonical's scratch: the best image and the current one
@@ -181,17 +179,21 @@ type netCache struct {
 const (
 	kmergeMemoSlots = 1 << 18
 	kjoinMemoSlots  = 1 << 16
+	keventMemoSlots = 1 << 16
+	chanMemoCap     = 1 << 15
 	pubMemoCap      = 1 << 14
 )
 
 func newNetCache(n int) *netCache {
 	c := &netCache{
-		event: map[[3]int32]localEvent{}, merge: map[[2]int32]int32{}, kmerge: newU64map[step](kmergeMemoSlots),
-		pub: map[[3]int32]publication{}, pubBase: map[uint64]*pubBase{}, flag: map[[2]int32]int32{}, rot: map[[2]int32]rotation{},
+		merge: map[[2]int32]int32{}, kmerge: newU64map[step](kmergeMemoSlots),
+		pub: map[[3]int32]publication{}, flag: map[[2]int32]int32{},
 		legacy: map[int32]uint8{}, reps: newTupleMap[*repsQuiet](n, repsQuietMemoCap), kjoin: newU64map[int32](kjoinMemoSlots),
-		order: newOrderMemo(n), view: map[uint64]string{}, reading: map[uint64][]reading{}, peer: map[uint64]string{}, sym: newU64map[int32](0),
+		kevent: newU64map[int32](keventMemoSlots), chanAdd: newTupleMap[int32](3, chanMemoCap), chanDel: newU64map[int32](2 * chanMemoCap),
+		order: newOrderMemo(), sym: newU64map[int32](0),
 	}
 	c.repKey = make([][]string, n)
+	c.facts = make([][]*repFacts, n)
 	return c
 }
 

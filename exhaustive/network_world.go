@@ -36,11 +36,14 @@ type netWorld struct {
 	orderKnowledge bool
 	// depth is the run's depth bound, which witnesses record.
 	depth int
+	// baselines are 0 and the universe's values: the baselines a mark-
+	// unread can record, which knowEvent's memo key names by position.
+	baselines []uint32
 }
 
 func newNetWorld(u *Universe, e *engine, depth int, symmetric bool) *netWorld {
 	w := &netWorld{u: u, net: u.Network, e: e, t: newNetTables(), n: len(u.Devices), ovAt: map[string]int{}, keys: map[string]int{},
-		spd: u.slotsPerDevice(), depth: depth}
+		spd: u.slotsPerDevice(), depth: depth, baselines: append([]uint32{0}, u.Values...)}
 	for i, c := range u.Contexts {
 		if u.frontierOnly(c) {
 			continue
@@ -218,7 +221,7 @@ func (w *netWorld) apply(c *cache, cur []int32, t int, next []int32, tl *search.
 			if d == x.dev {
 				continue
 			}
-			ch, ok := w.chanAdd(cur[w.chWord(x.dev, d)], pub.msgs)
+			ch, ok := w.chanAddMemo(c, cur[w.chWord(x.dev, d)], pub.msgs)
 			if !ok {
 				return false, nil
 			}
@@ -251,7 +254,7 @@ func (w *netWorld) apply(c *cache, cur []int32, t int, next []int32, tl *search.
 			}
 		}
 		if x.kind != KindDuplicate {
-			next[w.chWord(x.from, x.dev)] = w.chanRemove(msgs, x.pos)
+			next[w.chWord(x.from, x.dev)] = w.chanRemoveMemo(c, cur[w.chWord(x.from, x.dev)], msgs, x.pos)
 		}
 	default:
 		s := c.steps(x.dev, cur[x.dev])[x.slot]
@@ -281,16 +284,36 @@ func (w *netWorld) apply(c *cache, cur []int32, t int, next []int32, tl *search.
 		}
 	}
 	tl.Add(unitSteps, 1)
-	tl.Count(actionCoverage+x.kind.String(), 1)
+	tl.Count(actionCounter(x.kind), 1)
 	return true, fs
+}
+
+// actionCounters are the tally names of the actions, made once.
+var actionCounters = func() (out [len(kindNames)]string) {
+	for k := range out {
+		out[k] = actionCoverage + Kind(k).String()
+	}
+	return out
+}()
+
+func actionCounter(k Kind) string {
+	if int(k) < len(actionCounters) {
+		return actionCounters[k]
+	}
+	return actionCoverage + k.String()
 }
 
 // event is the intent event of local slot on device dev in replica state
 // rep (whose successor is next).
 func (w *netWorld) event(c *cache, dev int, rep, next int32, slot int) localEvent {
-	nc := w.nc(c)
-	k := [3]int32{int32(dev), rep, int32(slot)}
-	if ev, ok := nc.event[k]; ok {
+	fa := w.factsOf(c, dev, rep)
+	if fa.events == nil {
+		fa.events = make([]localEvent, w.spd)
+		for i := range fa.events {
+			fa.events[i].kind = eventUnknown
+		}
+	}
+	if ev := fa.events[slot]; ev.kind != eventUnknown {
 		return ev
 	}
 	var ev localEvent
@@ -318,7 +341,7 @@ func (w *netWorld) event(c *cache, dev int, rep, next int32, slot int) localEven
 			}
 		}
 	}
-	nc.event[k] = ev
+	fa.events[slot] = ev
 	return ev
 }
 
@@ -326,6 +349,33 @@ func (w *netWorld) event(c *cache, dev int, rep, next int32, slot int) localEven
 // context i: the event, whose past is everything kn knows there, becomes
 // the only maximal one.
 func (w *netWorld) knowEvent(c *cache, kn int32, i, dev int, ev localEvent) int32 {
+	key, ok := w.knowEventKey(kn, i, dev, ev)
+	if !ok {
+		return w.makeKnowEvent(kn, i, dev, ev)
+	}
+	nc := w.nc(c)
+	if r, ok := nc.kevent.get(key); ok {
+		return r
+	}
+	r := w.makeKnowEvent(kn, i, dev, ev)
+	nc.kevent.put(key, r)
+	return r
+}
+
+// knowEventKey packs knowEvent's arguments into one word: the knowledge
+// in the high half, then the context, the device, the event's kind and the
+// position of its baseline among 0 and the universe's values; false when
+// one does not fit (such an event is not memoised).
+func (w *netWorld) knowEventKey(kn int32, i, dev int, ev localEvent) (uint64, bool) {
+	b := slices.Index(w.baselines, ev.b)
+	if b < 0 || b > 0xff || i > 0xff || dev > 0xff {
+		return 0, false
+	}
+	return uint64(uint32(kn))<<32 | uint64(i)<<24 | uint64(dev)<<16 | uint64(ev.kind)<<8 | uint64(b), true
+}
+
+// makeKnowEvent is knowEvent, computed.
+func (w *netWorld) makeKnowEvent(kn int32, i, dev int, ev localEvent) int32 {
 	k := w.t.knows.get(kn)
 	if int(k.seq[i]) >= maxIntentSeq {
 		panic("exhaustive: more intent events on one context than a causal past can record") // bounded by the depth
@@ -408,6 +458,41 @@ func (w *netWorld) chanRemove(msgs []int32, pos int) int32 {
 	return w.t.internChan(slices.Delete(slices.Clone(msgs), pos, pos+1))
 }
 
+// chanAddMemo is chanAdd memoised on (channel, messages) for a
+// publication of at most two parts.
+func (w *netWorld) chanAddMemo(c *cache, ch int32, ms []int32) (int32, bool) {
+	if len(ms) > 2 {
+		return w.chanAdd(ch, ms)
+	}
+	nc := w.nc(c)
+	key := [3]int32{ch, ms[0], -1}
+	if len(ms) == 2 {
+		key[2] = ms[1]
+	}
+	if r, ok := nc.chanAdd.get(key[:]); ok {
+		return r, r >= 0
+	}
+	r, ok := w.chanAdd(ch, ms)
+	if !ok {
+		r = -1
+	}
+	nc.chanAdd.put(key[:], r)
+	return r, ok
+}
+
+// chanRemoveMemo is chanRemove of channel ch's messages msgs, memoised on
+// (channel, position).
+func (w *netWorld) chanRemoveMemo(c *cache, ch int32, msgs []int32, pos int) int32 {
+	nc := w.nc(c)
+	key := uint64(uint32(ch))<<32 | uint64(uint32(pos))
+	if r, ok := nc.chanDel.get(key); ok {
+		return r
+	}
+	r := w.chanRemove(msgs, pos)
+	nc.chanDel.put(key, r)
+	return r
+}
+
 // chanFlag marks every message of channel ch as older than the
 // destination's compaction of override context i.
 func (w *netWorld) chanFlag(c *cache, ch int32, i int) int32 {
@@ -477,10 +562,9 @@ type pubBase struct {
 
 // publishBase is the replica part of publish, memoised per device replica.
 func (w *netWorld) publishBase(c *cache, dev int, rep int32) *pubBase {
-	nc := w.nc(c)
-	key := uint64(uint32(dev))<<32 | uint64(uint32(rep))
-	if b, ok := nc.pubBase[key]; ok {
-		return b
+	fa := w.factsOf(c, dev, rep)
+	if fa.base != nil {
+		return fa.base
 	}
 	r := w.replica(dev, rep).Clone()
 	base := &pubBase{}
@@ -509,7 +593,7 @@ func (w *netWorld) publishBase(c *cache, dev int, rep int32) *pubBase {
 			base.holds, base.floors = append(base.holds, h), append(base.floors, f)
 		}
 	}
-	nc.pubBase[key] = base
+	fa.base = base
 	return base
 }
 
