@@ -154,16 +154,16 @@ func (w *netWorld) convergence(c *cache, reps []int32) *finding {
 	if ref < 0 {
 		return nil
 	}
-	r := w.replica(ref, reps[ref])
+	read := w.readingOf(c, ref, reps[ref])
 	for d, rep := range reps {
 		if !w.u.Devices[d].Legacy {
 			continue
 		}
 		seen := w.legacyReading(c, d, rep)
 		for i, ctx := range w.u.Contexts {
-			if seen[i].live != r.Live(ctx) || seen[i].f != r.Effective(ctx) {
+			if seen[i] != read[i] {
 				return &finding{InvNetConvergence, fmt.Sprintf("at quiescence a reader of legacy d%d's publication sees %s f=%d %s, d%d sees f=%d %s",
-					d, ctx, seen[i].f, verdict(seen[i].live), ref, r.Effective(ctx), verdict(r.Live(ctx)))}
+					d, ctx, seen[i].f, verdict(seen[i].live), ref, read[i].f, verdict(read[i].live))}
 			}
 		}
 	}

@@ -12,10 +12,7 @@ type repFacts struct {
 	peer    *string      // peerVerdict's finding
 	events  []localEvent // per local slot once computed: event
 	rot     *rotation    // rotate
-	// per override context: the effective frontier, and bit i when its
-	// register is live (ctxRead)
-	f    []uint32
-	live uint32
+	read    []reading    // readingOf
 }
 
 // eventUnknown marks an event not computed yet.
@@ -33,19 +30,16 @@ func (w *netWorld) factsOf(c *cache, d int, rep int32) *repFacts {
 	return f
 }
 
-// ctxRead is, per override context, the replica's effective frontier and
-// the bit mask of the contexts whose register is live.
-func (w *netWorld) ctxRead(c *cache, d int, rep int32) ([]uint32, uint32) {
+// readingOf is what device d's replica rep says of each of the universe's
+// contexts: its effective frontier and whether its override is live.
+func (w *netWorld) readingOf(c *cache, d int, rep int32) []reading {
 	fa := w.factsOf(c, d, rep)
-	if fa.f == nil {
+	if fa.read == nil {
 		r := w.replica(d, rep)
-		fa.f = make([]uint32, len(w.ov))
-		for i, ctx := range w.ov {
-			fa.f[i] = r.Effective(ctx)
-			if r.Live(ctx) {
-				fa.live |= 1 << i
-			}
+		fa.read = make([]reading, len(w.u.Contexts))
+		for i, ctx := range w.u.Contexts {
+			fa.read[i] = reading{r.Effective(ctx), r.Live(ctx)}
 		}
 	}
-	return fa.f, fa.live
+	return fa.read
 }

@@ -154,10 +154,10 @@ func (w *netWorld) atFixpoint(c *cache, rq *repsQuiet, reps []int32) {
 		if w.u.Devices[d].Legacy {
 			continue
 		}
-		f, live := w.ctxRead(c, d, rep)
-		for i := range w.ov {
-			rq.f[i] = max(rq.f[i], f[i])
-			if live&(1<<i) != 0 {
+		read := w.readingOf(c, d, rep)
+		for i, at := range w.uAt {
+			rq.f[i] = max(rq.f[i], read[at].f)
+			if read[at].live {
 				rq.live[i] |= 1 << d
 			}
 		}
