@@ -209,7 +209,7 @@ contexts:
 			}
 		}
 		ac := w.t.acs.get(m)
-		exp, why := judge(ac, rq.f[i], w.e.rules.Tie)
+		exp, why := judge(ac, uint32(rq.f[i]), w.e.rules.Tie)
 		q.expect = append(q.expect, exp)
 		switch exp {
 		case unjudged:

@@ -4,7 +4,8 @@ package exhaustive
 // word per device) to a value: open addressing over the tuple's hash, the
 // tuples themselves stored inline and compared whole, so a lookup is exact
 // and allocates nothing. Only a cache whose values are recomputed exactly
-// may use it: when it holds limit entries it is emptied.
+// may use it: when it holds limit entries it is emptied (by put, or by its
+// user first when something else goes with the entries).
 type tupleMap[V any] struct {
 	width int
 	limit int
@@ -57,12 +58,21 @@ func (m *tupleMap[V]) equal(i int, k []int32) bool {
 	return true
 }
 
-// put stores v for k, which the caller has found absent.
+// full reports whether the map holds its limit of entries.
+func (m *tupleMap[V]) full() bool { return len(m.vals) >= m.limit }
+
+// reset empties the map.
+func (m *tupleMap[V]) reset() {
+	clear(m.vals)
+	m.keys, m.vals = m.keys[:0], m.vals[:0]
+	clear(m.slots)
+}
+
+// put stores v for k, which the caller has found absent; a full map is
+// emptied first.
 func (m *tupleMap[V]) put(k []int32, v V) {
-	if len(m.vals) >= m.limit {
-		clear(m.vals)
-		m.keys, m.vals = m.keys[:0], m.vals[:0]
-		clear(m.slots)
+	if m.full() {
+		m.reset()
 	}
 	if (len(m.vals)+1)*2 > len(m.slots) {
 		m.slots = make([]tupleSlot, 2*len(m.slots))

@@ -2,6 +2,7 @@ package exhaustive
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -65,8 +66,12 @@ func (w *netWorld) orderFreeReplicas(c *cache, reps []int32, blobs []int32) bool
 // mask, or -1 when two orders end apart. Sorting the blobs puts equal ones
 // side by side, so a second copy of a blob is not walked twice.
 func (w *netWorld) orderEnd(c *cache, om *orderMemo, d int, rep int32, mask uint32) int32 {
-	if mask == 0 {
-		return rep
+	if mask&(mask-1) == 0 {
+		if mask == 0 {
+			return rep
+		}
+		// One blob left: one order, and nothing to remember.
+		return c.receive(d, om.blobs[bits.TrailingZeros32(mask)], rep).next
 	}
 	if end, ok := om.walk.get(mask, rep); ok {
 		return end

@@ -39,13 +39,13 @@ type repsQuiet struct {
 	reps []int32
 	// masks has, per round 0..last, bit d when device d's publication has
 	// an entry, so that it puts messages in flight.
-	masks []uint32
+	masks []int32
 	// fixed is the first round k whose next round has k's replicas, or -1
 	// when none does within the bound.
 	fixed int
 	// errAt is the round whose publication fails (err says how), or -1.
 	errAt int
-	err   finding
+	err   *finding
 	// order: every device ends in one replica whatever the order in which
 	// it receives the first round's publications.
 	order bool
@@ -53,71 +53,133 @@ type repsQuiet struct {
 	// and per override context the merged frontier of the upgraded devices
 	// and the bit mask of those whose register is live.
 	conv *finding
-	f    []uint32
-	live []uint32
+	f    []int32
+	live []int32
 }
+
+// A worker keeps its repsQuiet records in one arena of words, found
+// through a tupleMap from the drained replicas to the record's offset:
+// a few dozen bytes a record, and no object for the collector to trace.
+// A record is
+//
+//	[fixed, errAt, order, rounds, masks, err, conv | replicas of each
+//	 round | masks | f and live per override context, at a fixpoint]
+//
+// where err and conv index the worker's findings, or are -1.
+const rqHeader = 7
 
 // repsQuietMemoCap bounds each worker's memo of repsQuiet.
-const repsQuietMemoCap = 1 << 16
+const repsQuietMemoCap = 1 << 17
 
 // repsQuietOf is repsQuiet of the drained replicas reps, memoised.
-func (w *netWorld) repsQuietOf(c *cache, reps []int32) *repsQuiet {
+func (w *netWorld) repsQuietOf(c *cache, reps []int32) repsQuiet {
 	nc := w.nc(c)
-	if rq, ok := nc.reps.get(reps); ok {
-		return rq
+	if off, ok := nc.reps.get(reps); ok {
+		return w.rqAt(nc, off)
 	}
-	rq := w.computeRepsQuiet(c, reps)
-	nc.reps.put(reps, rq)
+	if nc.reps.full() {
+		// The memo is a cache of a function of its key: emptied, its
+		// records are recomputed to the same values.
+		nc.reps.reset()
+		nc.rqWords, nc.rqFinds = nc.rqWords[:0], nc.rqFinds[:0]
+	}
+	off := w.computeRepsQuiet(c, reps)
+	nc.reps.put(reps, off)
+	return w.rqAt(nc, off)
+}
+
+// rqAt reads the record at offset off.
+func (w *netWorld) rqAt(nc *netCache, off int32) repsQuiet {
+	r := nc.rqWords[off:]
+	rq := repsQuiet{fixed: int(r[0]), errAt: int(r[1]), order: r[2] != 0}
+	rounds, masks := int(r[3]), int(r[4])
+	if r[5] >= 0 {
+		rq.err = &nc.rqFinds[r[5]]
+	}
+	if r[6] >= 0 {
+		rq.conv = &nc.rqFinds[r[6]]
+	}
+	at := rqHeader
+	rq.reps, at = r[at:at+rounds*w.n], at+rounds*w.n
+	rq.masks, at = r[at:at+masks], at+masks
+	if rq.fixed >= 0 {
+		nov := len(w.ov)
+		rq.f, rq.live = r[at:at+nov], r[at+nov:at+2*nov]
+	}
 	return rq
 }
 
-func (w *netWorld) computeRepsQuiet(c *cache, drained []int32) *repsQuiet {
+// computeRepsQuiet runs the rounds on the replicas alone from drained and
+// appends their record, returning its offset.
+func (w *netWorld) computeRepsQuiet(c *cache, drained []int32) int32 {
 	n := w.n
-	rq := &repsQuiet{fixed: -1, errAt: -1}
-	rq.reps = append(rq.reps, drained...)
+	nc := w.nc(c)
+	fixed, errAt, order := -1, -1, false
+	var errF, convF *finding
+	reps := append(nc.rqReps[:0], drained...)
+	masks := nc.rqMasks[:0]
+	defer func() { nc.rqReps, nc.rqMasks = reps, masks }()
 	mask, err := w.publishMask(c, drained)
 	if err != nil {
-		rq.errAt, rq.err = 0, *err
-		return rq
-	}
-	rq.masks = append(rq.masks, mask)
-	var blobs []int32
-	for d, rep := range drained {
-		if mask&(1<<d) != 0 {
-			blobs = append(blobs, w.publishBase(c, d, rep).blobs...)
-		}
-	}
-	rq.order = w.orderFreeReplicas(c, drained, blobs)
-	for k := range w.net.Rounds {
-		cur := rq.reps[k*n:]
-		next := make([]int32, n)
-		for d := range n {
-			rep := cur[d]
-			for j := range n {
-				if j == d || mask&(1<<j) == 0 {
-					continue
-				}
-				for _, b := range w.publishBase(c, j, cur[j]).blobs {
-					rep = c.receive(d, b, rep).next
-				}
+		errAt, errF = 0, err
+	} else {
+		masks = append(masks, int32(mask))
+		blobs := nc.rqBlobs[:0]
+		for d, rep := range drained {
+			if mask&(1<<d) != 0 {
+				blobs = append(blobs, w.publishBase(c, d, rep).blobs...)
 			}
-			next[d] = rep
 		}
-		if slices.Equal(next, cur[:n]) {
-			rq.fixed = k
-			break
+		nc.rqBlobs = blobs
+		order = w.orderFreeReplicas(c, drained, blobs)
+		for k := range w.net.Rounds {
+			reps = slices.Grow(reps, n)
+			cur, next := reps[k*n:(k+1)*n], reps[(k+1)*n:(k+2)*n]
+			for d := range n {
+				rep := cur[d]
+				for j := range n {
+					if j == d || mask&(1<<j) == 0 {
+						continue
+					}
+					for _, b := range w.publishBase(c, j, cur[j]).blobs {
+						rep = c.receive(d, b, rep).next
+					}
+				}
+				next[d] = rep
+			}
+			if slices.Equal(next, cur) {
+				fixed = k
+				break
+			}
+			reps = reps[:(k+2)*n]
+			if mask, err = w.publishMask(c, next); err != nil {
+				errAt, errF = k+1, err
+				break
+			}
+			masks = append(masks, int32(mask))
 		}
-		rq.reps = append(rq.reps, next...)
-		if mask, err = w.publishMask(c, next); err != nil {
-			rq.errAt, rq.err = k+1, *err
-			return rq
-		}
-		rq.masks = append(rq.masks, mask)
 	}
-	if rq.fixed >= 0 {
-		w.atFixpoint(c, rq, rq.round(rq.fixed, n))
+	off := int32(len(nc.rqWords))
+	rec := append(nc.rqWords, int32(fixed), int32(errAt), 0, int32(len(reps)/n), int32(len(masks)), -1, -1)
+	if order {
+		rec[off+2] = 1
 	}
-	return rq
+	if errF != nil {
+		rec[off+5] = int32(len(nc.rqFinds))
+		nc.rqFinds = append(nc.rqFinds, *errF)
+	}
+	rec = append(rec, reps...)
+	rec = append(rec, masks...)
+	if fixed >= 0 {
+		final := reps[fixed*n : (fixed+1)*n]
+		if convF = w.convergence(c, final); convF != nil {
+			rec[off+6] = int32(len(nc.rqFinds))
+			nc.rqFinds = append(nc.rqFinds, *convF)
+		}
+		rec = w.appendFixpoint(c, rec, final)
+	}
+	nc.rqWords = rec
+	return off
 }
 
 // round is the replicas of round k, n devices each.
@@ -127,7 +189,7 @@ func (rq *repsQuiet) round(k, n int) []int32 {
 }
 
 // mask is the publication mask of round k.
-func (rq *repsQuiet) mask(k int) uint32 { return rq.masks[min(k, len(rq.masks)-1)] }
+func (rq *repsQuiet) mask(k int) uint32 { return uint32(rq.masks[min(k, len(rq.masks)-1)]) }
 
 // publishMask is the mask of the devices whose publication in reps has an
 // entry, or the finding of the first that cannot publish.
@@ -145,23 +207,27 @@ func (w *netWorld) publishMask(c *cache, reps []int32) (uint32, *finding) {
 	return mask, nil
 }
 
-// atFixpoint fills what the checks at the fixpoint need of its replicas.
-func (w *netWorld) atFixpoint(c *cache, rq *repsQuiet, reps []int32) {
-	rq.conv = w.convergence(c, reps)
-	rq.f = make([]uint32, len(w.ov))
-	rq.live = make([]uint32, len(w.ov))
+// appendFixpoint appends, per override context, the merged frontier of
+// the upgraded devices at the fixpoint replicas reps, then per context the
+// bit mask of those whose register is live.
+func (w *netWorld) appendFixpoint(c *cache, rec []int32, reps []int32) []int32 {
+	at := len(rec)
+	nov := len(w.ov)
+	rec = append(rec, make([]int32, 2*nov)...)
+	f, live := rec[at:at+nov], rec[at+nov:]
 	for d, rep := range reps {
 		if w.u.Devices[d].Legacy {
 			continue
 		}
 		read := w.readingOf(c, d, rep)
-		for i, at := range w.uAt {
-			rq.f[i] = max(rq.f[i], read[at].f)
-			if read[at].live {
-				rq.live[i] |= 1 << d
+		for i, u := range w.uAt {
+			f[i] = int32(max(uint32(f[i]), read[u].f))
+			if read[u].live {
+				live[i] |= 1 << d
 			}
 		}
 	}
+	return rec
 }
 
 // quietInto runs the quiescence checks from drained nodes into q (whose
@@ -177,7 +243,7 @@ func (w *netWorld) quietInto(c *cache, drained []node, q *quietResult) {
 	nc.quietReps = reps
 	rq := w.repsQuietOf(c, reps)
 	if rq.errAt == 0 {
-		q.findings = append(q.findings, rq.err)
+		q.findings = append(q.findings, *rq.err)
 		return
 	}
 	free := rq.order
@@ -201,27 +267,17 @@ func (w *netWorld) quietInto(c *cache, drained []node, q *quietResult) {
 			}
 		}
 	}
-	if len(nc.quietKn) < 2*n {
-		nc.quietKn = make([]int32, 2*n)
+	kn := nc.quietKn[:0]
+	for _, nd := range drained {
+		kn = append(kn, nd.kn)
 	}
-	cur, next := nc.quietKn[:n], nc.quietKn[n:2*n]
-	for d, nd := range drained {
-		cur[d] = nd.kn
-	}
-	fixed := -1
-	for k := range w.net.Rounds {
-		w.knowRound(c, cur, next, rq.mask(k))
-		if rq.fixed >= 0 && k >= rq.fixed && slices.Equal(next, cur) {
-			fixed = k
-			break
-		}
-		if rq.errAt == k+1 {
-			q.findings = append(q.findings, rq.err)
-			return
-		}
-		cur, next = next, cur
-	}
-	if fixed < 0 {
+	nc.quietKn = kn
+	fixed, final := w.knowRounds(c, &rq, kn)
+	switch fixed {
+	case knowPublishFailed:
+		q.findings = append(q.findings, *rq.err)
+		return
+	case knowNoFixpoint:
 		q.findings = append(q.findings, finding{InvNetFixpoint, fmt.Sprintf("no fixpoint after %d rounds of publishing and receiving", w.net.Rounds)})
 		return
 	}
@@ -229,9 +285,83 @@ func (w *netWorld) quietInto(c *cache, drained []node, q *quietResult) {
 		q.findings = append(q.findings, *rq.conv)
 	}
 	for d, rep := range rq.round(fixed, n) {
-		q.final = append(q.final, node{rep, cur[d]})
+		q.final = append(q.final, node{rep, final[d]})
 	}
-	w.oracle(rq, cur, q)
+	w.oracle(&rq, final, q)
+}
+
+// Outcomes of knowRounds other than the round of the fixpoint.
+const (
+	knowNoFixpoint    = -1
+	knowPublishFailed = -2
+)
+
+// knowRounds runs the rounds' knowledge from the drained knowledge kn
+// beside the replicas' rounds rq, and returns the round at which the
+// nodes reach their fixpoint (or knowNoFixpoint, or knowPublishFailed
+// when a publication fails first) and the knowledge there. It is a
+// function of kn and of what it reads of rq: the first round with
+// unchanged replicas, the failing round and the publication masks of the
+// rounds, all of which roundsSig packs into one word; it is memoised on
+// kn and that word.
+func (w *netWorld) knowRounds(c *cache, rq *repsQuiet, kn []int32) (int, []int32) {
+	nc := w.nc(c)
+	sig, ok := w.roundsSig(rq)
+	if !ok {
+		return w.runKnowRounds(c, rq, kn)
+	}
+	key := append(append(nc.knKey[:0], kn...), int32(sig))
+	nc.knKey = key
+	if off, hit := nc.knRounds.get(key); hit {
+		r := nc.knWords[off : off+1+int32(w.n)]
+		return int(r[0]), r[1:]
+	}
+	if nc.knRounds.full() {
+		nc.knRounds.reset()
+		nc.knWords = nc.knWords[:0]
+	}
+	at, final := w.runKnowRounds(c, rq, kn)
+	off := int32(len(nc.knWords))
+	nc.knWords = append(append(nc.knWords, int32(at)), final...)
+	nc.knRounds.put(key, off)
+	return at, nc.knWords[off+1:]
+}
+
+// roundsSig packs what knowRounds reads of rq into one word: the first
+// round with unchanged replicas and the failing round (each plus one, in
+// four bits), then each round's publication mask; false when they do not
+// fit.
+func (w *netWorld) roundsSig(rq *repsQuiet) (uint32, bool) {
+	if w.n*w.net.Rounds > 24 || rq.fixed+1 > 15 || rq.errAt+1 > 15 {
+		return 0, false
+	}
+	sig := uint32(rq.fixed+1) | uint32(rq.errAt+1)<<4
+	for k := range w.net.Rounds {
+		sig |= rq.mask(k) << (8 + k*w.n)
+	}
+	return sig, true
+}
+
+// runKnowRounds is knowRounds, computed.
+func (w *netWorld) runKnowRounds(c *cache, rq *repsQuiet, kn []int32) (int, []int32) {
+	n := w.n
+	nc := w.nc(c)
+	if len(nc.knScratch) < 2*n {
+		nc.knScratch = make([]int32, 2*n)
+	}
+	cur, next := nc.knScratch[:n], nc.knScratch[n:2*n]
+	copy(cur, kn)
+	for k := range w.net.Rounds {
+		w.knowRound(c, cur, next, rq.mask(k))
+		if rq.fixed >= 0 && k >= rq.fixed && slices.Equal(next, cur) {
+			return k, cur
+		}
+		if rq.errAt == k+1 {
+			return knowPublishFailed, nil
+		}
+		cur, next = next, cur
+	}
+	return knowNoFixpoint, nil
 }
 
 // knowRound is one round's knowledge: each device's joined with that of

@@ -150,21 +150,30 @@ func (t *netTables) internChan(ms []int32) int32 {
 // netCache is one worker's memo of the network world's derived values;
 // every entry is a function of interned ids, so workers agree on them.
 type netCache struct {
-	merge   map[[2]int32]int32       // (antichain, antichain)
-	kmerge  *u64map[step]            // (know, message) -> know, in step.next
-	pub     map[[3]int32]publication // (dev, rep, know)
-	flag    map[[2]int32]int32       // (channel, context)
-	legacy  map[int32]uint8          // legacy rep -> the live groups it rewrites
-	reps    *tupleMap[*repsQuiet]    // drained replicas -> what quiescence owes to them alone
-	kjoin   *u64map[int32]           // (know, know) -> their join (knowJoin)
-	kevent  *u64map[int32]           // knowEventKey -> knowledge after the event
-	chanAdd *tupleMap[int32]         // (channel, message, message or -1) -> channel, or -1 when full
-	chanDel *u64map[int32]           // (channel, position) -> channel without that message
-	order   *orderMemo               // where the delivery orders end
-	facts   [][]*repFacts            // per device, by replica id: what the replica alone decides
-	sym     *u64map[int32]           // symKey(kind, element, dev, id)
-	repKey  [][]string               // per device, by replica id ("" not yet known)
-	symRow  []int32                  // canonical's scratch: the best image and the current one
+	merge  map[[2]int32]int32       // (antichain, antichain)
+	kmerge *u64map[step]            // (know, message) -> know, in step.next
+	pub    map[[3]int32]publication // (dev, rep, know)
+	flag   map[[2]int32]int32       // (channel, context)
+	legacy map[int32]uint8          // legacy rep -> the live groups it rewrites
+	reps   *tupleMap[int32]         // drained replicas -> the offset of their repsQuiet record
+	// rqWords and rqFinds hold the repsQuiet records and their findings;
+	// rqReps, rqMasks and rqBlobs are computeRepsQuiet's scratch.
+	rqWords, rqReps, rqMasks, rqBlobs []int32
+	rqFinds                           []finding
+	// knRounds: (drained knowledge, roundsSig) -> the offset in knWords
+	// of knowRounds' outcome and final knowledge; knKey and knScratch
+	// are its scratch.
+	knRounds                  *tupleMap[int32]
+	knWords, knKey, knScratch []int32
+	kjoin                     *u64map[int32]   // (know, know) -> their join (knowJoin)
+	kevent                    *u64map[int32]   // knowEventKey -> knowledge after the event
+	chanAdd                   *tupleMap[int32] // (channel, message, message or -1) -> channel, or -1 when full
+	chanDel                   *u64map[int32]   // (channel, position) -> channel without that message
+	order                     *orderMemo       // where the delivery orders end
+	facts                     [][]*repFacts    // per device, by replica id: what the replica alone decides
+	sym                       *u64map[int32]   // symKey(kind, element, dev, id)
+	repKey                    [][]string       // per device, by replica id ("" not yet known)
+	symRow                    []int32          // canonical's scratch: the best image and the current one
 	// check's scratch: the drained nodes, their replicas, the knowledge
 	// of two rounds, and the quiescence result.
 	drained   []node
@@ -177,18 +186,19 @@ type netCache struct {
 // exact functions of interned ids, so that deep runs' memory is mostly the
 // state store.
 const (
-	kmergeMemoSlots = 1 << 18
-	kjoinMemoSlots  = 1 << 16
-	keventMemoSlots = 1 << 16
-	chanMemoCap     = 1 << 15
-	pubMemoCap      = 1 << 14
+	kmergeMemoSlots   = 1 << 18
+	kjoinMemoSlots    = 1 << 16
+	keventMemoSlots   = 1 << 16
+	chanMemoCap       = 1 << 15
+	knowRoundsMemoCap = 1 << 16
+	pubMemoCap        = 1 << 14
 )
 
 func newNetCache(n int) *netCache {
 	c := &netCache{
 		merge: map[[2]int32]int32{}, kmerge: newU64map[step](kmergeMemoSlots),
 		pub: map[[3]int32]publication{}, flag: map[[2]int32]int32{},
-		legacy: map[int32]uint8{}, reps: newTupleMap[*repsQuiet](n, repsQuietMemoCap), kjoin: newU64map[int32](kjoinMemoSlots),
+		legacy: map[int32]uint8{}, reps: newTupleMap[int32](n, repsQuietMemoCap), knRounds: newTupleMap[int32](n+1, knowRoundsMemoCap), kjoin: newU64map[int32](kjoinMemoSlots),
 		kevent: newU64map[int32](keventMemoSlots), chanAdd: newTupleMap[int32](3, chanMemoCap), chanDel: newU64map[int32](2 * chanMemoCap),
 		order: newOrderMemo(), sym: newU64map[int32](0),
 	}
