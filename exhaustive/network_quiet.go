@@ -24,8 +24,9 @@ import (
 //     a context's group carries the sender's antichain there, the others the
 //     empty one, which a merge ignores. So the same antichain merges happen
 //     in the same order as when the parts are received one by one, and the
-//     knowledge is the same value. It is computed per state, from the
-//     drained knowledge and the rounds' publication masks.
+//     knowledge is the same value. It is a function of the drained
+//     knowledge and of what the replicas' rounds say of publishing
+//     (knowRounds, memoised on both).
 //
 // Once the replicas of round k+1 equal round k's they stay equal (the same
 // replicas publish the same blobs), so no publication fails after that,
@@ -313,8 +314,10 @@ func (w *netWorld) knowRounds(c *cache, rq *repsQuiet, kn []int32) (int, []int32
 	key := append(append(nc.knKey[:0], kn...), int32(sig))
 	nc.knKey = key
 	if off, hit := nc.knRounds.get(key); hit {
-		r := nc.knWords[off : off+1+int32(w.n)]
-		return int(r[0]), r[1:]
+		if at := int(nc.knWords[off]); at < 0 {
+			return at, nil
+		}
+		return int(nc.knWords[off]), nc.knWords[off+1 : off+1+int32(w.n)]
 	}
 	if nc.knRounds.full() {
 		nc.knRounds.reset()
@@ -322,9 +325,16 @@ func (w *netWorld) knowRounds(c *cache, rq *repsQuiet, kn []int32) (int, []int32
 	}
 	at, final := w.runKnowRounds(c, rq, kn)
 	off := int32(len(nc.knWords))
-	nc.knWords = append(append(nc.knWords, int32(at)), final...)
+	nc.knWords = append(nc.knWords, int32(at))
+	if final == nil {
+		final = kn // no fixpoint: what is kept is never read
+	}
+	nc.knWords = append(nc.knWords, final...)
 	nc.knRounds.put(key, off)
-	return at, nc.knWords[off+1:]
+	if at < 0 {
+		return at, nil
+	}
+	return at, nc.knWords[off+1 : off+1+int32(w.n)]
 }
 
 // roundsSig packs what knowRounds reads of rq into one word: the first

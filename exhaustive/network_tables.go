@@ -167,6 +167,7 @@ type netCache struct {
 	knWords, knKey, knScratch []int32
 	kjoin                     *u64map[int32]   // (know, know) -> their join (knowJoin)
 	kevent                    *u64map[int32]   // knowEventKey -> knowledge after the event
+	kreset                    *u64map[int32]   // knowledge -> knowledge after a reinstall
 	chanAdd                   *tupleMap[int32] // (channel, message, message or -1) -> channel, or -1 when full
 	chanDel                   *u64map[int32]   // (channel, position) -> channel without that message
 	order                     *orderMemo       // where the delivery orders end
@@ -199,7 +200,7 @@ func newNetCache(n int) *netCache {
 		merge: map[[2]int32]int32{}, kmerge: newU64map[step](kmergeMemoSlots),
 		pub: map[[3]int32]publication{}, flag: map[[2]int32]int32{},
 		legacy: map[int32]uint8{}, reps: newTupleMap[int32](n, repsQuietMemoCap), knRounds: newTupleMap[int32](n+1, knowRoundsMemoCap), kjoin: newU64map[int32](kjoinMemoSlots),
-		kevent: newU64map[int32](keventMemoSlots), chanAdd: newTupleMap[int32](3, chanMemoCap), chanDel: newU64map[int32](2 * chanMemoCap),
+		kevent: newU64map[int32](keventMemoSlots), kreset: newU64map[int32](keventMemoSlots), chanAdd: newTupleMap[int32](3, chanMemoCap), chanDel: newU64map[int32](2 * chanMemoCap),
 		order: newOrderMemo(), sym: newU64map[int32](0),
 	}
 	c.repKey = make([][]string, n)

@@ -277,7 +277,7 @@ func (w *netWorld) apply(c *cache, cur []int32, t int, next []int32, tl *search.
 			}
 		}
 		if x.kind == KindReinstall {
-			next[w.knWord(x.dev)] = w.knowReset(cur[w.knWord(x.dev)])
+			next[w.knWord(x.dev)] = w.knowResetMemo(c, cur[w.knWord(x.dev)])
 		}
 		if s.regress {
 			fs = append(fs, finding{InvRegression, fmt.Sprintf("a transition lowered a frontier of d%d", x.dev)})
@@ -286,21 +286,6 @@ func (w *netWorld) apply(c *cache, cur []int32, t int, next []int32, tl *search.
 	tl.Add(unitSteps, 1)
 	tl.Count(actionCounter(x.kind), 1)
 	return true, fs
-}
-
-// actionCounters are the tally names of the actions, made once.
-var actionCounters = func() (out [len(kindNames)]string) {
-	for k := range out {
-		out[k] = actionCoverage + Kind(k).String()
-	}
-	return out
-}()
-
-func actionCounter(k Kind) string {
-	if int(k) < len(actionCounters) {
-		return actionCounters[k]
-	}
-	return actionCoverage + k.String()
 }
 
 // event is the intent event of local slot on device dev in replica state
@@ -345,36 +330,9 @@ func (w *netWorld) event(c *cache, dev int, rep, next int32, slot int) localEven
 	return ev
 }
 
-// knowEvent is knowledge kn after device dev's event ev on override
+// makeKnowEvent is knowledge kn after device dev's event ev on override
 // context i: the event, whose past is everything kn knows there, becomes
-// the only maximal one.
-func (w *netWorld) knowEvent(c *cache, kn int32, i, dev int, ev localEvent) int32 {
-	key, ok := w.knowEventKey(kn, i, dev, ev)
-	if !ok {
-		return w.makeKnowEvent(kn, i, dev, ev)
-	}
-	nc := w.nc(c)
-	if r, ok := nc.kevent.get(key); ok {
-		return r
-	}
-	r := w.makeKnowEvent(kn, i, dev, ev)
-	nc.kevent.put(key, r)
-	return r
-}
-
-// knowEventKey packs knowEvent's arguments into one word: the knowledge
-// in the high half, then the context, the device, the event's kind and the
-// position of its baseline among 0 and the universe's values; false when
-// one does not fit (such an event is not memoised).
-func (w *netWorld) knowEventKey(kn int32, i, dev int, ev localEvent) (uint64, bool) {
-	b := slices.Index(w.baselines, ev.b)
-	if b < 0 || b > 0xff || i > 0xff || dev > 0xff {
-		return 0, false
-	}
-	return uint64(uint32(kn))<<32 | uint64(i)<<24 | uint64(dev)<<16 | uint64(ev.kind)<<8 | uint64(b), true
-}
-
-// makeKnowEvent is knowEvent, computed.
+// the only maximal one (knowEvent memoises it).
 func (w *netWorld) makeKnowEvent(kn int32, i, dev int, ev localEvent) int32 {
 	k := w.t.knows.get(kn)
 	if int(k.seq[i]) >= maxIntentSeq {
@@ -456,41 +414,6 @@ func (w *netWorld) chanAdd(ch int32, ms []int32) (int32, bool) {
 
 func (w *netWorld) chanRemove(msgs []int32, pos int) int32 {
 	return w.t.internChan(slices.Delete(slices.Clone(msgs), pos, pos+1))
-}
-
-// chanAddMemo is chanAdd memoised on (channel, messages) for a
-// publication of at most two parts.
-func (w *netWorld) chanAddMemo(c *cache, ch int32, ms []int32) (int32, bool) {
-	if len(ms) > 2 {
-		return w.chanAdd(ch, ms)
-	}
-	nc := w.nc(c)
-	key := [3]int32{ch, ms[0], -1}
-	if len(ms) == 2 {
-		key[2] = ms[1]
-	}
-	if r, ok := nc.chanAdd.get(key[:]); ok {
-		return r, r >= 0
-	}
-	r, ok := w.chanAdd(ch, ms)
-	if !ok {
-		r = -1
-	}
-	nc.chanAdd.put(key[:], r)
-	return r, ok
-}
-
-// chanRemoveMemo is chanRemove of channel ch's messages msgs, memoised on
-// (channel, position).
-func (w *netWorld) chanRemoveMemo(c *cache, ch int32, msgs []int32, pos int) int32 {
-	nc := w.nc(c)
-	key := uint64(uint32(ch))<<32 | uint64(uint32(pos))
-	if r, ok := nc.chanDel.get(key); ok {
-		return r
-	}
-	r := w.chanRemove(msgs, pos)
-	nc.chanDel.put(key, r)
-	return r
 }
 
 // chanFlag marks every message of channel ch as older than the
