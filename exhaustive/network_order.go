@@ -73,9 +73,22 @@ func (w *netWorld) orderEnd(c *cache, om *orderMemo, d int, rep int32, mask uint
 		// One blob left: one order, and nothing to remember.
 		return c.receive(d, om.blobs[bits.TrailingZeros32(mask)], rep).next
 	}
+	// The root and its children are reached from one parent only: only
+	// deeper pairs are worth remembering.
+	remember := bits.OnesCount32(mask) < len(om.blobs)-1
+	if !remember {
+		return w.orderEndOf(c, om, d, rep, mask)
+	}
 	if end, ok := om.walk.get(mask, rep); ok {
 		return end
 	}
+	end := w.orderEndOf(c, om, d, rep, mask)
+	om.walk.put(mask, rep, end)
+	return end
+}
+
+// orderEndOf is orderEnd computed from the children of (mask, rep).
+func (w *netWorld) orderEndOf(c *cache, om *orderMemo, d int, rep int32, mask uint32) int32 {
 	end, first := int32(-1), true
 	for i, b := range om.blobs {
 		bit := uint32(1) << i
@@ -92,7 +105,6 @@ func (w *netWorld) orderEnd(c *cache, om *orderMemo, d int, rep int32, mask uint
 		}
 		end, first = e, false
 	}
-	om.walk.put(mask, rep, end)
 	return end
 }
 
