@@ -13,10 +13,9 @@ import (
 // verdict as it was. The rotated replica is the successor state; its new
 // client id is not part of it.
 func (w *netWorld) rotate(c *cache, dev int, rep int32) rotation {
-	nc := w.nc(c)
-	k := [2]int32{int32(dev), rep}
-	if rot, ok := nc.rot[k]; ok {
-		return rot
+	fa := w.factsOf(c, dev, rep)
+	if fa.rot != nil {
+		return *fa.rot
 	}
 	var fs []finding
 	base := w.replica(dev, rep)
@@ -55,7 +54,7 @@ func (w *netWorld) rotate(c *cache, dev int, rep int32) rotation {
 	if err == nil {
 		rot.next = w.e.internLocked(dev, r)
 	}
-	nc.rot[k] = rot
+	fa.rot = &rot
 	return rot
 }
 

@@ -21,16 +21,15 @@ func (w *netWorld) peerVerdict(c *cache, d int, rep int32) string {
 	if w.u.Devices[d].Legacy {
 		return ""
 	}
-	nc := w.nc(c)
-	k := uint64(uint32(d))<<32 | uint64(uint32(rep))
-	if f, ok := nc.peer[k]; ok {
-		return f
+	fa := w.factsOf(c, d, rep)
+	if fa.peer != nil {
+		return *fa.peer
 	}
 	f := ""
 	if base := w.publishBase(c, d, rep); base.err == "" {
 		f = w.comparePeer(d, w.replica(d, rep), base.parts)
 	}
-	nc.peer[k] = f
+	fa.peer = &f
 	return f
 }
 

@@ -2,6 +2,7 @@ package exhaustive
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/nip-rs/harness/model"
 )
@@ -41,7 +42,7 @@ func (w *netWorld) canonicalShape(dev int, r *model.Replica, parts []model.Blob)
 		}
 		got = model.SortEntries(got)
 		want = model.SortEntries(want)
-		if fmt.Sprint(got) != fmt.Sprint(want) {
+		if !slices.Equal(got, want) {
 			return fmt.Sprintf("d%d publishes %s register %v at effective frontier %d as %v, want %v",
 				dev, ctx, reg, f, got, want)
 		}

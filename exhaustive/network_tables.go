@@ -150,42 +150,61 @@ func (t *netTables) internChan(ms []int32) int32 {
 // netCache is one worker's memo of the network world's derived values;
 // every entry is a function of interned ids, so workers agree on them.
 type netCache struct {
-	event   map[[3]int32]localEvent  // (dev, rep, slot)
-	merge   map[[2]int32]int32       // (antichain, antichain)
-	kmerge  *u64map[step]            // (know, message) -> know, in step.next
-	pub     map[[3]int32]publication // (dev, rep, know)
-	pubBase map[uint64]*pubBase      // (dev, rep)
-	flag    map[[2]int32]int32       // (channel, context)
-	rot     map[[2]int32]rotation    // (dev, rep)
-	legacy  map[int32]uint8          // legacy rep -> the live groups it rewrites
-	quiet   map[string]*quietResult  // drained nodes
-	view    map[uint64]string        // (dev, rep) -> what must agree at quiescence
-	reading map[uint64][]reading     // (legacy dev, rep) -> what a reader of its publication sees
-	peer    map[uint64]string        // (upgraded dev, rep) -> N8's finding ("" when a peer derives its verdicts)
-	sym     *u64map[int32]           // symKey(kind, element, dev, id)
-	repKey  [][]string               // per device, by replica id ("" not yet known)
-	symRow  []int32                  // canonical's scratch: the best image and the current one
-	// orderSeen and orderBlobs are orderFree's scratch: the (received
-	// set, replica) pairs walked, and the blobs of the messages.
-	orderSeen  *u64map[struct{}]
-	orderBlobs []int32
+	merge  map[[2]int32]int32       // (antichain, antichain)
+	kmerge *u64map[step]            // (know, message) -> know, in step.next
+	pub    map[[3]int32]publication // (dev, rep, know)
+	flag   map[[2]int32]int32       // (channel, context)
+	legacy map[int32]uint8          // legacy rep -> the live groups it rewrites
+	reps   *tupleMap[int32]         // drained replicas -> the offset of their repsQuiet record
+	// rqWords and rqFinds hold the repsQuiet records and their findings;
+	// rqReps, rqMasks and rqBlobs are computeRepsQuiet's scratch.
+	rqWords, rqReps, rqMasks, rqBlobs []int32
+	rqFinds                           []finding
+	// knRounds: (drained knowledge, roundsSig) -> the offset in knWords
+	// of knowRounds' outcome and final knowledge; knKey and knScratch
+	// are its scratch.
+	knRounds                  *tupleMap[int32]
+	knWords, knKey, knScratch []int32
+	kjoin                     *u64map[int32]   // (know, know) -> their join (knowJoin)
+	kevent                    *u64map[int32]   // knowEventKey -> knowledge after the event
+	kreset                    *u64map[int32]   // knowledge -> knowledge after a reinstall
+	chanAdd                   *tupleMap[int32] // (channel, message, message or -1) -> channel, or -1 when full
+	chanDel                   *u64map[int32]   // (channel, position) -> channel without that message
+	order                     *orderMemo       // where the delivery orders end
+	facts                     [][]*repFacts    // per device, by replica id: what the replica alone decides
+	sym                       *u64map[int32]   // symKey(kind, element, dev, id)
+	repKey                    [][]string       // per device, by replica id ("" not yet known)
+	symRow                    []int32          // canonical's scratch: the best image and the current one
+	// check's scratch: the drained nodes, their replicas, the knowledge
+	// of two rounds, and the quiescence result.
+	drained   []node
+	quietReps []int32
+	quietKn   []int32
+	quietRes  quietResult
 }
 
 // kmergeMemoSlots and pubMemoCap bound two of a worker's memos, caches of
 // exact functions of interned ids, so that deep runs' memory is mostly the
 // state store.
 const (
-	kmergeMemoSlots = 1 << 18
-	pubMemoCap      = 1 << 14
+	kmergeMemoSlots   = 1 << 18
+	kjoinMemoSlots    = 1 << 16
+	keventMemoSlots   = 1 << 16
+	chanMemoCap       = 1 << 15
+	knowRoundsMemoCap = 1 << 16
+	pubMemoCap        = 1 << 14
 )
 
 func newNetCache(n int) *netCache {
 	c := &netCache{
-		event: map[[3]int32]localEvent{}, merge: map[[2]int32]int32{}, kmerge: newU64map[step](kmergeMemoSlots),
-		pub: map[[3]int32]publication{}, pubBase: map[uint64]*pubBase{}, flag: map[[2]int32]int32{}, rot: map[[2]int32]rotation{},
-		legacy: map[int32]uint8{}, quiet: map[string]*quietResult{}, orderSeen: newU64map[struct{}](0), view: map[uint64]string{}, reading: map[uint64][]reading{}, peer: map[uint64]string{}, sym: newU64map[int32](0),
+		merge: map[[2]int32]int32{}, kmerge: newU64map[step](kmergeMemoSlots),
+		pub: map[[3]int32]publication{}, flag: map[[2]int32]int32{},
+		legacy: map[int32]uint8{}, reps: newTupleMap[int32](n, repsQuietMemoCap), knRounds: newTupleMap[int32](n+1, knowRoundsMemoCap), kjoin: newU64map[int32](kjoinMemoSlots),
+		kevent: newU64map[int32](keventMemoSlots), kreset: newU64map[int32](keventMemoSlots), chanAdd: newTupleMap[int32](3, chanMemoCap), chanDel: newU64map[int32](2 * chanMemoCap),
+		order: newOrderMemo(), sym: newU64map[int32](0),
 	}
 	c.repKey = make([][]string, n)
+	c.facts = make([][]*repFacts, n)
 	return c
 }
 

@@ -36,11 +36,14 @@ type netWorld struct {
 	orderKnowledge bool
 	// depth is the run's depth bound, which witnesses record.
 	depth int
+	// baselines are 0 and the universe's values: the baselines a mark-
+	// unread can record, which knowEvent's memo key names by position.
+	baselines []uint32
 }
 
 func newNetWorld(u *Universe, e *engine, depth int, symmetric bool) *netWorld {
 	w := &netWorld{u: u, net: u.Network, e: e, t: newNetTables(), n: len(u.Devices), ovAt: map[string]int{}, keys: map[string]int{},
-		spd: u.slotsPerDevice(), depth: depth}
+		spd: u.slotsPerDevice(), depth: depth, baselines: append([]uint32{0}, u.Values...)}
 	for i, c := range u.Contexts {
 		if u.frontierOnly(c) {
 			continue
@@ -218,7 +221,7 @@ func (w *netWorld) apply(c *cache, cur []int32, t int, next []int32, tl *search.
 			if d == x.dev {
 				continue
 			}
-			ch, ok := w.chanAdd(cur[w.chWord(x.dev, d)], pub.msgs)
+			ch, ok := w.chanAddMemo(c, cur[w.chWord(x.dev, d)], pub.msgs)
 			if !ok {
 				return false, nil
 			}
@@ -251,7 +254,7 @@ func (w *netWorld) apply(c *cache, cur []int32, t int, next []int32, tl *search.
 			}
 		}
 		if x.kind != KindDuplicate {
-			next[w.chWord(x.from, x.dev)] = w.chanRemove(msgs, x.pos)
+			next[w.chWord(x.from, x.dev)] = w.chanRemoveMemo(c, cur[w.chWord(x.from, x.dev)], msgs, x.pos)
 		}
 	default:
 		s := c.steps(x.dev, cur[x.dev])[x.slot]
@@ -274,23 +277,28 @@ func (w *netWorld) apply(c *cache, cur []int32, t int, next []int32, tl *search.
 			}
 		}
 		if x.kind == KindReinstall {
-			next[w.knWord(x.dev)] = w.knowReset(cur[w.knWord(x.dev)])
+			next[w.knWord(x.dev)] = w.knowResetMemo(c, cur[w.knWord(x.dev)])
 		}
 		if s.regress {
 			fs = append(fs, finding{InvRegression, fmt.Sprintf("a transition lowered a frontier of d%d", x.dev)})
 		}
 	}
 	tl.Add(unitSteps, 1)
-	tl.Count(actionCoverage+x.kind.String(), 1)
+	tl.Count(actionCounter(x.kind), 1)
 	return true, fs
 }
 
 // event is the intent event of local slot on device dev in replica state
 // rep (whose successor is next).
 func (w *netWorld) event(c *cache, dev int, rep, next int32, slot int) localEvent {
-	nc := w.nc(c)
-	k := [3]int32{int32(dev), rep, int32(slot)}
-	if ev, ok := nc.event[k]; ok {
+	fa := w.factsOf(c, dev, rep)
+	if fa.events == nil {
+		fa.events = make([]localEvent, w.spd)
+		for i := range fa.events {
+			fa.events[i].kind = eventUnknown
+		}
+	}
+	if ev := fa.events[slot]; ev.kind != eventUnknown {
 		return ev
 	}
 	var ev localEvent
@@ -318,14 +326,14 @@ func (w *netWorld) event(c *cache, dev int, rep, next int32, slot int) localEven
 			}
 		}
 	}
-	nc.event[k] = ev
+	fa.events[slot] = ev
 	return ev
 }
 
-// knowEvent is knowledge kn after device dev's event ev on override
+// makeKnowEvent is knowledge kn after device dev's event ev on override
 // context i: the event, whose past is everything kn knows there, becomes
-// the only maximal one.
-func (w *netWorld) knowEvent(c *cache, kn int32, i, dev int, ev localEvent) int32 {
+// the only maximal one (knowEvent memoises it).
+func (w *netWorld) makeKnowEvent(kn int32, i, dev int, ev localEvent) int32 {
 	k := w.t.knows.get(kn)
 	if int(k.seq[i]) >= maxIntentSeq {
 		panic("exhaustive: more intent events on one context than a causal past can record") // bounded by the depth
@@ -477,10 +485,9 @@ type pubBase struct {
 
 // publishBase is the replica part of publish, memoised per device replica.
 func (w *netWorld) publishBase(c *cache, dev int, rep int32) *pubBase {
-	nc := w.nc(c)
-	key := uint64(uint32(dev))<<32 | uint64(uint32(rep))
-	if b, ok := nc.pubBase[key]; ok {
-		return b
+	fa := w.factsOf(c, dev, rep)
+	if fa.base != nil {
+		return fa.base
 	}
 	r := w.replica(dev, rep).Clone()
 	base := &pubBase{}
@@ -509,7 +516,7 @@ func (w *netWorld) publishBase(c *cache, dev int, rep int32) *pubBase {
 			base.holds, base.floors = append(base.holds, h), append(base.floors, f)
 		}
 	}
-	nc.pubBase[key] = base
+	fa.base = base
 	return base
 }
 

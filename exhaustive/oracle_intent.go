@@ -201,19 +201,26 @@ func (x expectation) String() string {
 //     counters decide by how many actions each side saw, not by any intent)
 //     is not judged.
 func judgeIntent(m antichain, fFinal uint32, tie model.TiePolicy) (expectation, string) {
+	exp, why := judge(m, fFinal, tie)
+	return exp, why.String()
+}
+
+// judge is judgeIntent with its reason left unformatted until a finding
+// needs it: the oracle judges every context of every state.
+func judge(m antichain, fFinal uint32, tie model.TiePolicy) (expectation, reason) {
 	switch len(m) {
 	case 0:
-		return expectDead, "no surviving intent event"
+		return expectDead, reason{form: reasonNoEvent}
 	case 1:
 		e := m[0]
 		if e.kind != intentSet {
-			return expectDead, "the last action is a " + e.kind.String()
+			return expectDead, reason{form: reasonLastAction, kind: e.kind}
 		}
-		return liveIff(fFinal <= e.b), fmt.Sprintf("the last action is a set with baseline %d, merged frontier %d", e.b, fFinal)
+		return liveIff(fFinal <= e.b), reason{form: reasonLastSet, b: e.b, f: fFinal}
 	}
 	for _, e := range m[1:] {
 		if !slices.Equal(e.past, m[0].past) {
-			return unjudged, "concurrent actions from different pasts"
+			return unjudged, reason{form: reasonConcurrent}
 		}
 	}
 	clear, set := false, false
@@ -229,17 +236,58 @@ func judgeIntent(m antichain, fFinal uint32, tie model.TiePolicy) (expectation, 
 	}
 	switch {
 	case clear && tie == model.ClearWins:
-		return expectDead, "sibling set and clear: clear wins"
+		return expectDead, reason{form: reasonClearWins}
 	case !set:
-		return expectDead, "sibling clears"
+		return expectDead, reason{form: reasonSiblingClears}
 	case tie == model.SetWins:
-		return liveIff(fFinal <= maxB), fmt.Sprintf("sibling sets, largest baseline %d, merged frontier %d", maxB, fFinal)
+		return liveIff(fFinal <= maxB), reason{form: reasonLargest, b: maxB, f: fFinal}
 	case fFinal <= minB:
-		return expectLive, fmt.Sprintf("sibling sets, smallest baseline %d, merged frontier %d", minB, fFinal)
+		return expectLive, reason{form: reasonSmallest, b: minB, f: fFinal}
 	case fFinal > maxB:
-		return expectDead, fmt.Sprintf("sibling sets, largest baseline %d, merged frontier %d", maxB, fFinal)
+		return expectDead, reason{form: reasonLargest, b: maxB, f: fFinal}
 	}
-	return unjudged, "sibling sets, the frontier overtook some of them"
+	return unjudged, reason{form: reasonOvertook}
+}
+
+// reason is why judge decided: a form and the numbers it names.
+type reason struct {
+	form uint8
+	kind intentKind
+	b, f uint32
+}
+
+const (
+	reasonNoEvent = iota
+	reasonLastAction
+	reasonLastSet
+	reasonConcurrent
+	reasonClearWins
+	reasonSiblingClears
+	reasonLargest
+	reasonSmallest
+	reasonOvertook
+)
+
+func (r reason) String() string {
+	switch r.form {
+	case reasonNoEvent:
+		return "no surviving intent event"
+	case reasonLastAction:
+		return "the last action is a " + r.kind.String()
+	case reasonLastSet:
+		return fmt.Sprintf("the last action is a set with baseline %d, merged frontier %d", r.b, r.f)
+	case reasonConcurrent:
+		return "concurrent actions from different pasts"
+	case reasonClearWins:
+		return "sibling set and clear: clear wins"
+	case reasonSiblingClears:
+		return "sibling clears"
+	case reasonLargest:
+		return fmt.Sprintf("sibling sets, largest baseline %d, merged frontier %d", r.b, r.f)
+	case reasonSmallest:
+		return fmt.Sprintf("sibling sets, smallest baseline %d, merged frontier %d", r.b, r.f)
+	}
+	return "sibling sets, the frontier overtook some of them"
 }
 
 func liveIff(live bool) expectation {
