@@ -115,13 +115,6 @@ func (e *engine) computeLocal(dev int, base *model.Replica) []successor {
 	return out
 }
 
-// computeReceive is base receiving b, on a clone.
-func (e *engine) computeReceive(base *model.Replica, b model.Blob) successor {
-	r := base.Clone()
-	r.Receive(b)
-	return successor{rep: r, key: e.replicaKey(r), regress: frontierRegressed(base, r), enabled: true}
-}
-
 func recvKey(bid, id int32) uint64 { return uint64(uint32(bid))<<32 | uint64(uint32(id)) }
 
 // internBlob returns the id of a publication.
@@ -211,14 +204,27 @@ type cache struct {
 	// set being renamed (network_por.go).
 	symOrig  []int32
 	sleepTmp []uint64
+	// convBlobs is the convergence check's scratch row of publications
+	// (invariants.go).
+	convBlobs []int32
+	// reps are the interned replicas already read, dec the publications
+	// already decoded for a device, scratch the replica a delivery is made
+	// on and keyBuf its encoding: what a delivery not yet in the table
+	// needs (receive).
+	reps    [][]*model.Replica
+	dec     [][]decodedBlob
+	scratch *model.Replica
+	keyBuf  []byte
 }
 
 func (e *engine) newCache() *cache {
-	c := &cache{e: e}
+	c := &cache{e: e, scratch: &model.Replica{}}
 	n := len(e.u.Devices)
 	c.local = make([][][]step, n)
 	c.blob = make([][]int32, n)
 	c.facts = make([][]*devFact, n)
+	c.reps = make([][]*model.Replica, n)
+	c.dec = make([][]decodedBlob, n)
 	return c
 }
 
@@ -282,14 +288,60 @@ func (c *cache) receive(dev int, bid, id int32) step {
 	if s, ok := t.recv.get(key); ok {
 		return s
 	}
+	// Most deliveries lead to a state already interned: the delivery is
+	// made on the worker's scratch replica, and copied only when new.
+	base := c.rep(dev, id)
+	r := c.scratch
+	base.CloneInto(r)
+	if base.Legacy {
+		r.Receive(c.e.blob(bid))
+	} else {
+		r.ReceiveDecoded(c.decoded(dev, bid, base.Rules))
+	}
+	regress := frontierRegressed(base, r)
+	c.keyBuf = c.e.key(c.keyBuf[:0], r)
 	t.mu.Lock()
-	base := t.reps[id]
+	next, ok := t.ids[string(c.keyBuf)]
+	if !ok {
+		next = t.intern(r.Clone(), c.keyBuf)
+	}
 	t.mu.Unlock()
-	x := c.e.computeReceive(base, c.e.blob(bid))
+	return t.recv.putIfAbsent(key, step{next: next, regress: regress})
+}
+
+// rep is the interned replica of a device state. An interned replica never
+// changes, so a worker keeps the pointer once read.
+func (c *cache) rep(dev int, id int32) *model.Replica {
+	if l := c.reps[dev]; int(id) < len(l) && l[id] != nil {
+		return l[id]
+	}
+	t := c.e.devs[dev]
 	t.mu.Lock()
-	next := t.intern(x.rep, x.key)
+	r := t.reps[id]
 	t.mu.Unlock()
-	return t.recv.putIfAbsent(key, step{next: next, regress: x.regress})
+	c.reps[dev] = grow(c.reps[dev], int(id)+1, nil)
+	c.reps[dev][id] = r
+	return r
+}
+
+// decodedBlob is a publication decoded through the rules of the device
+// receiving it.
+type decodedBlob struct {
+	rules *model.Rules
+	d     *model.Decoded
+}
+
+// decoded is publication bid decoded through rules, for device dev: a
+// publication is delivered to many states of a device, and decoding is
+// most of a delivery's cost.
+func (c *cache) decoded(dev int, bid int32, rules *model.Rules) *model.Decoded {
+	if l := c.dec[dev]; int(bid) < len(l) && l[bid].rules == rules {
+		return l[bid].d
+	}
+	d := model.Decode(rules, model.Raw(c.e.blob(bid).Contexts))
+	c.dec[dev] = grow(c.dec[dev], int(bid)+1, decodedBlob{})
+	c.dec[dev][bid] = decodedBlob{rules, &d}
+	return &d
 }
 
 // next is the device-level outcome of transition t in global state ids:
