@@ -30,6 +30,13 @@ type engine struct {
 	blobMu sync.Mutex
 	blobs  []model.Blob
 	blobK  map[string]int32
+	// A delivery reads only a publication's contexts (model.Replica.Receive
+	// ignores its version and client id), so deliveries are memoised per
+	// distinct contexts: content is each blob's contents id, contentK
+	// interns them. Publications that differ only by client id (a
+	// reinstalled device's, a peer's) then share their deliveries.
+	content  []int32
+	contentK map[string]int32
 }
 
 type devTable struct {
@@ -38,7 +45,7 @@ type devTable struct {
 	reps  []*model.Replica
 	local [][]step           // per state: one step per local slot
 	blob  []int32            // per state: the interned id of its publication, or -1
-	recv  *recvTable         // recvKey(blob id, state id) -> the state after receiving it
+	recv  *recvTable         // recvKey(contents id, state id) -> the state after receiving it
 	facts map[int32]*devFact // per state: what the state invariants need
 }
 
@@ -50,7 +57,7 @@ type step struct {
 }
 
 func newEngine(u *Universe, rules *model.Rules, key func([]byte, *model.Replica) []byte) *engine {
-	e := &engine{u: u, rules: rules, key: key, blobK: map[string]int32{}}
+	e := &engine{u: u, rules: rules, key: key, blobK: map[string]int32{}, contentK: map[string]int32{}}
 	for range u.Devices {
 		e.devs = append(e.devs, &devTable{ids: map[string]int32{}, recv: newRecvTable(), facts: map[int32]*devFact{}})
 	}
@@ -131,6 +138,23 @@ func (e *engine) internBlob(b model.Blob) int32 {
 	return bid
 }
 
+// contentOf is the contents id of publication bid. Ids are given in blob
+// order as they are asked for, whatever filled the blob table.
+func (e *engine) contentOf(bid int32) int32 {
+	e.blobMu.Lock()
+	defer e.blobMu.Unlock()
+	for len(e.content) <= int(bid) {
+		ck := appendEntries(nil, e.blobs[len(e.content)].Contexts)
+		cid, ok := e.contentK[string(ck)]
+		if !ok {
+			cid = int32(len(e.contentK))
+			e.contentK[string(ck)] = cid
+		}
+		e.content = append(e.content, cid)
+	}
+	return e.content[bid]
+}
+
 func (e *engine) blob(bid int32) model.Blob {
 	e.blobMu.Lock()
 	defer e.blobMu.Unlock()
@@ -181,7 +205,12 @@ func appendReplicaBody(buf []byte, r *model.Replica) []byte {
 func appendBlob(buf []byte, b model.Blob) []byte {
 	buf = binary.AppendVarint(buf, int64(b.V))
 	buf = appendString(buf, b.ClientID)
-	for _, en := range b.Contexts {
+	return appendEntries(buf, b.Contexts)
+}
+
+// appendEntries is the exact byte encoding of a blob's contexts.
+func appendEntries(buf []byte, es []model.Entry) []byte {
+	for _, en := range es {
 		buf = appendString(buf, en.Key)
 		buf = binary.AppendUvarint(buf, uint64(en.Value))
 	}
@@ -207,10 +236,12 @@ type cache struct {
 	// convBlobs is the convergence check's scratch row of publications
 	// (invariants.go).
 	convBlobs []int32
-	// reps are the interned replicas already read, dec the publications
+	// content is the contents id of each publication already read (-1:
+	// not yet), reps the interned replicas already read, dec the contexts
 	// already decoded for a device, scratch the replica a delivery is made
 	// on and keyBuf its encoding: what a delivery not yet in the table
 	// needs (receive).
+	content []int32
 	reps    [][]*model.Replica
 	dec     [][]decodedBlob
 	scratch *model.Replica
@@ -282,8 +313,10 @@ func (c *cache) blobOf(dev int, id int32) int32 {
 	return bid
 }
 
+// receive is device dev in state id receiving publication bid.
 func (c *cache) receive(dev int, bid, id int32) step {
-	key := recvKey(bid, id)
+	cid := c.contentOf(bid)
+	key := recvKey(cid, id)
 	t := c.e.devs[dev]
 	if s, ok := t.recv.get(key); ok {
 		return s
@@ -296,7 +329,7 @@ func (c *cache) receive(dev int, bid, id int32) step {
 	if base.Legacy {
 		r.Receive(c.e.blob(bid))
 	} else {
-		r.ReceiveDecoded(c.decoded(dev, bid, base.Rules))
+		r.ReceiveDecoded(c.decoded(dev, cid, bid, base.Rules))
 	}
 	regress := frontierRegressed(base, r)
 	c.keyBuf = c.e.key(c.keyBuf[:0], r)
@@ -324,23 +357,34 @@ func (c *cache) rep(dev int, id int32) *model.Replica {
 	return r
 }
 
-// decodedBlob is a publication decoded through the rules of the device
-// receiving it.
+// contentOf is the contents id of publication bid.
+func (c *cache) contentOf(bid int32) int32 {
+	if int(bid) < len(c.content) && c.content[bid] >= 0 {
+		return c.content[bid]
+	}
+	cid := c.e.contentOf(bid)
+	c.content = grow(c.content, int(bid)+1, -1)
+	c.content[bid] = cid
+	return cid
+}
+
+// decodedBlob is a publication's contexts decoded through the rules of
+// the device receiving them.
 type decodedBlob struct {
 	rules *model.Rules
 	d     *model.Decoded
 }
 
-// decoded is publication bid decoded through rules, for device dev: a
-// publication is delivered to many states of a device, and decoding is
-// most of a delivery's cost.
-func (c *cache) decoded(dev int, bid int32, rules *model.Rules) *model.Decoded {
-	if l := c.dec[dev]; int(bid) < len(l) && l[bid].rules == rules {
-		return l[bid].d
+// decoded is the contexts cid of publication bid decoded through rules,
+// for device dev: a publication is delivered to many states of a device,
+// and decoding is most of a delivery's cost.
+func (c *cache) decoded(dev int, cid, bid int32, rules *model.Rules) *model.Decoded {
+	if l := c.dec[dev]; int(cid) < len(l) && l[cid].rules == rules {
+		return l[cid].d
 	}
 	d := model.Decode(rules, model.Raw(c.e.blob(bid).Contexts))
-	c.dec[dev] = grow(c.dec[dev], int(bid)+1, decodedBlob{})
-	c.dec[dev][bid] = decodedBlob{rules, &d}
+	c.dec[dev] = grow(c.dec[dev], int(cid)+1, decodedBlob{})
+	c.dec[dev][cid] = decodedBlob{rules, &d}
 	return &d
 }
 
