@@ -30,6 +30,13 @@ type engine struct {
 	blobMu sync.Mutex
 	blobs  []model.Blob
 	blobK  map[string]int32
+	// A delivery reads only a publication's contexts (model.Replica.Receive
+	// ignores its version and client id), so deliveries are memoised per
+	// distinct contexts: content is each blob's contents id, contentK
+	// interns them. Publications that differ only by client id (a
+	// reinstalled device's, a peer's) then share their deliveries.
+	content  []int32
+	contentK map[string]int32
 }
 
 type devTable struct {
@@ -38,7 +45,7 @@ type devTable struct {
 	reps  []*model.Replica
 	local [][]step           // per state: one step per local slot
 	blob  []int32            // per state: the interned id of its publication, or -1
-	recv  *recvTable         // recvKey(blob id, state id) -> the state after receiving it
+	recv  *recvTable         // recvKey(contents id, state id) -> the state after receiving it
 	facts map[int32]*devFact // per state: what the state invariants need
 }
 
@@ -50,7 +57,7 @@ type step struct {
 }
 
 func newEngine(u *Universe, rules *model.Rules, key func([]byte, *model.Replica) []byte) *engine {
-	e := &engine{u: u, rules: rules, key: key, blobK: map[string]int32{}}
+	e := &engine{u: u, rules: rules, key: key, blobK: map[string]int32{}, contentK: map[string]int32{}}
 	for range u.Devices {
 		e.devs = append(e.devs, &devTable{ids: map[string]int32{}, recv: newRecvTable(), facts: map[int32]*devFact{}})
 	}
@@ -115,13 +122,6 @@ func (e *engine) computeLocal(dev int, base *model.Replica) []successor {
 	return out
 }
 
-// computeReceive is base receiving b, on a clone.
-func (e *engine) computeReceive(base *model.Replica, b model.Blob) successor {
-	r := base.Clone()
-	r.Receive(b)
-	return successor{rep: r, key: e.replicaKey(r), regress: frontierRegressed(base, r), enabled: true}
-}
-
 func recvKey(bid, id int32) uint64 { return uint64(uint32(bid))<<32 | uint64(uint32(id)) }
 
 // internBlob returns the id of a publication.
@@ -136,6 +136,23 @@ func (e *engine) internBlob(b model.Blob) int32 {
 		e.blobs = append(e.blobs, b)
 	}
 	return bid
+}
+
+// contentOf is the contents id of publication bid. Ids are given in blob
+// order as they are asked for, whatever filled the blob table.
+func (e *engine) contentOf(bid int32) int32 {
+	e.blobMu.Lock()
+	defer e.blobMu.Unlock()
+	for len(e.content) <= int(bid) {
+		ck := appendEntries(nil, e.blobs[len(e.content)].Contexts)
+		cid, ok := e.contentK[string(ck)]
+		if !ok {
+			cid = int32(len(e.contentK))
+			e.contentK[string(ck)] = cid
+		}
+		e.content = append(e.content, cid)
+	}
+	return e.content[bid]
 }
 
 func (e *engine) blob(bid int32) model.Blob {
@@ -188,7 +205,12 @@ func appendReplicaBody(buf []byte, r *model.Replica) []byte {
 func appendBlob(buf []byte, b model.Blob) []byte {
 	buf = binary.AppendVarint(buf, int64(b.V))
 	buf = appendString(buf, b.ClientID)
-	for _, en := range b.Contexts {
+	return appendEntries(buf, b.Contexts)
+}
+
+// appendEntries is the exact byte encoding of a blob's contexts.
+func appendEntries(buf []byte, es []model.Entry) []byte {
+	for _, en := range es {
 		buf = appendString(buf, en.Key)
 		buf = binary.AppendUvarint(buf, uint64(en.Value))
 	}
@@ -211,14 +233,29 @@ type cache struct {
 	// set being renamed (network_por.go).
 	symOrig  []int32
 	sleepTmp []uint64
+	// convBlobs is the convergence check's scratch row of publications
+	// (invariants.go).
+	convBlobs []int32
+	// content is the contents id of each publication already read (-1:
+	// not yet), reps the interned replicas already read, dec the contexts
+	// already decoded for a device, scratch the replica a delivery is made
+	// on and keyBuf its encoding: what a delivery not yet in the table
+	// needs (receive).
+	content []int32
+	reps    [][]*model.Replica
+	dec     [][]decodedBlob
+	scratch *model.Replica
+	keyBuf  []byte
 }
 
 func (e *engine) newCache() *cache {
-	c := &cache{e: e}
+	c := &cache{e: e, scratch: &model.Replica{}}
 	n := len(e.u.Devices)
 	c.local = make([][][]step, n)
 	c.blob = make([][]int32, n)
 	c.facts = make([][]*devFact, n)
+	c.reps = make([][]*model.Replica, n)
+	c.dec = make([][]decodedBlob, n)
 	return c
 }
 
@@ -276,20 +313,79 @@ func (c *cache) blobOf(dev int, id int32) int32 {
 	return bid
 }
 
+// receive is device dev in state id receiving publication bid.
 func (c *cache) receive(dev int, bid, id int32) step {
-	key := recvKey(bid, id)
+	cid := c.contentOf(bid)
+	key := recvKey(cid, id)
 	t := c.e.devs[dev]
 	if s, ok := t.recv.get(key); ok {
 		return s
 	}
+	// Most deliveries lead to a state already interned: the delivery is
+	// made on the worker's scratch replica, and copied only when new.
+	base := c.rep(dev, id)
+	r := c.scratch
+	base.CloneInto(r)
+	if base.Legacy {
+		r.Receive(c.e.blob(bid))
+	} else {
+		r.ReceiveDecoded(c.decoded(dev, cid, bid, base.Rules))
+	}
+	regress := frontierRegressed(base, r)
+	c.keyBuf = c.e.key(c.keyBuf[:0], r)
 	t.mu.Lock()
-	base := t.reps[id]
+	next, ok := t.ids[string(c.keyBuf)]
+	if !ok {
+		next = t.intern(r.Clone(), c.keyBuf)
+	}
 	t.mu.Unlock()
-	x := c.e.computeReceive(base, c.e.blob(bid))
+	return t.recv.putIfAbsent(key, step{next: next, regress: regress})
+}
+
+// rep is the interned replica of a device state. An interned replica never
+// changes, so a worker keeps the pointer once read.
+func (c *cache) rep(dev int, id int32) *model.Replica {
+	if l := c.reps[dev]; int(id) < len(l) && l[id] != nil {
+		return l[id]
+	}
+	t := c.e.devs[dev]
 	t.mu.Lock()
-	next := t.intern(x.rep, x.key)
+	r := t.reps[id]
 	t.mu.Unlock()
-	return t.recv.putIfAbsent(key, step{next: next, regress: x.regress})
+	c.reps[dev] = grow(c.reps[dev], int(id)+1, nil)
+	c.reps[dev][id] = r
+	return r
+}
+
+// contentOf is the contents id of publication bid.
+func (c *cache) contentOf(bid int32) int32 {
+	if int(bid) < len(c.content) && c.content[bid] >= 0 {
+		return c.content[bid]
+	}
+	cid := c.e.contentOf(bid)
+	c.content = grow(c.content, int(bid)+1, -1)
+	c.content[bid] = cid
+	return cid
+}
+
+// decodedBlob is a publication's contexts decoded through the rules of
+// the device receiving them.
+type decodedBlob struct {
+	rules *model.Rules
+	d     *model.Decoded
+}
+
+// decoded is the contexts cid of publication bid decoded through rules,
+// for device dev: a publication is delivered to many states of a device,
+// and decoding is most of a delivery's cost.
+func (c *cache) decoded(dev int, cid, bid int32, rules *model.Rules) *model.Decoded {
+	if l := c.dec[dev]; int(cid) < len(l) && l[cid].rules == rules {
+		return l[cid].d
+	}
+	d := model.Decode(rules, model.Raw(c.e.blob(bid).Contexts))
+	c.dec[dev] = grow(c.dec[dev], int(cid)+1, decodedBlob{})
+	c.dec[dev][cid] = decodedBlob{rules, &d}
+	return &d
 }
 
 // next is the device-level outcome of transition t in global state ids:

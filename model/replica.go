@@ -75,6 +75,25 @@ func (r *Replica) Clone() *Replica {
 	return &c
 }
 
+// CloneInto makes dst an independent copy of r, as Clone does, reusing
+// dst's storage: for a caller that copies many replicas only to look at
+// the result and keeps few of them.
+func (r *Replica) CloneInto(dst *Replica) {
+	ents, last := dst.ents, dst.last
+	*dst = *r
+	dst.ents = cloneInto(ents, r.ents)
+	dst.last = cloneInto(last, r.last)
+}
+
+// cloneInto copies src into dst's storage; a nil src stays nil, as
+// slices.Clone keeps it.
+func cloneInto[T any](dst, src []T) []T {
+	if src == nil {
+		return nil
+	}
+	return append(dst[:0], src...)
+}
+
 func (r *Replica) find(id string) (int, bool) {
 	return slices.BinarySearchFunc(r.ents, id, func(e ctxState, t string) int { return strings.Compare(e.ID, t) })
 }
@@ -326,6 +345,18 @@ func (r *Replica) Receive(b Blob) []Drop {
 		return r.receiveLegacy(b)
 	}
 	d := Decode(r.Rules, Raw(b.Contexts))
+	r.ReceiveDecoded(&d)
+	return d.Drops
+}
+
+// ReceiveDecoded is Receive of a blob already decoded through the
+// replica's rules (Decode(r.Rules, Raw(b.Contexts))), for a caller that
+// delivers one blob to many replicas and decodes it once. A legacy replica
+// does not decode what it receives: it panics.
+func (r *Replica) ReceiveDecoded(d *Decoded) {
+	if r.Legacy {
+		panic("model: ReceiveDecoded on a legacy replica")
+	}
 	for _, f := range d.Frontiers {
 		e := r.at(f.Ctx)
 		e.F = max(e.F, f.Value)
@@ -335,7 +366,6 @@ func (r *Replica) Receive(b Blob) []Drop {
 		e := r.at(o.Ctx)
 		e.R = r.Rules.Join(e.R, o.Reg)
 	}
-	return d.Drops
 }
 
 func (r *Replica) receiveLegacy(b Blob) []Drop {
