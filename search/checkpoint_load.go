@@ -1,0 +1,250 @@
+package search
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"time"
+)
+
+// resume loads the checkpoint of Config.Checkpoint.Dir into a fresh
+// explorer: the World's tables, the stored states, the tally and, with
+// POR, the sleep sets of the level about to be expanded. It returns the
+// checkpoint's depth d and the bounds [lo, hi) of its states at depth d,
+// and fills res with the figures of the levels before d. Everything is
+// checked before it is used; on error nothing outside the explorer and
+// its World has changed.
+func (x *explorer[C]) resume(res *Run) (d, lo, hi int, err error) {
+	s, err := OpenCheckpoint(x.ck.cfg.Dir)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if err := s.matchAll(x.ck.identity); err != nil {
+		return 0, 0, 0, err
+	}
+	d = s.m.Depth
+	if d > x.cfg.Depth {
+		return 0, 0, 0, fmt.Errorf("%s: the checkpoint has reached depth %d, beyond the depth bound %d (a shallower run starts afresh)", s.dir, d, x.cfg.Depth)
+	}
+	if x.cfg.MaxStates > 0 && s.States() > x.cfg.MaxStates {
+		return 0, 0, 0, fmt.Errorf("%s: the checkpoint holds %d states, more than the state limit %d", s.dir, s.States(), x.cfg.MaxStates)
+	}
+	if (x.red != nil) != (len(s.m.Files) == len(fileNames(d, true))) {
+		return 0, 0, 0, fmt.Errorf("%s: malformed manifest: sleep sets and POR disagree", s.dir)
+	}
+	plo, phi := -1, 0 // the previous level's states
+	for l := 0; l <= d; l++ {
+		if err := x.loadTables(s, s.m.Files[2*l+1]); err != nil {
+			return 0, 0, 0, err
+		}
+		if err := x.loadStates(s, s.m.Files[2*l], l, s.m.Levels[l], plo, phi); err != nil {
+			return 0, 0, 0, err
+		}
+		plo, phi = phi, x.store.Len()
+	}
+	lo, hi = plo, phi
+	rest := s.m.Files[2*(d+1):]
+	checked, elapsed, err := x.loadBoundary(s, rest[0], d)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if x.red != nil {
+		if err := x.loadSleep(s, rest[1], hi-lo); err != nil {
+			return 0, 0, 0, err
+		}
+	}
+	res.PerDepth = append(res.PerDepth, s.m.Levels[:d]...)
+	res.Checked = checked
+	x.start = time.Now().Add(-elapsed)
+	x.ck.levels = append(x.ck.levels, s.m.Files[:2*(d+1)]...)
+	x.ck.counts = append(x.ck.counts, s.m.Levels...)
+	return d, lo, hi, nil
+}
+
+// matchAll is Match requiring the same fields on both sides.
+func (s *Saved) matchAll(identity []Field) error {
+	if err := s.Match(identity); err != nil {
+		return err
+	}
+	if len(s.m.Identity) != len(identity) {
+		return fmt.Errorf("%s is a checkpoint of another kind of run (%d identity fields, %d here)", s.dir, len(s.m.Identity), len(identity))
+	}
+	return nil
+}
+
+func (x *explorer[C]) loadTables(s *Saved, fs fileSum) error {
+	f, err := s.open(fs)
+	if err != nil {
+		return err
+	}
+	b, err := f.readAll()
+	if err != nil {
+		return err
+	}
+	// The checksum is checked before the World sees a byte.
+	if err := f.Close(); err != nil {
+		return err
+	}
+	dec := NewDec(b)
+	err = x.ck.cfg.Tables.LoadTables(dec)
+	if err == nil && dec.Left() != 0 {
+		err = errors.New("bytes after its last record")
+	}
+	if err != nil {
+		return fmt.Errorf("%s: checkpoint file %s: %w", s.dir, fs.Name, err)
+	}
+	return nil
+}
+
+// loadStates adds the n states of depth l from fs to the store; their
+// parents are the previous level's states [plo, phi).
+func (x *explorer[C]) loadStates(s *Saved, fs fileSum, l, n, plo, phi int) error {
+	f, err := s.open(fs)
+	if err != nil {
+		return err
+	}
+	if err := x.readStates(f, l, n, plo, phi); err != nil {
+		return f.failRead(err)
+	}
+	return f.Close()
+}
+
+func (x *explorer[C]) readStates(f *checkedFile, l, n, plo, phi int) error {
+	width := x.store.width
+	for _, want := range []int{l, width, n} {
+		v, err := binary.ReadUvarint(f)
+		if err != nil || v != uint64(want) {
+			return fmt.Errorf("header does not match the manifest (depth %d, width %d, %d states)", l, width, n)
+		}
+	}
+	nt := x.w.Transitions()
+	row := make([]int32, width)
+	prev := int64(-1)
+	for k := range n {
+		delta, err := binary.ReadVarint(f)
+		if err != nil || delta < -(1<<40) || delta > 1<<40 {
+			return fmt.Errorf("state %d: bad parent", k)
+		}
+		p := prev + delta
+		prev = p
+		tr, err := binary.ReadUvarint(f)
+		if err != nil {
+			return fmt.Errorf("state %d: bad transition", k)
+		}
+		switch {
+		case l == 0 && (p != -1 || tr != 0):
+			return errors.New("the initial state has a parent")
+		case l > 0 && (p < int64(plo) || p >= int64(phi) || tr >= uint64(nt)):
+			return fmt.Errorf("state %d: parent %d or transition %d out of range", k, p, tr)
+		}
+		for i := range row {
+			v, err := binary.ReadUvarint(f)
+			if err != nil || v > math.MaxUint32 {
+				return fmt.Errorf("state %d: bad row word", k)
+			}
+			row[i] = int32(uint32(v))
+		}
+		if err := x.ck.cfg.Tables.ValidRow(row); err != nil {
+			return fmt.Errorf("state %d: %w", k, err)
+		}
+		if _, added := x.store.addHashed(row, hashRow(row), int32(p), uint16(tr)); !added {
+			return fmt.Errorf("state %d is stored twice", k)
+		}
+	}
+	return nil
+}
+
+// loadBoundary restores the tally of the checkpoint of depth d and returns
+// the states checked and the time spent.
+func (x *explorer[C]) loadBoundary(s *Saved, fs fileSum, d int) (checked int, elapsed time.Duration, err error) {
+	f, err := s.open(fs)
+	if err != nil {
+		return 0, 0, err
+	}
+	b, err := f.readAll()
+	if err != nil {
+		return 0, 0, err
+	}
+	if err := f.Close(); err != nil {
+		return 0, 0, err
+	}
+	dec := NewDec(b)
+	checked = dec.Int(x.store.Len())
+	elapsed = time.Duration(dec.Varint())
+	t := NewTally(x.ninv)
+	for u := range t.units {
+		t.units[u] = dec.Varint()
+	}
+	if dec.Int(x.ninv) != x.ninv {
+		dec.Fail(errors.New("invariant count differs"))
+	}
+	for i := range t.violations {
+		t.violations[i] = dec.Varint()
+	}
+	for range dec.Count(2) {
+		k := dec.String()
+		t.counters[k] = dec.Varint()
+	}
+	t.best = x.decodeHit(dec, d)
+	for i := range t.bestOf {
+		t.bestOf[i] = x.decodeHit(dec, d)
+	}
+	if dec.Err() == nil && (dec.Left() != 0 || elapsed < 0) {
+		dec.Fail(errors.New("malformed figures"))
+	}
+	if dec.Err() != nil {
+		return 0, 0, fmt.Errorf("%s: checkpoint file %s: %w", s.dir, fs.Name, dec.Err())
+	}
+	x.total = t
+	return checked, elapsed, nil
+}
+
+// decodeHit reads a hit of a checkpoint of depth d, checking that it
+// locates a stored state and a transition and names an invariant.
+func (x *explorer[C]) decodeHit(dec *Dec, d int) *Hit {
+	if !dec.Bool() {
+		return nil
+	}
+	h := Hit{Depth: dec.Int(d), Parent: dec.Int32(), Trans: int(dec.Varint())}
+	h.Finding = Finding{Inv: dec.Int(x.ninv - 1), Detail: dec.String()}
+	if h.Parent < -1 || int(h.Parent) >= x.store.Len() || h.Trans < -1 || h.Trans >= x.w.Transitions() || (h.Parent < 0) != (h.Trans < 0) {
+		dec.Fail(fmt.Errorf("a recorded violation locates no stored state (parent %d, transition %d)", h.Parent, h.Trans))
+	}
+	return &h
+}
+
+// loadSleep restores the sleep sets of the n states about to be expanded.
+func (x *explorer[C]) loadSleep(s *Saved, fs fileSum, n int) error {
+	f, err := s.open(fs)
+	if err != nil {
+		return err
+	}
+	if err := x.readSleep(f, n, fs.Bytes); err != nil {
+		return f.failRead(err)
+	}
+	return f.Close()
+}
+
+func (x *explorer[C]) readSleep(f *checkedFile, n int, size int64) error {
+	gn, err1 := binary.ReadUvarint(f)
+	gw, err2 := binary.ReadUvarint(f)
+	if err1 != nil || err2 != nil || gn != uint64(n) || gw != uint64(x.sleepWords) {
+		return fmt.Errorf("header does not match the level (%d states, %d words a set)", n, x.sleepWords)
+	}
+	words := n * x.sleepWords
+	if int64(words)*8 > size {
+		return errors.New("shorter than its sets")
+	}
+	buf := make([]byte, 8*words)
+	if _, err := io.ReadFull(f, buf); err != nil {
+		return errors.New("shorter than its sets")
+	}
+	bits := make([]uint64, words)
+	for i := range bits {
+		bits[i] = binary.LittleEndian.Uint64(buf[8*i:])
+	}
+	x.sleep = &sleepSets{words: x.sleepWords, bits: bits}
+	return nil
+}
