@@ -44,12 +44,18 @@ func (e *Enc) String(s string) {
 // return zero values), so a decoder checks Err once at the end and never
 // panics or allocates more than the input could hold.
 type Dec struct {
-	b   []byte
-	err error
+	all, b []byte
+	err    error
 }
 
 // NewDec decodes b.
-func NewDec(b []byte) *Dec { return &Dec{b: b} }
+func NewDec(b []byte) *Dec { return &Dec{all: b, b: b} }
+
+// Pos is the number of bytes read so far.
+func (d *Dec) Pos() int { return len(d.all) - len(d.b) }
+
+// Since is the bytes read from position pos (an earlier Pos) to now.
+func (d *Dec) Since(pos int) []byte { return d.all[pos:d.Pos()] }
 
 // errShort is what a decoder reports when its input ends early or holds an
 // impossible value.

@@ -17,23 +17,11 @@ import (
 // checked before it is used; on error nothing outside the explorer and
 // its World has changed.
 func (x *explorer[C]) resume(res *Run) (d, lo, hi int, err error) {
-	s, err := OpenCheckpoint(x.ck.cfg.Dir)
+	s, err := x.openResume()
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	if err := s.matchAll(x.ck.identity); err != nil {
-		return 0, 0, 0, err
-	}
 	d = s.m.Depth
-	if d > x.cfg.Depth {
-		return 0, 0, 0, fmt.Errorf("%s: the checkpoint has reached depth %d, beyond the depth bound %d (a shallower run starts afresh)", s.dir, d, x.cfg.Depth)
-	}
-	if x.cfg.MaxStates > 0 && s.States() > x.cfg.MaxStates {
-		return 0, 0, 0, fmt.Errorf("%s: the checkpoint holds %d states, more than the state limit %d", s.dir, s.States(), x.cfg.MaxStates)
-	}
-	if (x.red != nil) != (len(s.m.Files) == len(fileNames(d, true))) {
-		return 0, 0, 0, fmt.Errorf("%s: malformed manifest: sleep sets and POR disagree", s.dir)
-	}
 	plo, phi := -1, 0 // the previous level's states
 	for l := 0; l <= d; l++ {
 		if err := x.loadTables(s, s.m.Files[2*l+1]); err != nil {
@@ -61,6 +49,49 @@ func (x *explorer[C]) resume(res *Run) (d, lo, hi int, err error) {
 	x.ck.levels = append(x.ck.levels, s.m.Files[:2*(d+1)]...)
 	x.ck.counts = append(x.ck.counts, s.m.Levels...)
 	return d, lo, hi, nil
+}
+
+// openResume opens the checkpoint to resume and checks that this run can
+// continue it: its identity, depth bound and state limit.
+func (x *explorer[C]) openResume() (*Saved, error) {
+	s, err := OpenCheckpoint(x.ck.cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.matchAll(x.ck.identity); err != nil {
+		return nil, err
+	}
+	d := s.m.Depth
+	if d > x.cfg.Depth {
+		return nil, fmt.Errorf("%s: the checkpoint has reached depth %d, beyond the depth bound %d (a shallower run starts afresh)", s.dir, d, x.cfg.Depth)
+	}
+	if x.cfg.MaxStates > 0 && s.States() > x.cfg.MaxStates {
+		return nil, fmt.Errorf("%s: the checkpoint holds %d states, more than the state limit %d", s.dir, s.States(), x.cfg.MaxStates)
+	}
+	if (x.red != nil) != (len(s.m.Files) == len(fileNames(d, true))) {
+		return nil, fmt.Errorf("%s: malformed manifest: sleep sets and POR disagree", s.dir)
+	}
+	return s, nil
+}
+
+// CheckResume checks, reading every file of the checkpoint and changing
+// nothing, that a run of w under cfg (with cfg.Checkpoint set to resume)
+// can resume from it: the checkpoint is whole, of this run, and within the
+// depth bound and the state limit. The World's tables are not loaded.
+func CheckResume[C any](w World[C], cfg Config) error {
+	if cfg.Checkpoint == nil {
+		return errors.New("no checkpoint configured")
+	}
+	x := &explorer[C]{cfg: cfg, w: w, ninv: len(w.Invariants())}
+	if r, ok := w.(Reducer[C]); ok && cfg.POR {
+		x.red = r
+	}
+	x.ck = x.newCheckpointer()
+	s, err := x.openResume()
+	if err != nil {
+		return err
+	}
+	return s.Verify()
 }
 
 // matchAll is Match requiring the same fields on both sides.
