@@ -99,6 +99,4 @@ type refTables struct {
 func (t *refTables) AppendTables(e *search.Enc) error { return t.mark.append(t.w.e, e) }
 func (t *refTables) LoadTables(d *search.Dec) error   { return t.mark.load(t.w.e, d) }
 
-func (t *refTables) ValidRow(row []int32) error {
-	return t.w.e.validDevices(row[:len(t.w.u.Devices)])
-}
+func (t *refTables) ValidRow(row []int32) error { return t.mark.valid(row) }

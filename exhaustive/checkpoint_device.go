@@ -83,15 +83,11 @@ func (m *engineMark) load(e *engine, dec *search.Dec) error {
 	return dec.Err()
 }
 
-// validDevices checks that every word of ids is a device state of its
-// device.
-func (e *engine) validDevices(ids []int32) error {
+// valid checks that every word of ids is a device state of its device
+// that the tables hold.
+func (m *engineMark) valid(ids []int32) error {
 	for dev, id := range ids {
-		t := e.devs[dev]
-		t.mu.Lock()
-		n := len(t.reps)
-		t.mu.Unlock()
-		if id < 0 || int(id) >= n {
+		if id < 0 || dev >= len(m.reps) || int(id) >= m.reps[dev] {
 			return fmt.Errorf("device %d state %d is not in the tables", dev, id)
 		}
 	}

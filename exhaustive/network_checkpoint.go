@@ -174,18 +174,21 @@ func loadNew(d *search.Dec, mark *int32, minBytes int, intern func() int32) erro
 	return d.Err()
 }
 
+// ValidRow checks a loaded row against the values loaded so far (the
+// marks: rows are loaded after their level's tables, and nothing else
+// interns meanwhile).
 func (c *netCheckpoint) ValidRow(row []int32) error {
 	w := c.w
-	if err := w.e.validDevices(row[:w.n]); err != nil {
+	if err := c.eng.valid(row[:w.n]); err != nil {
 		return err
 	}
 	for d := range w.n {
-		if id := row[w.knWord(d)]; id < 0 || id >= tableLen(w.t.knows) {
+		if id := row[w.knWord(d)]; id < 0 || id >= c.knows {
 			return fmt.Errorf("knowledge %d is not in the tables", id)
 		}
 	}
 	for i := 2 * w.n; i < len(row); i++ {
-		if row[i] < 0 || row[i] >= tableLen(w.t.chans) {
+		if row[i] < 0 || row[i] >= c.chans {
 			return fmt.Errorf("channel %d is not in the tables", row[i])
 		}
 	}
