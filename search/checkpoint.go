@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 )
 
@@ -20,6 +21,8 @@ import (
 //	boundary-DDD.tally the figures at the boundary: the tally, the states
 //	                   checked and the time spent
 //	boundary-DDD.sleep with POR, the sleep sets of the states at depth DDD
+//	boundary-DDD.final once the run has finished: its final figures, and
+//	boundary-DDD.final-tables the values its last checks interned
 //	manifest.json      what run this is, the depth it reached and the size
 //	                   and SHA-256 of every file above it refers to
 //
@@ -32,7 +35,9 @@ import (
 // the previous checkpoint whole (files of a later, unfinished boundary are
 // not in its manifest and are overwritten when that boundary is written
 // again). Boundary files of earlier depths are removed once the new
-// manifest is in place.
+// manifest is in place. A run that finishes also records its final
+// figures: resumed with the same depth bound, it then reports them without
+// checking its last level again (a deeper run resumes from the boundary).
 
 // Checkpoint configures writing checkpoints and resuming from one.
 type Checkpoint struct {
@@ -102,6 +107,16 @@ type manifest struct {
 	// 0..Depth.
 	Levels []int     `json:"levels"`
 	Files  []fileSum `json:"files"`
+	// Final, once the run has finished, holds its final figures.
+	Final *final `json:"final,omitempty"`
+}
+
+// final is a finished run's figures: the tally after its last checks, for
+// a resume with the same depth bound.
+type final struct {
+	Bound  int     `json:"bound"`
+	Tables fileSum `json:"tables"`
+	File   fileSum `json:"file"`
 }
 
 // fileSum is one file of a checkpoint: its name in the directory, its size
@@ -183,7 +198,7 @@ func OpenCheckpoint(dir string) (*Saved, error) {
 	if err := s.m.wellFormed(); err != nil {
 		return nil, fmt.Errorf("%s: malformed manifest: %w", dir, err)
 	}
-	for _, fs := range s.m.Files {
+	for _, fs := range s.m.files() {
 		fi, err := os.Lstat(filepath.Join(dir, fs.Name))
 		switch {
 		case err != nil:
@@ -218,7 +233,19 @@ func (m *manifest) wellFormed() error {
 			return fmt.Errorf("file entry %d (%q) is not %q with a size and a SHA-256", i, fs.Name, names[i])
 		}
 	}
+	if f := m.Final; f != nil && (f.Bound < m.Depth || f.File.Name != boundaryFile(m.Depth, "final") || f.Tables.Name != boundaryFile(m.Depth, "final-tables") ||
+		f.File.Bytes < 0 || f.Tables.Bytes < 0 || len(f.File.SHA256) != 64 || len(f.Tables.SHA256) != 64) {
+		return fmt.Errorf("final figures %q of a run to depth %d", f.File.Name, f.Bound)
+	}
 	return nil
+}
+
+// files is every file the manifest refers to.
+func (m *manifest) files() []fileSum {
+	if m.Final == nil {
+		return m.Files
+	}
+	return append(slices.Clone(m.Files), m.Final.Tables, m.Final.File)
 }
 
 // Match checks that the checkpoint is of the run named by identity (the
@@ -242,7 +269,7 @@ func (s *Saved) Match(identity []Field) error {
 
 // Verify reads every file of the checkpoint and checks its checksum.
 func (s *Saved) Verify() error {
-	for _, fs := range s.m.Files {
+	for _, fs := range s.m.files() {
 		f, err := s.open(fs)
 		if err != nil {
 			return err

@@ -13,42 +13,58 @@ import (
 // explorer: the World's tables, the stored states, the tally and, with
 // POR, the sleep sets of the level about to be expanded. It returns the
 // checkpoint's depth d and the bounds [lo, hi) of its states at depth d,
-// and fills res with the figures of the levels before d. Everything is
+// and fills res with the figures of the levels before d; finished is true
+// when the checkpoint holds the final figures of a run to this depth
+// bound, which res then has. Everything is
 // checked before it is used; on error nothing outside the explorer and
 // its World has changed.
-func (x *explorer[C]) resume(res *Run) (d, lo, hi int, err error) {
+func (x *explorer[C]) resume(res *Run) (d, lo, hi int, finished bool, err error) {
 	s, err := x.openResume()
 	if err != nil {
-		return 0, 0, 0, err
+		return 0, 0, 0, false, err
 	}
 	d = s.m.Depth
 	plo, phi := -1, 0 // the previous level's states
 	for l := 0; l <= d; l++ {
 		if err := x.loadTables(s, s.m.Files[2*l+1]); err != nil {
-			return 0, 0, 0, err
+			return 0, 0, 0, false, err
 		}
 		if err := x.loadStates(s, s.m.Files[2*l], l, s.m.Levels[l], plo, phi); err != nil {
-			return 0, 0, 0, err
+			return 0, 0, 0, false, err
 		}
 		plo, phi = phi, x.store.Len()
 	}
 	lo, hi = plo, phi
+	x.ck.levels = append(x.ck.levels, s.m.Files[:2*(d+1)]...)
+	x.ck.counts = append(x.ck.counts, s.m.Levels...)
+	x.ck.last = &s.m
+	if f := s.m.Final; f != nil && f.Bound == x.cfg.Depth {
+		if err := x.loadTables(s, f.Tables); err != nil {
+			return 0, 0, 0, false, err
+		}
+		checked, elapsed, err := x.loadBoundary(s, f.File, d)
+		if err != nil {
+			return 0, 0, 0, false, err
+		}
+		res.PerDepth = append(res.PerDepth, s.m.Levels...)
+		res.Checked = checked
+		x.start = time.Now().Add(-elapsed)
+		return d, lo, hi, true, nil
+	}
 	rest := s.m.Files[2*(d+1):]
 	checked, elapsed, err := x.loadBoundary(s, rest[0], d)
 	if err != nil {
-		return 0, 0, 0, err
+		return 0, 0, 0, false, err
 	}
 	if x.red != nil {
 		if err := x.loadSleep(s, rest[1], hi-lo); err != nil {
-			return 0, 0, 0, err
+			return 0, 0, 0, false, err
 		}
 	}
 	res.PerDepth = append(res.PerDepth, s.m.Levels[:d]...)
 	res.Checked = checked
 	x.start = time.Now().Add(-elapsed)
-	x.ck.levels = append(x.ck.levels, s.m.Files[:2*(d+1)]...)
-	x.ck.counts = append(x.ck.counts, s.m.Levels...)
-	return d, lo, hi, nil
+	return d, lo, hi, false, nil
 }
 
 // openResume opens the checkpoint to resume and checks that this run can

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -23,6 +24,7 @@ type labelled struct {
 	ids    map[int32]int32
 	saved  int
 	loaded int // LoadTables calls, to check the engine's order
+	checks atomic.Int64
 }
 
 func newLabelled(n, limit int) *labelled {
@@ -50,6 +52,7 @@ func (w *labelled) values(row []int32) []int32 { return []int32{w.val(row[0]), w
 
 func (w *labelled) Initial(c *int) []int32 { return []int32{w.id(0), w.id(0)} }
 func (w *labelled) Check(c *int, row []int32, tl *Tally) []Finding {
+	w.checks.Add(1)
 	return w.grid.Check(c, w.values(row), tl)
 }
 func (w *labelled) Successor(c *int, cur []int32, t int, next []int32, tl *Tally) (bool, []Finding) {
@@ -181,34 +184,49 @@ func TestCheckpointResumeIsExact(t *testing.T) {
 	}
 }
 
-// A checkpointed run reports what a plain run does, and a finished run's
-// checkpoint resumes to a larger depth bound exactly.
+// A checkpointed run reports what a plain run does; a finished run's
+// checkpoint resumes to a larger depth bound exactly (with TerminalOnly
+// too, where the finished run checked a level the deeper one does not),
+// and to its own bound without checking anything again.
 func TestCheckpointThenDeeper(t *testing.T) {
-	w := newLabelled(12, 14)
-	want, err := Explore[*int](w, Config{Depth: 16, Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	first := newLabelled(12, 14)
-	if _, err := Explore[*int](first, Config{Depth: 9, Workers: 2, Checkpoint: labelledCheckpoint(first, dir, false, nil)}); err != nil {
-		t.Fatal(err)
-	}
-	deeper := newLabelled(12, 14)
-	r, err := Explore[*int](deeper, Config{Depth: 16, Workers: 2, Checkpoint: labelledCheckpoint(deeper, dir, true, nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, wantFig := deeper.figures(r), w.figures(want); got != wantFig {
-		t.Fatalf("resumed deeper:\n%s\nuninterrupted:\n%s", got, wantFig)
-	}
-	// The resumed run went on checkpointing: it resumes again at 16.
-	s, err := OpenCheckpoint(dir)
-	if err != nil || s.Depth() != 16 || s.Verify() != nil {
-		t.Fatalf("checkpoint after the resumed run: %v", err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, boundaryFile(15, "tally"))); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("a superseded boundary file is left: %v", err)
+	for _, terminal := range []bool{false, true} {
+		w := newLabelled(12, 14)
+		want, err := Explore[*int](w, Config{Depth: 16, Workers: 2, TerminalOnly: terminal})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		first := newLabelled(12, 14)
+		shallow, err := Explore[*int](first, Config{Depth: 9, Workers: 2, TerminalOnly: terminal, Checkpoint: labelledCheckpoint(first, dir, false, nil)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		again := newLabelled(12, 14)
+		r, err := Explore[*int](again, Config{Depth: 9, TerminalOnly: terminal, Checkpoint: labelledCheckpoint(again, dir, true, nil)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, wantFig := again.figures(r), first.figures(shallow); got != wantFig || again.checks.Load() != 0 {
+			t.Fatalf("resumed finished run (%d checks run):\n%s\nthe run:\n%s", again.checks.Load(), got, wantFig)
+		}
+		deeper := newLabelled(12, 14)
+		r, err = Explore[*int](deeper, Config{Depth: 16, Workers: 2, TerminalOnly: terminal, Checkpoint: labelledCheckpoint(deeper, dir, true, nil)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, wantFig := deeper.figures(r), w.figures(want); got != wantFig {
+			t.Fatalf("terminal %t resumed deeper:\n%s\nuninterrupted:\n%s", terminal, got, wantFig)
+		}
+		// The resumed run went on checkpointing: it resumes again at 16.
+		s, err := OpenCheckpoint(dir)
+		if err != nil || s.Depth() != 16 || s.m.Final == nil || s.m.Final.Bound != 16 || s.Verify() != nil {
+			t.Fatalf("checkpoint after the resumed run: %v", err)
+		}
+		for _, kind := range []string{"tally", "final"} {
+			if _, err := os.Stat(filepath.Join(dir, boundaryFile(15, kind))); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("a superseded boundary file is left: %v", err)
+			}
+		}
 	}
 }
 

@@ -19,6 +19,8 @@ type checkpointer struct {
 	identity []Field
 	levels   []fileSum // two per depth: states, tables
 	counts   []int
+	// last is the manifest written or loaded last.
+	last *manifest
 }
 
 // engineIdentity is what the engine itself contributes to a checkpoint's
@@ -84,12 +86,44 @@ func (x *explorer[C]) saveCheckpoint(d, lo, hi int, res *Run) error {
 	}
 	ck.levels = append(ck.levels, states, tables)
 	ck.counts = m.Levels
+	ck.last = &m
 	// The previous boundary is superseded; its files are no longer in any
 	// manifest.
 	if d > 0 {
-		os.Remove(filepath.Join(dir, boundaryFile(d-1, "tally")))
-		os.Remove(filepath.Join(dir, boundaryFile(d-1, "sleep")))
+		for _, kind := range []string{"tally", "sleep", "final", "final-tables"} {
+			os.Remove(filepath.Join(dir, boundaryFile(d-1, kind)))
+		}
 	}
+	return nil
+}
+
+// saveFinal records the figures of the finished run in its last
+// checkpoint, whose depth d is the last of res.PerDepth.
+func (x *explorer[C]) saveFinal(res *Run) error {
+	m := *x.ck.last
+	// The last level's checks (and an expansion that found nothing new)
+	// may have interned values since the last boundary.
+	var e Enc
+	if err := x.ck.cfg.Tables.AppendTables(&e); err != nil {
+		return fmt.Errorf("checkpoint tables: %w", err)
+	}
+	tables, err := writeWhole(x.ck.cfg.Dir, boundaryFile(m.Depth, "final-tables"), e.B)
+	if err != nil {
+		return err
+	}
+	f, err := writeWhole(x.ck.cfg.Dir, boundaryFile(m.Depth, "final"), x.encodeBoundary(res.Checked))
+	if err != nil {
+		return err
+	}
+	m.Final = &final{Bound: x.cfg.Depth, Tables: tables, File: f}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := replaceFile(x.ck.cfg.Dir, manifestName, append(b, '\n')); err != nil {
+		return fmt.Errorf("checkpoint manifest: %w", err)
+	}
+	x.ck.last = &m
 	return nil
 }
 

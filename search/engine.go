@@ -191,9 +191,10 @@ func (x *explorer[C]) run() (*Run, error) {
 	res := &Run{Workers: x.cfg.Workers, Store: x.store}
 	lo, hi, first := 0, 1, 0
 	resumed := x.ck != nil && x.ck.cfg.Resume
+	finished := false // resumed from a finished run's final figures
 	if resumed {
 		var err error
-		if first, lo, hi, err = x.resume(res); err != nil {
+		if first, lo, hi, finished, err = x.resume(res); err != nil {
 			x.store.Free()
 			return nil, err
 		}
@@ -206,7 +207,7 @@ func (x *explorer[C]) run() (*Run, error) {
 	defer stop()
 
 	stopped := false
-	for d := first; ; d++ {
+	for d := first; !finished; d++ {
 		// The checkpoint of depth d: its states stored, none checked. A
 		// resumed run starts from the one it loaded.
 		if x.ck != nil && !(resumed && d == first) {
@@ -239,6 +240,12 @@ func (x *explorer[C]) run() (*Run, error) {
 		lo, hi = hi, x.store.Len()
 		if hi == lo {
 			break
+		}
+	}
+	if x.ck != nil && !finished && res.BoundHit == "" {
+		if err := x.saveFinal(res); err != nil {
+			x.store.Free()
+			return nil, fmt.Errorf("checkpoint of the finished run in %s: %w", x.ck.cfg.Dir, err)
 		}
 	}
 	res.Distinct = x.store.Len()

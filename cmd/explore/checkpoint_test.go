@@ -195,8 +195,8 @@ func TestCheckpointRefusals(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "x")); err == nil {
 		t.Error("a refused run made a directory")
 	}
-	// The undamaged checkpoint resumes (to its own depth: the last level
-	// is checked again, with the same result).
+	// The undamaged checkpoint resumes to its own depth: the finished
+	// run's figures, printed again.
 	if code, out, errOut := runCLI(t, append(common, "-resume", good)...); code != wantCode || untimedOutput(out) != untimedOutput(want) {
 		t.Fatalf("exit %d %s\n%s\nwant:\n%s", code, errOut, out, want)
 	}
