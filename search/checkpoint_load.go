@@ -15,9 +15,8 @@ import (
 // checkpoint's depth d and the bounds [lo, hi) of its states at depth d,
 // and fills res with the figures of the levels before d; finished is true
 // when the checkpoint holds the final figures of a run to this depth
-// bound, which res then has. Everything is
-// checked before it is used; on error nothing outside the explorer and
-// its World has changed.
+// bound, which res then has. Everything is checked before it is used; on
+// error nothing outside the explorer and its World has changed.
 func (x *explorer[C]) resume(res *Run) (d, lo, hi int, finished bool, err error) {
 	s, err := x.openResume()
 	if err != nil {

@@ -34,8 +34,8 @@ type checkpointOptions struct {
 var stopAfter func(tie model.TiePolicy, depth int) bool
 
 func (c *checkpointOptions) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.dir, "checkpoint", "", "write a checkpoint to this directory at every depth boundary (a new or empty directory), so that a killed exploration can be resumed")
-	fs.StringVar(&c.resume, "resume", "", "continue the exploration checkpointed in this directory, with the same flags or a larger -depth, and keep checkpointing there")
+	fs.StringVar(&c.dir, "checkpoint", "", "write a checkpoint to this directory at every depth boundary (a subdirectory per tie policy; never over an existing checkpoint), so that a killed exploration can be resumed")
+	fs.StringVar(&c.resume, "resume", "", "continue the exploration checkpointed in this directory: the same flags, or a larger -depth (a smaller one is refused); it keeps checkpointing there")
 }
 
 func (c *checkpointOptions) on() bool { return c.dir != "" || c.resume != "" }
@@ -88,7 +88,7 @@ func (c *checkpointOptions) tieDir(t model.TiePolicy) string {
 // A resume needs at least one tie's checkpoint; a tie without one (the
 // run was stopped before it began) starts afresh. Nothing is created or
 // changed when a check fails.
-func (c *checkpointOptions) prepare(base exhaustive.Config, ties []model.TiePolicy) error {
+func (c *checkpointOptions) prepare(base exhaustive.Config, ties []model.TiePolicy, stderr io.Writer) error {
 	if !c.on() {
 		return nil
 	}
@@ -98,6 +98,7 @@ func (c *checkpointOptions) prepare(base exhaustive.Config, ties []model.TiePoli
 			return fmt.Errorf("-resume %s: no such directory", dir)
 		}
 		found := false
+		var notes []string
 		for _, t := range ties {
 			if !search.HasCheckpoint(c.tieDir(t)) {
 				continue
@@ -109,9 +110,13 @@ func (c *checkpointOptions) prepare(base exhaustive.Config, ties []model.TiePoli
 			if err := exhaustive.CheckResume(cfg); err != nil {
 				return fmt.Errorf("-resume: %w", err)
 			}
+			notes = append(notes, resumeNote(c.tieDir(t)))
 		}
 		if !found {
 			return fmt.Errorf("-resume %s: no checkpoint of this run there (looked for %s)", dir, c.tieDir(ties[0]))
+		}
+		for _, n := range notes {
+			fmt.Fprintln(stderr, n)
 		}
 	} else {
 		for _, t := range ties {
@@ -144,6 +149,15 @@ var buildID = sync.OnceValue(func() string {
 	}
 	return id
 })
+
+// resumeNote says where a resumed run starts from.
+func resumeNote(dir string) string {
+	s, err := search.OpenCheckpoint(dir)
+	if err != nil {
+		return "explore: resuming " + dir
+	}
+	return fmt.Sprintf("explore: resuming %s from depth %d (%d states stored)", dir, s.Depth(), s.States())
+}
 
 // apply sets the checkpoint of tie t's run.
 func (c *checkpointOptions) apply(cfg *exhaustive.Config, t model.TiePolicy) {

@@ -321,7 +321,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	}
 	base := exhaustive.Config{Universe: u, Depth: depth, Rules: rules, MaxStates: o.maxStates, NoSymmetry: !o.symmetry}
 	o.por.apply(&base)
-	if err := o.ckpt.prepare(base, tl); err != nil {
+	if err := o.ckpt.prepare(base, tl, stderr); err != nil {
 		return usageError(stderr, err)
 	}
 	for _, t := range tl {
