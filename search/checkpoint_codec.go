@@ -135,7 +135,14 @@ func (d *Dec) Int(limit int) int {
 // Count reads the length of a list whose elements take at least minBytes
 // each: it cannot exceed what is left, so a list allocated with it is never
 // larger than the input.
-func (d *Dec) Count(minBytes int) int { return d.Int(len(d.b) / max(minBytes, 1)) }
+func (d *Dec) Count(minBytes int) int {
+	x := d.Uvarint() // the bound is what is left after the count itself
+	if limit := len(d.b) / max(minBytes, 1); x > uint64(limit) {
+		d.Fail(fmt.Errorf("a count of %d where at most %d fit", x, limit))
+		return 0
+	}
+	return int(x)
+}
 
 // Byte reads one byte.
 func (d *Dec) Byte() byte {

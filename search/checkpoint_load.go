@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -34,6 +35,9 @@ func (x *explorer[C]) resume(res *Run) (d, lo, hi int, finished bool, err error)
 		plo, phi = phi, x.store.Len()
 	}
 	lo, hi = plo, phi
+	if err := x.verifyStates(); err != nil {
+		return 0, 0, 0, false, fmt.Errorf("%s: %w", s.dir, err)
+	}
 	x.ck.levels = append(x.ck.levels, s.m.Files[:2*(d+1)]...)
 	x.ck.counts = append(x.ck.counts, s.m.Levels...)
 	x.ck.last = &s.m
@@ -218,6 +222,7 @@ func (x *explorer[C]) loadBoundary(s *Saved, fs fileSum, d int) (checked int, el
 	}
 	dec := NewDec(b)
 	checked = dec.Int(x.store.Len())
+	levels := s.m.Levels
 	elapsed = time.Duration(dec.Varint())
 	t := NewTally(x.ninv)
 	for u := range t.units {
@@ -233,9 +238,9 @@ func (x *explorer[C]) loadBoundary(s *Saved, fs fileSum, d int) (checked int, el
 		k := dec.String()
 		t.counters[k] = dec.Varint()
 	}
-	t.best = x.decodeHit(dec, d)
+	t.best = x.decodeHit(dec, levels)
 	for i := range t.bestOf {
-		t.bestOf[i] = x.decodeHit(dec, d)
+		t.bestOf[i] = x.decodeHit(dec, levels)
 	}
 	if dec.Err() == nil && (dec.Left() != 0 || elapsed < 0) {
 		dec.Fail(errors.New("malformed figures"))
@@ -247,18 +252,79 @@ func (x *explorer[C]) loadBoundary(s *Saved, fs fileSum, d int) (checked int, el
 	return checked, elapsed, nil
 }
 
-// decodeHit reads a hit of a checkpoint of depth d, checking that it
-// locates a stored state and a transition and names an invariant.
-func (x *explorer[C]) decodeHit(dec *Dec, d int) *Hit {
+// decodeHit reads a hit of a checkpoint whose levels hold the given
+// numbers of states, checking that it names an invariant and locates a
+// trace the store holds: the initial state (a check of it), or a
+// transition enabled at a stored state, one level below the hit.
+func (x *explorer[C]) decodeHit(dec *Dec, levels []int) *Hit {
 	if !dec.Bool() {
 		return nil
 	}
-	h := Hit{Depth: dec.Int(d), Parent: dec.Int32(), Trans: int(dec.Varint())}
+	h := Hit{Depth: dec.Int(len(levels) - 1), Parent: dec.Int32(), Trans: int(dec.Varint())}
 	h.Finding = Finding{Inv: dec.Int(x.ninv - 1), Detail: dec.String()}
-	if h.Parent < -1 || int(h.Parent) >= x.store.Len() || h.Trans < -1 || h.Trans >= x.w.Transitions() || (h.Parent < 0) != (h.Trans < 0) {
-		dec.Fail(fmt.Errorf("a recorded violation locates no stored state (parent %d, transition %d)", h.Parent, h.Trans))
+	if dec.Err() != nil {
+		return nil
+	}
+	bad := func() {
+		dec.Fail(fmt.Errorf("a recorded violation locates no stored trace (depth %d, parent %d, transition %d)", h.Depth, h.Parent, h.Trans))
+	}
+	if h.Parent < 0 {
+		if h.Parent != -1 || h.Trans != -1 || h.Depth != 0 {
+			bad()
+		}
+		return &h
+	}
+	start := 0 // first state of the parent's level, h.Depth-1
+	for l := 0; l < h.Depth-1; l++ {
+		start += levels[l]
+	}
+	if h.Depth < 1 || int(h.Parent) < start || int(h.Parent) >= start+levels[h.Depth-1] || h.Trans >= x.w.Transitions() || h.Trans < 0 {
+		bad()
+		return nil
+	}
+	cur, next := x.store.Row(int(h.Parent)), make([]int32, x.store.width)
+	if ok, _ := x.w.Successor(x.workers[0], cur, h.Trans, next, NewTally(x.ninv)); !ok {
+		bad()
 	}
 	return &h
+}
+
+// verifyStates recomputes every loaded state from its parent: the first
+// must be the World's initial state and every other the successor of its
+// parent under its transition. The files' checksums catch damage; this
+// catches a checkpoint that does not fit the World it is loaded into, so
+// that the run never meets a state or a path the World cannot produce. It
+// interns nothing a genuine checkpoint lacks: the run that wrote it
+// computed every one of these successors.
+func (x *explorer[C]) verifyStates() (err error) {
+	n, w := x.store.Len(), x.store.width
+	if !slices.Equal(x.w.Initial(x.workers[0]), x.store.Row(0)) {
+		return errors.New("the first stored state is not the initial state")
+	}
+	pieces := (n - 1 + pieceSize - 1) / pieceSize
+	bad := parallel(x, pieces, func(c C, p int) (msg string) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = fmt.Sprintf("the world fails on a stored state: %v", r)
+			}
+		}()
+		tl := NewTally(x.ninv)
+		cur, next, row := make([]int32, w), make([]int32, w), make([]int32, w)
+		for i := 1 + p*pieceSize; i < min(1+(p+1)*pieceSize, n); i++ {
+			x.store.RowInto(int(x.store.Parent(int32(i))), cur)
+			ok, _ := x.w.Successor(c, cur, x.store.Trans(int32(i)), next, tl)
+			if !ok || !slices.Equal(next, x.store.RowInto(i, row)) {
+				return fmt.Sprintf("stored state %d is not the successor of its parent %d under transition %d", i, x.store.Parent(int32(i)), x.store.Trans(int32(i)))
+			}
+		}
+		return ""
+	})
+	for _, msg := range bad {
+		if msg != "" {
+			return errors.New(msg)
+		}
+	}
+	return nil
 }
 
 // loadSleep restores the sleep sets of the n states about to be expanded.

@@ -372,3 +372,23 @@ func TestCheckpointRefusesBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A decoder never reads past its input, whatever the bytes claim.
+func TestDecBoundsEveryRead(t *testing.T) {
+	for _, in := range [][]byte{{5, 'a', 'b'}, {1}, {0x80}, {2, 1}, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}} {
+		d := NewDec(in)
+		s := d.String()
+		n := d.Count(1)
+		if d.Err() == nil && (len(s) > len(in) || n > len(in)) {
+			t.Fatalf("%v: read %q and a count of %d", in, s, n)
+		}
+	}
+	d := NewDec([]byte{2, 'h', 'i'})
+	if s := d.String(); s != "hi" || d.Err() != nil || d.Left() != 0 {
+		t.Fatalf("%q %v", s, d.Err())
+	}
+	d = NewDec([]byte{3, 'h', 'i'})
+	if _ = d.String(); d.Err() == nil {
+		t.Fatal("a string longer than its input was read")
+	}
+}
