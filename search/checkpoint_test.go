@@ -392,3 +392,44 @@ func TestDecBoundsEveryRead(t *testing.T) {
 		t.Fatal("a string longer than its input was read")
 	}
 }
+
+// A run killed while writing a checkpoint leaves the previous one whole:
+// the next boundary's files, half written, and a manifest not yet renamed
+// are not part of it, and the resumed run writes over them.
+func TestCheckpointKilledMidWrite(t *testing.T) {
+	w := newLabelled(12, 14)
+	want, err := Explore[*int](w, Config{Depth: 14})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	stopped := newLabelled(12, 14)
+	if _, err := Explore[*int](stopped, Config{Depth: 14, Checkpoint: labelledCheckpoint(stopped, dir, false, func(d int) bool { return d == 6 })}); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string]string{
+		levelFile(7, "states"):    "\x07\x02\x09half a level",
+		levelFile(7, "tables"):    "",
+		boundaryFile(7, "tally"):  "\x00",
+		manifestName + ".tmp":     `{"format":"nip-rs search checkpoint 1","depth":7`,
+		boundaryFile(6, "sleep"):  "stray",
+		boundaryFile(6, "final"):  "stray",
+		levelFile(8, "states"):    "from an older attempt",
+		boundaryFile(5, "tables"): "unrelated",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resumed := newLabelled(12, 14)
+	r, err := Explore[*int](resumed, Config{Depth: 14, Checkpoint: labelledCheckpoint(resumed, dir, true, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, wantFig := resumed.figures(r), w.figures(want); got != wantFig {
+		t.Fatalf("resumed after a killed write:\n%s\nuninterrupted:\n%s", got, wantFig)
+	}
+	if s, err := OpenCheckpoint(dir); err != nil || s.Depth() != 14 || s.Verify() != nil {
+		t.Fatalf("the resumed run's checkpoint: %v", err)
+	}
+}
