@@ -57,6 +57,9 @@ type Config struct {
 	// Progress, if set, is called every ProgressEvery (default 1s).
 	Progress      func(Progress)
 	ProgressEvery time.Duration
+	// Checkpoint, when set, writes a checkpoint at every depth boundary
+	// or resumes from one (checkpoint.go).
+	Checkpoint *Checkpoint
 }
 
 // InvariantCount is one row of the world's invariant table with how often
@@ -138,8 +141,14 @@ func Explore(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	run, err := search.Explore[*cache](w, search.Config{Depth: cfg.Depth, TerminalOnly: u.TerminalOnly, Workers: cfg.Workers,
-		MaxStates: cfg.MaxStates, POR: cfg.POR, StoreDir: cfg.StoreDir, StopAtFirst: cfg.StopAtFirst, Progress: cfg.Progress, ProgressEvery: cfg.ProgressEvery})
+	scfg := search.Config{Depth: cfg.Depth, TerminalOnly: u.TerminalOnly, Workers: cfg.Workers,
+		MaxStates: cfg.MaxStates, POR: cfg.POR, StoreDir: cfg.StoreDir, StopAtFirst: cfg.StopAtFirst, Progress: cfg.Progress, ProgressEvery: cfg.ProgressEvery}
+	if cfg.Checkpoint != nil {
+		if scfg.Checkpoint, err = searchCheckpoint(&cfg, w); err != nil {
+			return nil, err
+		}
+	}
+	run, err := search.Explore[*cache](w, scfg)
 	if err != nil {
 		return nil, fmt.Errorf("universe %q: %w", u.Name, err)
 	}

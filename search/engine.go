@@ -68,6 +68,9 @@ type Config struct {
 	// Progress, if set, is called every ProgressEvery (default 1s).
 	Progress      func(Progress)
 	ProgressEvery time.Duration
+	// Checkpoint, when set, writes a checkpoint at every depth boundary,
+	// or resumes from one (checkpoint.go).
+	Checkpoint *Checkpoint
 }
 
 // Progress is a snapshot of a running exploration.
@@ -143,7 +146,16 @@ func Explore[C any](w World[C], cfg Config) (*Run, error) {
 		x.sleep.grow(1)
 		clear(x.sleep.bits) // the initial state sleeps on nothing
 	}
-	return x.run(), nil
+	if cfg.Checkpoint != nil {
+		if fi, err := os.Stat(cfg.Checkpoint.Dir); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("checkpoint directory %q: not a directory", cfg.Checkpoint.Dir)
+		}
+		if cfg.Checkpoint.Tables == nil {
+			return nil, fmt.Errorf("a checkpoint needs the World's tables")
+		}
+		x.ck = x.newCheckpointer()
+	}
+	return x.run()
 }
 
 type explorer[C any] struct {
@@ -162,6 +174,8 @@ type explorer[C any] struct {
 	sleep      *sleepSets
 	sleepWords int
 
+	ck *checkpointer // with Config.Checkpoint
+
 	depth    atomic.Int64
 	checking atomic.Bool
 	distinct atomic.Int64
@@ -170,18 +184,44 @@ type explorer[C any] struct {
 	frontier, previous, levelEnd, phaseStart atomic.Int64
 }
 
-func (x *explorer[C]) run() *Run {
+func (x *explorer[C]) run() (*Run, error) {
 	x.store = newStore(x.w.Width(), x.cfg.StoreDir)
 	x.workers = append(x.workers, x.w.NewWorker())
-	x.store.add(x.w.Initial(x.workers[0]), -1, 0)
 	x.total = NewTally(x.ninv)
-	x.distinct.Store(1)
+	res := &Run{Workers: x.cfg.Workers, Store: x.store}
+	lo, hi, first := 0, 1, 0
+	resumed := x.ck != nil && x.ck.cfg.Resume
+	finished := false // resumed from a finished run's final figures
+	if resumed {
+		var err error
+		if first, lo, hi, finished, err = x.resume(res); err != nil {
+			x.store.Free()
+			return nil, err
+		}
+	} else {
+		x.store.add(x.w.Initial(x.workers[0]), -1, 0)
+	}
+	res.Tally = x.total
+	x.distinct.Store(int64(x.store.Len()))
 	stop := x.startProgress()
 	defer stop()
 
-	res := &Run{Workers: x.cfg.Workers, Store: x.store, Tally: x.total}
-	lo, hi := 0, 1
-	for d := 0; ; d++ {
+	stopped := false
+	for d := first; !finished; d++ {
+		// The checkpoint of depth d: its states stored, none checked. A
+		// resumed run starts from the one it loaded.
+		if x.ck != nil && !(resumed && d == first) {
+			if err := x.saveCheckpoint(d, lo, hi, res); err != nil {
+				x.store.Free()
+				return nil, fmt.Errorf("checkpoint of depth %d in %s: %w", d, x.ck.cfg.Dir, err)
+			}
+			if x.ck.cfg.Stop != nil && x.ck.cfg.Stop(d) {
+				res.PerDepth = append(res.PerDepth, hi-lo)
+				res.BoundHit = fmt.Sprintf("stopped after the checkpoint of depth %d", d)
+				stopped = true
+				break
+			}
+		}
 		res.PerDepth = append(res.PerDepth, hi-lo)
 		if d > 0 {
 			x.previous.Store(int64(res.PerDepth[d-1]))
@@ -202,8 +242,14 @@ func (x *explorer[C]) run() *Run {
 			break
 		}
 	}
+	if x.ck != nil && !finished && res.BoundHit == "" {
+		if err := x.saveFinal(res); err != nil {
+			x.store.Free()
+			return nil, fmt.Errorf("checkpoint of the finished run in %s: %w", x.ck.cfg.Dir, err)
+		}
+	}
 	res.Distinct = x.store.Len()
-	if res.BoundHit != "" {
+	if res.BoundHit != "" && !stopped {
 		res.PerDepth = append(res.PerDepth, x.store.Len()-hi)
 	}
 	switch {
@@ -213,7 +259,7 @@ func (x *explorer[C]) run() *Run {
 		res.Status = StatusUnknown
 	}
 	res.Elapsed = time.Since(x.start)
-	return res
+	return res, nil
 }
 
 // parallel runs fn over pieces [0, n) on the configured workers, each with

@@ -77,6 +77,7 @@ type options struct {
 	sim       simOptions
 	por       porOptions
 	store     storeOptions
+	ckpt      checkpointOptions
 	// cpuProfile and memProfile name pprof output files ("" for none).
 	cpuProfile, memProfile string
 	// set names the flags given on the command line, in order.
@@ -116,6 +117,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	o.sim.register(fs)
 	o.por.register(fs)
 	o.store.register(fs)
+	o.ckpt.register(fs)
 	if code, done := c.Parse(args, stdout, stderr); done {
 		return nil, code, true
 	}
@@ -153,6 +155,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if o.list {
 		list(stdout)
 		return exitOK
+	}
+	if err := o.ckpt.usable(o); err != nil {
+		return usageError(stderr, err)
 	}
 	stop, err := startProfiles(o, stderr)
 	if err != nil {
@@ -314,6 +319,11 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	if !o.json {
 		fmt.Fprintln(stdout, out.Run)
 	}
+	base := exhaustive.Config{Universe: u, Depth: depth, Rules: rules, MaxStates: o.maxStates, NoSymmetry: !o.symmetry}
+	o.por.apply(&base)
+	if err := o.ckpt.prepare(base, tl, stderr); err != nil {
+		return usageError(stderr, err)
+	}
 	for _, t := range tl {
 		runRules := rules.WithTie(t)
 		var diff *amendments.Diff
@@ -323,6 +333,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		}
 		cfg := exhaustive.Config{Universe: u, Depth: depth, Rules: runRules, Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry, AllWitnesses: o.all}
 		o.por.apply(&cfg)
+		o.ckpt.apply(&cfg, t)
 		if err := o.store.apply(&cfg); err != nil {
 			return usageError(stderr, err)
 		}
@@ -346,6 +357,9 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		}
 		out.Explore = append(out.Explore, r)
 		current.finish(r)
+		if o.ckpt.stopped {
+			return exitUnknown // as if killed right after the checkpoint
+		}
 		if diff != nil {
 			out.Diffs = append(out.Diffs, fmt.Sprintf("tie %s, universe %s: %s", t, u.Name, diff))
 		}
