@@ -1,0 +1,158 @@
+package search
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// wander is a world with many ways back to earlier states and words that
+// outgrow 2 and 3 bytes: each transition rewrites one word by a step that
+// another transition undoes, so most successors are duplicates, across
+// levels and within one.
+type wander struct{ mod int32 }
+
+func (wander) Width() int { return 3 }
+func (wander) Invariants() []Invariant {
+	return []Invariant{
+		{ID: "W1-step", Label: "W1", Doc: "no step makes word 0 a multiple of 5", Unit: unitStep},
+		{ID: "W2-big", Label: "W2", Doc: "word 2 stays small", Unit: unitState},
+	}
+}
+func (wander) Units() []string      { return []string{"steps", "states"} }
+func (wander) NewWorker() *int      { return new(int) }
+func (wander) Initial(*int) []int32 { return []int32{1, 2, 3} }
+func (wander) Transitions() int     { return 6 }
+
+// scale is how far a word's values spread: word 2 jumps past 2^24.
+var scale = [3]int32{1, 1 << 12, 1 << 20}
+
+func (g wander) Successor(_ *int, cur []int32, t int, next []int32, tl *Tally) (bool, []Finding) {
+	k := t / 2
+	if t%2 == 1 && cur[k]%2 == 0 {
+		return false, nil // an odd transition only from odd words
+	}
+	copy(next, cur)
+	step := scale[k] * int32(t%2*2-1) * 3
+	next[k] = ((cur[k]+step)%(g.mod*scale[k]) + g.mod*scale[k]) % (g.mod * scale[k])
+	tl.Add(unitStep, 1)
+	tl.Count(fmt.Sprintf("word %d", k), 1)
+	if next[0]%5 == 0 && cur[0]%5 != 0 {
+		return true, []Finding{{0, "multiple of 5"}}
+	}
+	return true, nil
+}
+
+func (g wander) Check(_ *int, row []int32, tl *Tally) []Finding {
+	tl.Add(unitState, 1)
+	if row[2] > 1<<24 && row[1] > 1<<12 {
+		return []Finding{{1, "big"}}
+	}
+	return nil
+}
+
+// sameRun fails unless two runs agree on every figure, the tally and every
+// stored state's row, parent and transition.
+func sameRun(t *testing.T, label string, want, got *Run) {
+	t.Helper()
+	if got.Status != want.Status || got.Distinct != want.Distinct || !slices.Equal(got.PerDepth, want.PerDepth) ||
+		got.Checked != want.Checked || got.BoundHit != want.BoundHit {
+		t.Fatalf("%s: %v %d %v %d %q, in memory %v %d %v %d %q", label, got.Status, got.Distinct, got.PerDepth, got.Checked, got.BoundHit,
+			want.Status, want.Distinct, want.PerDepth, want.Checked, want.BoundHit)
+	}
+	if !reflect.DeepEqual(got.Tally, want.Tally) {
+		t.Fatalf("%s: tally %+v, in memory %+v", label, got.Tally, want.Tally)
+	}
+	if got.Store.Len() != want.Store.Len() {
+		t.Fatalf("%s: %d stored, in memory %d", label, got.Store.Len(), want.Store.Len())
+	}
+	for i := range want.Store.Len() {
+		if !slices.Equal(got.Store.Row(i), want.Store.Row(i)) || got.Store.Parent(int32(i)) != want.Store.Parent(int32(i)) ||
+			(i > 0 && got.Store.Trans(int32(i)) != want.Store.Trans(int32(i))) {
+			t.Fatalf("%s: state %d is %v from %d, in memory %v from %d", label, i, got.Store.Row(i), got.Store.Parent(int32(i)),
+				want.Store.Row(i), want.Store.Parent(int32(i)))
+		}
+	}
+	if h := want.Tally.Best(); h != nil && !slices.Equal(got.Store.Path(h.Parent), want.Store.Path(h.Parent)) {
+		t.Fatalf("%s: witness path %v, in memory %v", label, got.Store.Path(h.Parent), want.Store.Path(h.Parent))
+	}
+}
+
+func TestRunsStoreMatchesMemory(t *testing.T) {
+	w := wander{mod: 40}
+	dir := t.TempDir()
+	for _, cfg := range []Config{
+		{Depth: 12},
+		{Depth: 9, TerminalOnly: true},
+		{Depth: 12, MaxStates: 900},
+		{Depth: 12, MaxStates: 1},
+		{Depth: 12, StopAtFirst: true},
+		{Depth: 40},
+	} {
+		want, err := Explore[*int](w, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, workers := range []int{1, 2} {
+			// 16 records a buffer: every level spills many runs of
+			// candidates and of new states.
+			for _, budget := range []int64{1, 1 << 20} {
+				c := cfg
+				c.Workers, c.Runs, c.StoreDir, c.RunsMemory = workers, true, dir, budget
+				got, err := Explore[*int](w, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameRun(t, fmt.Sprintf("%+v", c), want, got)
+				if got.Store.DiskBytes() <= 0 {
+					t.Errorf("%+v: no disk use recorded", c)
+				}
+				got.Store.Free()
+			}
+		}
+		want.Store.Free()
+	}
+	if ents, err := os.ReadDir(dir); err != nil || len(ents) != 0 {
+		t.Fatalf("store directory keeps %v (%v)", ents, err)
+	}
+}
+
+func TestRunsStoreDirEncoding(t *testing.T) {
+	dir := t.TempDir()
+	want, _ := Explore[*int](wander{mod: 20}, Config{Depth: 8})
+	got, err := Explore[*int](wander{mod: 20}, Config{Depth: 8, StoreDir: RunsStoreDir(dir, 100)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRun(t, "encoded", want, got)
+	for _, bad := range []string{"runs:", "runs:x:" + dir, "runs:-1:" + dir, "runs:10:" + filepath.Join(dir, "missing")} {
+		if _, err := Explore[*int](wander{mod: 20}, Config{Depth: 8, StoreDir: bad}); err == nil {
+			t.Errorf("store %q accepted", bad)
+		}
+	}
+}
+
+func TestRunsStoreBadDirectory(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	locked := filepath.Join(dir, "locked")
+	if err := os.Mkdir(locked, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{file, filepath.Join(dir, "missing"), locked} {
+		_, err := Explore[*int](wander{mod: 20}, Config{Depth: 8, Runs: true, StoreDir: d})
+		if d == locked && os.Getuid() == 0 {
+			continue // root writes anywhere
+		}
+		if err == nil || !strings.Contains(err.Error(), "state store") {
+			t.Errorf("store dir %s: error %v", d, err)
+		}
+	}
+}
