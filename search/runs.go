@@ -69,7 +69,9 @@ type runsStore struct {
 	levels  []*runFile
 	base    []int
 	visited *runFile
-	// disk is the largest number of bytes the store's files held at once.
+	// files counts the files created, runs and levels alike.
+	files int
+	// disk is the bytes the store's files hold, peak the most they held.
 	disk, peak int64
 }
 
@@ -84,6 +86,7 @@ func newRunsStore(width int, dir string, budget int64) *runsStore {
 // create opens a new run file with the current layout, for about expect
 // records (0: many).
 func (rs *runsStore) create(expect int) (*runFile, error) {
+	rs.files++
 	return createRunFile(rs.dir, rs.lay, expect)
 }
 

@@ -73,6 +73,18 @@ func (b *runBuffer) insert(row []int32, h uint64, parent int32, trans uint16) {
 	b.set(row, h, parent, trans)
 }
 
+// has reports whether a row with hash h is buffered. It only reads, so
+// workers may call it concurrently while nothing is added.
+func (b *runBuffer) has(row []int32, h uint64) bool {
+	for p := h & b.mask; b.index[p] != 0; p = (p + 1) & b.mask {
+		e := int(b.index[p] - 1)
+		if b.keys[e] == h && slices.Equal(b.row(e), row) {
+			return true
+		}
+	}
+	return false
+}
+
 // push adds a new state, keyed by its (parent, transition), which no other
 // state of the level shares. The buffer must not be full.
 func (b *runBuffer) push(row []int32, parent int32, trans uint16) {

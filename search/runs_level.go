@@ -190,7 +190,11 @@ func (x *explorer[C]) expandLevel(rs *runsStore, lo, hi, d int) (int, bool, erro
 					for _, f := range fs {
 						o.t.record(Hit{d + 1, int32(i), t, f})
 					}
-					o.hashes = append(o.hashes, hashRow(next))
+					h := hashRow(next)
+					if rs.buf.has(next, h) {
+						continue // buffered from an earlier block, so from a smaller parent
+					}
+					o.hashes = append(o.hashes, h)
 					o.rows = append(o.rows, next...)
 					o.parents = append(o.parents, int32(i))
 					o.trans = append(o.trans, uint16(t))
