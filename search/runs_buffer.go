@@ -2,6 +2,7 @@ package search
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 	"unsafe"
 )
@@ -104,21 +105,50 @@ func refLess(p1 int32, t1 uint16, p2 int32, t2 uint16) bool {
 // writeSorted writes the buffered records to f sorted by key (then row,
 // for equal hashes), and empties the buffer.
 func (b *runBuffer) writeSorted(f *runFile) error {
-	perm := b.perm[:b.n]
-	for e := range perm {
-		perm[e] = int32(e)
-	}
-	slices.SortFunc(perm, func(x, y int32) int {
-		if c := cmp.Compare(b.keys[x], b.keys[y]); c != 0 {
-			return c
-		}
-		return slices.Compare(b.row(int(x)), b.row(int(y)))
-	})
-	for _, e := range perm {
+	for _, e := range b.sorted() {
 		f.append(b.row(int(e)), b.parents[e], b.trans[e])
 	}
 	b.reset()
 	return f.finish()
+}
+
+// sorted is the permutation of the entries by (key, row). A counting pass
+// first places them in 2^16 buckets by their key's leading bits (hashes
+// are uniform, and a level's (parent, transition) keys nearly so), then
+// each small bucket is sorted by comparison.
+func (b *runBuffer) sorted() []int32 {
+	perm, keys := b.perm[:b.n], b.keys[:b.n]
+	if b.n == 0 {
+		return perm
+	}
+	lo, hi := slices.Min(keys), slices.Max(keys)
+	shift := max(bits.Len64(hi-lo)-16, 0)
+	ends := make([]int, 1<<16+1)
+	for _, k := range keys {
+		ends[(k-lo)>>shift+1]++
+	}
+	for i := 1; i < len(ends); i++ {
+		ends[i] += ends[i-1]
+	}
+	for e, k := range keys {
+		j := (k - lo) >> shift
+		perm[ends[j]] = int32(e)
+		ends[j]++
+	}
+	// ends[j] is now the end of bucket j, and so the start of bucket j+1.
+	start := 0
+	for _, end := range ends[:1<<16] {
+		if end-start > 1 {
+			slices.SortFunc(perm[start:end], func(x, y int32) int {
+				if c := cmp.Compare(b.keys[x], b.keys[y]); c != 0 {
+					return c
+				}
+				return slices.Compare(b.row(int(x)), b.row(int(y)))
+			})
+		}
+		start = end
+	}
+	return perm
 }
 
 // reset empties the buffer. A nearly empty index is cleared entry by

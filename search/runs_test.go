@@ -200,3 +200,30 @@ func TestRunFileTruncatedIsAnError(t *testing.T) {
 		t.Fatalf("record 4 reads %v %d %d (%v)", row, p, tr, err)
 	}
 }
+
+// The buffer's sort orders by key, then row, whatever the keys' spread.
+func TestRunBufferSorts(t *testing.T) {
+	mem := &offheap{}
+	defer mem.freeAll()
+	b := newRunBuffer(2, 1<<16, mem)
+	for _, spread := range []uint64{1, 3, 1 << 20, 1 << 40, ^uint64(0)} {
+		for e := range 500 {
+			k := uint64(e*7919%500) * (spread / 500)
+			if spread < 500 {
+				k = uint64(e) % (spread + 1)
+			}
+			b.set([]int32{int32(e % 3), int32(-e)}, k, int32(e), 0)
+		}
+		perm := b.sorted()
+		if all := slices.Sorted(slices.Values(perm)); len(all) != 500 || all[0] != 0 || all[499] != 499 || len(slices.Compact(all)) != 500 {
+			t.Fatalf("spread %d: not a permutation of the entries", spread)
+		}
+		for i := 1; i < len(perm); i++ {
+			x, y := perm[i-1], perm[i]
+			if b.keys[x] > b.keys[y] || b.keys[x] == b.keys[y] && slices.Compare(b.row(int(x)), b.row(int(y))) > 0 {
+				t.Fatalf("spread %d: entries %d and %d out of order", spread, x, y)
+			}
+		}
+		b.reset()
+	}
+}
