@@ -227,3 +227,11 @@ func TestRunBufferSorts(t *testing.T) {
 		b.reset()
 	}
 }
+
+// The runs store refuses partial-order reduction instead of ignoring it.
+func TestRunsStoreRefusesPOR(t *testing.T) {
+	_, err := Explore[*int](cube{k: 3, n: 4, limit: 2, commute: true}, Config{Depth: 5, POR: true, Runs: true, StoreDir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "partial-order") {
+		t.Fatalf("error %v", err)
+	}
+}
