@@ -59,6 +59,12 @@ type Config struct {
 	// that directory (unlinked at once), so that the kernel can keep them
 	// on disk instead of in memory; the index stays in memory.
 	StoreDir string
+	// Runs keeps the visited states in sorted files in StoreDir (the
+	// system's temporary directory when empty) instead of memory, with
+	// RunsMemory bytes of buffer (0: DefaultRunsMemory); see runs.go.
+	// Results are those of the in-memory store. Not with POR.
+	Runs       bool
+	RunsMemory int64
 	// POR reduces the transitions executed by sleep sets when the World is
 	// a Reducer (por.go); every state is still stored and checked.
 	POR bool
@@ -134,6 +140,12 @@ func Explore[C any](w World[C], cfg Config) (*Run, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
+	if err := decodeRunsDir(&cfg); err != nil {
+		return nil, err
+	}
+	if cfg.Runs && cfg.StoreDir == "" {
+		cfg.StoreDir = os.TempDir()
+	}
 	if cfg.StoreDir != "" {
 		if fi, err := os.Stat(cfg.StoreDir); err != nil || !fi.IsDir() {
 			return nil, fmt.Errorf("state store directory %q: not a directory", cfg.StoreDir)
@@ -145,6 +157,15 @@ func Explore[C any](w World[C], cfg Config) (*Run, error) {
 		x.sleep = &sleepSets{words: x.sleepWords}
 		x.sleep.grow(1)
 		clear(x.sleep.bits) // the initial state sleeps on nothing
+	}
+	if cfg.Runs {
+		if x.red != nil {
+			return nil, fmt.Errorf("the runs state store does not support partial-order reduction")
+		}
+		if cfg.Checkpoint != nil {
+			return nil, fmt.Errorf("the runs state store does not write checkpoints")
+		}
+		return x.runRuns()
 	}
 	if cfg.Checkpoint != nil {
 		if fi, err := os.Stat(cfg.Checkpoint.Dir); err != nil || !fi.IsDir() {

@@ -29,6 +29,9 @@ type Store struct {
 	index    []int32 // open addressing; row+1, 0 empty
 	mask     uint64
 	mem      *offheap
+	// ext, when set, holds the rows instead (the runs store, runs.go): the
+	// store then only reads them back, by index.
+	ext *runsStore
 }
 
 const chunkRecords = 1 << 16
@@ -72,6 +75,10 @@ func (s *Store) Row(i int) []int32 { return s.RowInto(i, make([]int32, s.width))
 // RowInto writes stored state i into buf (of the store's width) and
 // returns it.
 func (s *Store) RowInto(i int, buf []int32) []int32 {
+	if s.ext != nil {
+		s.ext.rowInto(i, buf)
+		return buf
+	}
 	b := s.record(i)
 	for k := range buf[:s.width] {
 		buf[k] = s.word(b, k)
@@ -116,6 +123,10 @@ func need(x int32) uint8 {
 // Parent is the state from which state i was first reached, -1 for the
 // initial state.
 func (s *Store) Parent(i int32) int32 {
+	if s.ext != nil {
+		p, _ := s.ext.ref(int(i))
+		return p
+	}
 	b := s.record(int(i))[s.rec-6:]
 	return int32(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
 }
@@ -123,6 +134,10 @@ func (s *Store) Parent(i int32) int32 {
 // Trans is the transition that first reached state i (meaningless for the
 // initial state).
 func (s *Store) Trans(i int32) int {
+	if s.ext != nil {
+		_, t := s.ext.ref(int(i))
+		return int(t)
+	}
 	b := s.record(int(i))[s.rec-2:]
 	return int(uint16(b[0]) | uint16(b[1])<<8)
 }
@@ -281,8 +296,20 @@ func (s *Store) Path(i int32) []int {
 // the mapped memory does not count towards the garbage collector's goal,
 // so nothing else would hurry its release.
 func (s *Store) Free() {
+	if s.ext != nil {
+		s.ext.close()
+	}
 	s.mem.freeAll()
 	s.chunks, s.index, s.n, s.mask = nil, nil, 0, 0
+}
+
+// DiskBytes is the most the store's files held at once (the runs store;
+// 0 otherwise).
+func (s *Store) DiskBytes() int64 {
+	if s.ext == nil {
+		return 0
+	}
+	return s.ext.peak
 }
 
 // Bytes is the memory the store holds: its records and its index.

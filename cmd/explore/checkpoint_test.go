@@ -183,6 +183,7 @@ func TestCheckpointRefusals(t *testing.T) {
 		{"-checkpoint", good, "-compare", "spec,M6"},
 		{"-checkpoint", good, "-universe", "walk"},
 		{"-checkpoint", good, "-rules", "b-max-frontier"},
+		{"-checkpoint", good, "-store", "runs", "-store-dir", dir},
 	} {
 		code, _, errOut := runCLI(t, append(append([]string{}, common...), extra...)...)
 		if code != exitUsage || !strings.Contains(errOut, "-checkpoint") && !strings.Contains(errOut, "-resume") {
