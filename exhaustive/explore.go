@@ -44,6 +44,11 @@ type Config struct {
 	// this directory instead of memory (search.Config.StoreDir); results
 	// are the same.
 	StoreDir string
+	// StoreRuns keeps the visited states as sorted files in StoreDir
+	// (search.Config.Runs), buffering successors in StoreMemory bytes
+	// (0: search.DefaultRunsMemory); results are unchanged.
+	StoreRuns   bool
+	StoreMemory int64
 	// POR executes fewer transitions by partial-order reduction (sleep
 	// sets over commuting transitions; network universes): every state is
 	// still stored and checked, so the states per depth and every state
@@ -142,7 +147,7 @@ func Explore(cfg Config) (*Result, error) {
 		return nil, err
 	}
 	scfg := search.Config{Depth: cfg.Depth, TerminalOnly: u.TerminalOnly, Workers: cfg.Workers,
-		MaxStates: cfg.MaxStates, POR: cfg.POR, StoreDir: cfg.StoreDir, StopAtFirst: cfg.StopAtFirst, Progress: cfg.Progress, ProgressEvery: cfg.ProgressEvery}
+		MaxStates: cfg.MaxStates, POR: cfg.POR, StoreDir: cfg.StoreDir, Runs: cfg.StoreRuns, RunsMemory: cfg.StoreMemory, StopAtFirst: cfg.StopAtFirst, Progress: cfg.Progress, ProgressEvery: cfg.ProgressEvery}
 	if cfg.Checkpoint != nil {
 		if scfg.Checkpoint, err = searchCheckpoint(&cfg, w); err != nil {
 			return nil, err

@@ -140,7 +140,7 @@ func Explore[C any](w World[C], cfg Config) (*Run, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
-	if err := decodeRunsDir(&cfg); err != nil {
+	if err := checkRunsConfig(&cfg); err != nil {
 		return nil, err
 	}
 	if cfg.Runs && cfg.StoreDir == "" {

@@ -2,8 +2,6 @@ package search
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 )
 
 // The runs store (Config.Runs) keeps the visited set on disk as sorted
@@ -33,28 +31,11 @@ import (
 // Config.RunsMemory is 0.
 const DefaultRunsMemory = 1 << 30
 
-const runsPrefix = "runs:"
-
-// RunsStoreDir encodes "the runs store in dir, with a buffer of memory
-// bytes" as a Config.StoreDir, for callers whose configuration carries only
-// a store directory: Explore decodes it into Config.Runs and
-// Config.RunsMemory.
-func RunsStoreDir(dir string, memory int64) string {
-	return runsPrefix + strconv.FormatInt(memory, 10) + ":" + dir
-}
-
-// decodeRunsDir undoes RunsStoreDir on cfg.
-func decodeRunsDir(cfg *Config) error {
-	rest, ok := strings.CutPrefix(cfg.StoreDir, runsPrefix)
-	if !ok {
-		return nil
+// checkRunsConfig refuses a runs store configuration that cannot work.
+func checkRunsConfig(cfg *Config) error {
+	if cfg.RunsMemory < 0 {
+		return fmt.Errorf("runs store buffer of %d bytes: want 0 (the default) or more", cfg.RunsMemory)
 	}
-	mem, dir, ok := strings.Cut(rest, ":")
-	n, err := strconv.ParseInt(mem, 10, 64)
-	if !ok || err != nil || n < 0 {
-		return fmt.Errorf("state store %q: want %s<bytes>:<directory>", cfg.StoreDir, runsPrefix)
-	}
-	cfg.StoreDir, cfg.Runs, cfg.RunsMemory = dir, true, n
 	return nil
 }
 

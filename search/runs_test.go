@@ -126,17 +126,14 @@ func TestRunsStoreMatchesMemory(t *testing.T) {
 	}
 }
 
-func TestRunsStoreDirEncoding(t *testing.T) {
+func TestRunsStoreBadConfig(t *testing.T) {
 	dir := t.TempDir()
-	want, _ := Explore[*int](wander{mod: 20}, Config{Depth: 8})
-	got, err := Explore[*int](wander{mod: 20}, Config{Depth: 8, StoreDir: RunsStoreDir(dir, 100)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameRun(t, "encoded", want, got)
-	for _, bad := range []string{"runs:", "runs:x:" + dir, "runs:-1:" + dir, "runs:10:" + filepath.Join(dir, "missing")} {
-		if _, err := Explore[*int](wander{mod: 20}, Config{Depth: 8, StoreDir: bad}); err == nil {
-			t.Errorf("store %q accepted", bad)
+	for _, bad := range []Config{
+		{Depth: 8, Runs: true, StoreDir: dir, RunsMemory: -1},
+		{Depth: 8, Runs: true, StoreDir: filepath.Join(dir, "missing")},
+	} {
+		if _, err := Explore[*int](wander{mod: 20}, bad); err == nil {
+			t.Errorf("runs store in %q with %d bytes accepted", bad.StoreDir, bad.RunsMemory)
 		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
-	"github.com/nip-rs/harness/search"
 )
 
 // caughtBy is the first core mutant the exploration of universe catches.
@@ -54,7 +53,7 @@ func TestRunsStoreMatchesMemoryOnUniverses(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				cfg.StoreDir = search.RunsStoreDir(dir, 8<<10)
+				cfg.StoreDir, cfg.StoreRuns, cfg.StoreMemory = dir, true, 8<<10
 				got, err := exhaustive.Explore(cfg)
 				if err != nil {
 					t.Fatal(err)

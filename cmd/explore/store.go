@@ -44,7 +44,7 @@ func (s storeOptions) apply(cfg *exhaustive.Config) error {
 			if cfg.POR {
 				return fmt.Errorf("-store runs does not support -por")
 			}
-			cfg.StoreDir = search.RunsStoreDir(s.dir, int64(s.memMiB)<<20)
+			cfg.StoreRuns, cfg.StoreMemory = true, int64(s.memMiB)<<20
 		}
 		return nil
 	}
