@@ -273,6 +273,11 @@ func (x *explorer[C]) run() (*Run, error) {
 	if res.BoundHit != "" && !stopped {
 		res.PerDepth = append(res.PerDepth, x.store.Len()-hi)
 	}
+	return x.finish(res), nil
+}
+
+// finish sets the run's status from its tally and bound, and its time.
+func (x *explorer[C]) finish(res *Run) *Run {
 	switch {
 	case x.total.best != nil:
 		res.Status = StatusViolation
@@ -280,7 +285,7 @@ func (x *explorer[C]) run() (*Run, error) {
 		res.Status = StatusUnknown
 	}
 	res.Elapsed = time.Since(x.start)
-	return res, nil
+	return res
 }
 
 // parallel runs fn over pieces [0, n) on the configured workers, each with

@@ -2,7 +2,6 @@ package search
 
 import (
 	"fmt"
-	"time"
 )
 
 // runRuns is run with the runs store (runs.go): the same levels, checks
@@ -75,14 +74,7 @@ func (x *explorer[C]) runRuns() (*Run, error) {
 		}
 	}
 	res.Distinct = view.n
-	switch {
-	case x.total.best != nil:
-		res.Status = StatusViolation
-	case res.BoundHit != "":
-		res.Status = StatusUnknown
-	}
-	res.Elapsed = time.Since(x.start)
-	return res, nil
+	return x.finish(res), nil
 }
 
 // readBlock decodes the next n records of rd into rows, parents and
