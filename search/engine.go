@@ -401,11 +401,14 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 			}
 			return o
 		})
-		for _, o := range outs {
+		ids := x.mergeBlock(outs)
+		for p, o := range outs {
 			x.total.merge(o.t)
-			for k, par := range o.parents {
-				j, _ := x.store.addHashed(o.rows[k*w:(k+1)*w], o.hashes[k], par, o.trans[k])
-				x.narrow(next, j-hi, o.sleeps, k)
+			if next == nil {
+				continue
+			}
+			for k, j := range ids[p] {
+				x.narrow(next, int(j)-hi, o.sleeps, k)
 			}
 			for k, j := range o.again {
 				x.narrow(next, int(j)-hi, o.againSet, k)

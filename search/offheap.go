@@ -51,6 +51,16 @@ func (m *offheap) allocInt32(n int) []int32 {
 	return unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
 
+// allocUint64 is a zeroed block of n uint64s.
+func (m *offheap) allocUint64(n int) []uint64 {
+	b := m.alloc(8 * n)
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}
+
+func (m *offheap) freeUint64(x []uint64) {
+	m.free(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(x))), 8*len(x)))
+}
+
 func (m *offheap) freeInt32(x []int32) {
 	m.free(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(x))), 4*len(x)))
 }

@@ -26,9 +26,15 @@ type Store struct {
 	perChunk int     // records per chunk
 	chunks   [][]byte
 	n        int
-	index    []int32 // open addressing; row+1, 0 empty
-	mask     uint64
-	mem      *offheap
+	// index is open addressing with linear probing; a slot is row+1 in
+	// its high 32 bits (0: empty) and the top 32 bits of the row's hash in
+	// its low 32 bits. A slot's position is the top bits of that tag, so a
+	// probe compares a row only when the tags agree, and a resize moves
+	// slots without reading a record.
+	index []uint64
+	mask  uint64
+	shift uint // 64 - log2(len(index))
+	mem   *offheap
 	// ext, when set, holds the rows instead (the runs store, runs.go): the
 	// store then only reads them back, by index.
 	ext *runsStore
@@ -142,16 +148,6 @@ func (s *Store) Trans(i int32) int {
 	return int(uint16(b[0]) | uint16(b[1])<<8)
 }
 
-// rowHash is the hash of stored row i, as hashRow of its words.
-func (s *Store) rowHash(i int) uint64 {
-	b := s.record(i)
-	h := hashSeed
-	for k := range s.width {
-		h = hashWord(h, s.word(b, k))
-	}
-	return hashFinish(h)
-}
-
 const hashSeed = uint64(0x9e3779b97f4a7c15)
 
 func hashWord(h uint64, x int32) uint64 {
@@ -174,28 +170,57 @@ func hashRow(r []int32) uint64 {
 	return hashFinish(h)
 }
 
-func (s *Store) equal(i int32, r []int32) bool {
-	b := s.record(int(i))
+// slot is the index entry of row i with hash h.
+func slot(i int, h uint64) uint64 { return uint64(i+1)<<32 | h>>32 }
+
+// encode writes r in the record layout into buf (at least the columns'
+// bytes) and returns the columns' bytes; false when a word needs a wider
+// column than the store has, so that no stored row can equal r.
+func (s *Store) encode(r []int32, buf []byte) ([]byte, bool) {
 	for k, x := range r {
-		if s.word(b, k) != x {
-			return false
+		if need(x) > s.wd[k] {
+			return nil, false
 		}
+		putWord(buf[s.off[k]:], s.wd[k], x)
 	}
-	return true
+	return buf[:s.rec-6], true
 }
+
+// maxStackRecord is the largest record encoded on the stack; wider rows
+// take a heap buffer.
+const maxStackRecord = 256
 
 // lookup is the index of stored row r, or -1. Like has, it only reads.
 func (s *Store) lookup(r []int32) int { return s.lookupHashed(r, hashRow(r)) }
 
-// lookupHashed is lookup given hashRow(r).
+// lookupHashed is lookup given hashRow(r). It only reads, so workers may
+// call it concurrently while nothing is added.
 func (s *Store) lookupHashed(r []int32, h uint64) int {
-	for p := h & s.mask; ; p = (p + 1) & s.mask {
+	var stack [maxStackRecord]byte
+	buf := stack[:]
+	if s.rec > len(buf) {
+		buf = make([]byte, s.rec)
+	}
+	enc, ok := s.encode(r, buf)
+	if !ok {
+		return -1
+	}
+	return s.find(enc, h)
+}
+
+// find is the index of the stored row whose columns are enc, or -1.
+func (s *Store) find(enc []byte, h uint64) int {
+	tag := h >> 32
+	for p := h >> s.shift; ; p = (p + 1) & s.mask {
 		v := s.index[p]
 		if v == 0 {
 			return -1
 		}
-		if s.equal(v-1, r) {
-			return int(v - 1)
+		if v&0xffffffff == tag {
+			i := int(v>>32) - 1
+			if string(s.record(i)[:len(enc)]) == string(enc) {
+				return i
+			}
 		}
 	}
 }
@@ -216,26 +241,34 @@ func (s *Store) addHashed(r []int32, h uint64, parent int32, trans uint16) (int,
 	if uint64(s.n+1)*2 > s.mask+1 {
 		s.resize(int(s.mask+1) * 2)
 	}
-	p := h & s.mask
-	for ; s.index[p] != 0; p = (p + 1) & s.mask {
-		if v := s.index[p]; s.equal(v-1, r) {
-			return int(v - 1), false
-		}
-	}
-	s.index[p] = int32(s.n + 1)
 	for k, x := range r {
 		if w := need(x); w > s.wd[k] {
 			s.widen(k, w)
 		}
 	}
+	var stack [maxStackRecord]byte
+	buf := stack[:]
+	if s.rec > len(buf) {
+		buf = make([]byte, s.rec)
+	}
+	enc, _ := s.encode(r, buf)
+	tag := h >> 32
+	p := h >> s.shift
+	for ; s.index[p] != 0; p = (p + 1) & s.mask {
+		if v := s.index[p]; v&0xffffffff == tag {
+			i := int(v>>32) - 1
+			if string(s.record(i)[:len(enc)]) == string(enc) {
+				return i, false
+			}
+		}
+	}
+	s.index[p] = slot(s.n, h)
 	if s.n%s.perChunk == 0 {
 		s.chunks = append(s.chunks, s.mem.allocFile(s.perChunk*s.rec))
 	}
 	s.n++
 	b := s.record(s.n - 1)
-	for k, x := range r {
-		putWord(b[s.off[k]:], s.wd[k], x)
-	}
+	copy(b, enc)
 	putWord(b[s.rec-6:], 4, parent)
 	putWord(b[s.rec-2:], 2, int32(trans))
 	return s.n - 1, true
@@ -263,19 +296,32 @@ func (s *Store) widen(k int, w uint8) {
 	}
 }
 
+// resize gives the index n slots (a power of two, at most 2^32), moving
+// every slot by its tag.
 func (s *Store) resize(n int) {
-	if s.index != nil {
-		s.mem.freeInt32(s.index)
-	}
-	s.index = s.mem.allocInt32(n)
-	s.mask = uint64(n - 1)
-	for i := range s.n {
-		p := s.rowHash(i) & s.mask
-		for s.index[p] != 0 {
-			p = (p + 1) & s.mask
+	old := s.index
+	s.setIndex(n)
+	for _, v := range old {
+		if v != 0 {
+			s.claim(v)
 		}
-		s.index[p] = int32(i + 1)
 	}
+	if old != nil {
+		s.mem.freeUint64(old)
+	}
+}
+
+// setIndex replaces the index by an empty one of n slots (a power of two,
+// at most 2^32). A slot's position is the top bits of its tag, the hash's
+// top 32 bits, so slots move without their rows.
+func (s *Store) setIndex(n int) {
+	bits := uint(0)
+	for 1<<bits < n {
+		bits++
+	}
+	s.index = s.mem.allocUint64(n)
+	s.mask = uint64(n - 1)
+	s.shift = 64 - bits
 }
 
 // Path is the transition sequence that first reached state i.
@@ -314,5 +360,5 @@ func (s *Store) DiskBytes() int64 {
 
 // Bytes is the memory the store holds: its records and its index.
 func (s *Store) Bytes() int64 {
-	return int64(len(s.chunks))*int64(s.perChunk*s.rec) + int64(len(s.index))*4
+	return int64(len(s.chunks))*int64(s.perChunk*s.rec) + int64(len(s.index))*8
 }
