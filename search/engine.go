@@ -197,6 +197,8 @@ type explorer[C any] struct {
 
 	ck *checkpointer // with Config.Checkpoint
 
+	dedup [][]uint64 // mergeBlock's table per bucket, kept between blocks
+
 	depth    atomic.Int64
 	checking atomic.Bool
 	distinct atomic.Int64
@@ -354,6 +356,9 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 			z := make([]uint64, x.sleepWords)
 			done := make([]uint64, x.sleepWords)
 			zs := make([]uint64, x.sleepWords)
+			set := pieceSets.Get().(*pieceSet)
+			defer pieceSets.Put(set)
+			set.reset()
 			for i := b + p*pieceSize; i < min(b+(p+1)*pieceSize, be); i++ {
 				x.store.RowInto(i, cur)
 				if x.red != nil {
@@ -387,6 +392,14 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 					j := x.store.lookupHashed(row, h)
 					switch {
 					case j < 0:
+						if k, dup := set.seen(&o, row, h); dup {
+							// The piece found it already: only its sleep
+							// set narrows (an intersection, in any order).
+							for q := range zs {
+								o.sleeps[k*x.sleepWords+q] &= zs[q]
+							}
+							continue
+						}
 						o.hashes = append(o.hashes, h)
 						o.rows = append(o.rows, row...)
 						o.parents = append(o.parents, int32(i))
@@ -401,13 +414,13 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 			}
 			return o
 		})
-		ids := x.mergeBlock(outs)
+		ids, off := x.mergeBlock(outs, next != nil)
 		for p, o := range outs {
 			x.total.merge(o.t)
 			if next == nil {
 				continue
 			}
-			for k, j := range ids[p] {
+			for k, j := range ids[off[p]:off[p+1]] {
 				x.narrow(next, int(j)-hi, o.sleeps, k)
 			}
 			for k, j := range o.again {

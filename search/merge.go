@@ -2,46 +2,47 @@ package search
 
 import (
 	"sort"
+	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
 // mergeBlock stores the new rows a block's pieces found (outs, in piece
-// order) and returns, per piece, each candidate's state index. The result
-// is exactly that of adding the candidates one by one in generation order
-// (addHashed): the first occurrence of a row takes the next index, a later
-// one gets the first's. The work is split over the workers, so that
-// storing a block no longer leaves all but one of them idle:
+// order). The result is exactly that of adding the candidates one by one
+// in generation order (addHashed): the first occurrence of a row takes the
+// next index, a later one gets the first's. With withIDs it returns every
+// candidate's state index, by generation index (candidate k of piece p is
+// off[p]+k). The work is split over the workers, so that storing a block
+// no longer leaves all but one of them idle:
 //
 //   - the candidates are de-duplicated among themselves in buckets by hash
 //     (every candidate is absent from the store: the pieces looked each up
 //     in the store as it was before the block, and nothing was added
-//     since), each bucket kept in generation order;
-//   - a pass in generation order numbers the first occurrences;
+//     since; and each piece hands over a row once), each bucket in
+//     generation order;
+//   - counting the first occurrences of each piece numbers them;
 //   - the records are written and the index slots inserted in parallel: the
 //     rows are distinct and absent, so an insertion only has to claim an
 //     empty slot, by compare-and-swap, and lookups find a row whatever the
 //     order the slots were claimed in.
-func (x *explorer[C]) mergeBlock(outs []pieceOut) [][]int32 {
+func (x *explorer[C]) mergeBlock(outs []pieceOut, withIDs bool) (ids []int32, off []int) {
 	s := x.store
-	off := make([]int, len(outs)+1)
+	off = make([]int, len(outs)+1)
 	for p, o := range outs {
 		off[p+1] = off[p] + len(o.parents)
 	}
 	total := off[len(outs)]
-	ids := make([][]int32, len(outs))
-	for p, o := range outs {
-		ids[p] = make([]int32, len(o.parents))
-	}
 	if total == 0 {
-		return ids
+		return nil, off
 	}
-	// first[g] is the generation index of the first occurrence of
-	// candidate g's row, or -1 when g is that first occurrence.
-	first := make([]int32, total)
+	// first[g] is 0 when candidate g is the first occurrence of its row,
+	// or the first occurrence's generation index plus one.
+	first := make([]uint32, total)
 	buckets := 4 * x.cfg.Workers
+	for len(x.dedup) < buckets {
+		x.dedup = append(x.dedup, nil)
+	}
 	needs := parallel(x, buckets, func(_ C, b int) []uint8 {
-		return x.dedupBucket(outs, off, first, uint64(b), uint64(buckets))
+		return x.dedupBucket(outs, off, first, b, buckets)
 	})
 	wd := make([]uint8, s.width)
 	for _, nd := range needs {
@@ -49,77 +50,108 @@ func (x *explorer[C]) mergeBlock(outs []pieceOut) [][]int32 {
 			wd[k] = max(wd[k], v)
 		}
 	}
-	n := int32(s.n)
-	for p, o := range outs {
-		for k := range o.parents {
-			if f := first[off[p]+k]; f < 0 {
-				ids[p][k] = n
-				n++
-			} else {
-				q := sort.SearchInts(off, int(f)+1) - 1
-				ids[p][k] = ids[q][int(f)-off[q]]
+	// start[p] is the index of piece p's first new row.
+	start := make([]int, len(outs)+1)
+	start[0] = s.n
+	for p := range outs {
+		start[p+1] = start[p]
+		for _, f := range first[off[p]:off[p+1]] {
+			if f == 0 {
+				start[p+1]++
 			}
 		}
 	}
-	s.reserve(int(n), wd, func(tasks int, fn func(int)) {
+	n := start[len(outs)]
+	s.reserve(n, wd, func(tasks int, fn func(int)) {
 		parallel(x, tasks, func(_ C, t int) struct{} { fn(t); return struct{}{} })
 	})
+	if withIDs {
+		ids = make([]int32, total)
+	}
 	w := s.width
 	parallel(x, len(outs), func(_ C, p int) struct{} {
-		o := outs[p]
+		o, i := outs[p], start[p]
 		for k, par := range o.parents {
-			if first[off[p]+k] >= 0 {
+			if first[off[p]+k] != 0 {
 				continue
 			}
-			s.put(int(ids[p][k]), o.rows[k*w:(k+1)*w], o.hashes[k], par, o.trans[k])
+			s.put(i, o.rows[k*w:(k+1)*w], o.hashes[k], par, o.trans[k])
+			if ids != nil {
+				ids[off[p]+k] = int32(i)
+			}
+			i++
 		}
 		return struct{}{}
 	})
-	s.n = int(n)
-	return ids
+	if ids != nil {
+		for g, f := range first {
+			if f != 0 {
+				ids[g] = ids[f-1]
+			}
+		}
+	}
+	s.n = n
+	return ids, off
 }
 
 // dedupBucket marks, among the candidates whose hash falls in bucket b of
 // nb, every later occurrence of a row with its first occurrence, and
 // returns the bytes each column needs for the bucket's rows. Rows with
-// equal hashes are compared word for word: the key is exact.
-func (x *explorer[C]) dedupBucket(outs []pieceOut, off []int, first []int32, b, nb uint64) []uint8 {
+// equal hashes are compared word for word: the key is exact. The bucket's
+// table (a slot is the hash's top 32 bits, then the first occurrence's
+// generation index plus one) lives outside the Go heap, with the store,
+// and is kept for the next block.
+func (x *explorer[C]) dedupBucket(outs []pieceOut, off []int, first []uint32, b, nb int) []uint8 {
 	w := x.store.width
 	wd := make([]uint8, w)
-	seen := map[uint64]int32{}
-	var clash map[string]int32 // rows whose hash another row took first
-	row := func(g int32) []int32 {
-		q := sort.SearchInts(off, int(g)+1) - 1
-		k := int(g) - off[q]
-		return outs[q].rows[k*w : (k+1)*w]
+	count := 0
+	for _, o := range outs {
+		for _, h := range o.hashes {
+			if int(h%uint64(nb)) == b {
+				count++
+			}
+		}
 	}
+	size := 1 << 8
+	for size < 2*count {
+		size *= 2
+	}
+	tab := x.dedup[b]
+	if len(tab) < size {
+		if tab != nil {
+			x.store.mem.freeUint64(tab)
+		}
+		tab = x.store.mem.allocUint64(size)
+		x.dedup[b] = tab
+	} else {
+		tab = tab[:size]
+		clear(tab)
+	}
+	mask := uint64(size - 1)
 	for p, o := range outs {
 		for k, h := range o.hashes {
-			if h%nb != b {
+			if int(h%uint64(nb)) != b {
 				continue
 			}
-			g := int32(off[p] + k)
 			r := o.rows[k*w : (k+1)*w]
-			f, ok := seen[h]
-			switch {
-			case !ok:
-				seen[h] = g
-				first[g] = -1
-			case equalRows(row(f), r):
-				first[g] = f
-				continue
-			default:
-				if clash == nil {
-					clash = map[string]int32{}
-				}
-				key := rowKey(r)
-				if f, ok := clash[key]; ok {
-					first[g] = f
+			q := (h >> 32) & mask
+			tag := h >> 32 << 32
+			for ; tab[q] != 0; q = (q + 1) & mask {
+				if tab[q]&^0xffffffff != tag {
 					continue
 				}
-				clash[key] = g
-				first[g] = -1
+				g := int(uint32(tab[q])) - 1
+				fp := sort.SearchInts(off, g+1) - 1
+				fk := g - off[fp]
+				if outs[fp].hashes[fk] == h && equalRows(outs[fp].rows[fk*w:(fk+1)*w], r) {
+					break
+				}
 			}
+			if tab[q] != 0 {
+				first[off[p]+k] = uint32(tab[q])
+				continue
+			}
+			tab[q] = tag | uint64(off[p]+k+1)
 			for c, v := range r {
 				wd[c] = max(wd[c], need(v))
 			}
@@ -135,11 +167,6 @@ func equalRows(a, b []int32) bool {
 		}
 	}
 	return true
-}
-
-// rowKey is a row's words as a map key.
-func rowKey(r []int32) string {
-	return string(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(r))), 4*len(r)))
 }
 
 // reserve makes room for n rows whose columns need wd bytes: it widens
@@ -193,5 +220,61 @@ func (s *Store) claim(v uint64) {
 		if atomic.CompareAndSwapUint64(&s.index[p], 0, v) {
 			return
 		}
+	}
+}
+
+// pieceSet is the rows a piece has found so far, so that a piece hands
+// the merge each new row once: most successors of a few hundred states
+// that are new to the store are reached more than once among them.
+type pieceSet struct {
+	slots []int32 // the row's index in the piece's output, plus one
+	mask  uint64
+	n     int
+}
+
+var pieceSets = sync.Pool{New: func() any { return &pieceSet{} }}
+
+func (s *pieceSet) reset() {
+	if len(s.slots) != 1<<10 {
+		s.slots = make([]int32, 1<<10)
+	} else {
+		clear(s.slots)
+	}
+	s.mask, s.n = 1<<10-1, 0
+}
+
+// seen reports whether o already holds row (whose hash is h), with its
+// index there; when not, it records that row will be o's next candidate.
+func (s *pieceSet) seen(o *pieceOut, row []int32, h uint64) (int, bool) {
+	if (s.n+1)*2 > len(s.slots) {
+		s.grow(o)
+	}
+	w := len(row)
+	p := (h >> 32) & s.mask
+	for ; s.slots[p] != 0; p = (p + 1) & s.mask {
+		k := int(s.slots[p] - 1)
+		if o.hashes[k] == h && equalRows(o.rows[k*w:(k+1)*w], row) {
+			return k, true
+		}
+	}
+	s.slots[p] = int32(len(o.hashes) + 1)
+	s.n++
+	return 0, false
+}
+
+// grow doubles the table.
+func (s *pieceSet) grow(o *pieceOut) {
+	old := s.slots
+	s.slots = make([]int32, 2*len(old))
+	s.mask = uint64(len(s.slots) - 1)
+	for _, v := range old {
+		if v == 0 {
+			continue
+		}
+		p := (o.hashes[v-1] >> 32) & s.mask
+		for s.slots[p] != 0 {
+			p = (p + 1) & s.mask
+		}
+		s.slots[p] = v
 	}
 }
