@@ -236,6 +236,8 @@ type cache struct {
 	// convBlobs is the convergence check's scratch row of publications
 	// (invariants.go).
 	convBlobs []int32
+	// convVisited is the scratch of a convergence walk's visited nodes.
+	convVisited []uint64
 	// content is the contents id of each publication already read (-1:
 	// not yet), reps the interned replicas already read, dec the contexts
 	// already decoded for a device, scratch the replica a delivery is made

@@ -151,8 +151,20 @@ func (c *cache) convergence(ids []int32, perms [][]int) (finding, bool) {
 // little: at the depth bound most such combinations occur once.)
 func (c *cache) orderIndependent(dev int, id int32, blobs []int32) bool {
 	w := convWalk{c: c, dev: dev, blobs: blobs, all: 1<<len(blobs) - 1}
+	if len(blobs) <= maxWalkBlobs {
+		if c.convVisited == nil {
+			c.convVisited = make([]uint64, 0, 64)
+		}
+		w.visited = c.convVisited[:0]
+		defer func() { c.convVisited = w.visited[:0] }()
+	}
 	return w.agrees(id, 0)
 }
+
+// maxWalkBlobs bounds the publications whose walks remember the nodes
+// they visited (convWalk.visited, searched linearly: at most 40 inner
+// nodes for four publications).
+const maxWalkBlobs = 4
 
 // convWalk walks the delivery orders of one device depth-first, sharing
 // the deliveries of common prefixes, and compares each order's verdicts
@@ -164,9 +176,22 @@ type convWalk struct {
 	all   uint32 // the used mask once every publication is delivered
 	first []bool
 	seen  bool
+	// visited holds the inner nodes walked so far, as (used, state): a
+	// node reached again through another order has the same orders below
+	// it, all already compared with the first (a disagreement ends the
+	// walk), so it is not walked twice. Deliveries that commute make most
+	// nodes meet again. Nil when the walk keeps no record.
+	visited []uint64
 }
 
 func (w *convWalk) agrees(x int32, used uint32) bool {
+	if used != 0 && used != w.all && w.visited != nil {
+		node := uint64(used)<<32 | uint64(uint32(x))
+		if slices.Contains(w.visited, node) {
+			return true
+		}
+		w.visited = append(w.visited, node)
+	}
 	if used == w.all {
 		live := w.c.fact(w.dev, x).live
 		if !w.seen {
