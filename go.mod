@@ -9,6 +9,7 @@ require (
 	github.com/gobwas/ws v1.4.0
 	github.com/google/go-cmp v0.7.0
 	github.com/nbd-wtf/go-nostr v0.38.2
+	golang.org/x/sys v0.25.0
 	pgregory.net/rapid v1.3.0
 )
 
@@ -49,6 +50,5 @@ require (
 	golang.org/x/crypto v0.27.0 // indirect
 	golang.org/x/exp v0.0.0-20240909161429-701f63a606c0 // indirect
 	golang.org/x/net v0.21.0 // indirect
-	golang.org/x/sys v0.25.0 // indirect
 	google.golang.org/protobuf v1.31.0 // indirect
 )

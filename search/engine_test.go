@@ -170,7 +170,7 @@ func TestStoreWidensExactly(t *testing.T) {
 // row, parent and transition.
 func TestStoreChunksAndWidening(t *testing.T) {
 	s := newStore(2, "")
-	n := int32(3*chunkRecords + 17)
+	n := int32(3*s.perChunk + 17)
 	row := func(i int32) []int32 {
 		if i < n/2 {
 			return []int32{i % 0xffff, i / 0xffff}
@@ -198,7 +198,7 @@ func TestStoreChunksAndWidening(t *testing.T) {
 func TestStoreOnFiles(t *testing.T) {
 	dir := t.TempDir()
 	mem, disk := newStore(3, ""), newStore(3, dir)
-	for i := range int32(chunkRecords + 100) {
+	for i := range int32(mem.perChunk + 100) {
 		r := []int32{i % 1000, i / 1000, i * 300} // the last column widens to 3, then 4 bytes
 		if mem.add(r, i-1, uint16(i)) != disk.add(r, i-1, uint16(i)) {
 			t.Fatalf("row %d: stores disagree on novelty", i)
@@ -225,8 +225,8 @@ func TestStoreFree(t *testing.T) {
 		s.add([]int32{i, i}, i-1, 0)
 	}
 	s.Free()
-	if s.Len() != 0 || s.Bytes() != 0 || len(s.mem.blocks) != 0 {
-		t.Fatalf("after Free: %d rows, %d bytes, %d blocks", s.Len(), s.Bytes(), len(s.mem.blocks))
+	if s.Len() != 0 || s.Bytes() != 0 || s.mem.Mapped() != 0 {
+		t.Fatalf("after Free: %d rows, %d bytes, %d blocks", s.Len(), s.Bytes(), s.mem.Mapped())
 	}
-	s.mem.freeAll()
+	s.mem.FreeAll()
 }

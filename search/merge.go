@@ -4,6 +4,8 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+
+	"github.com/nip-rs/harness/internal/offheap"
 )
 
 // mergeBlock stores the new rows a block's pieces found (outs, in piece
@@ -119,9 +121,9 @@ func (x *explorer[C]) dedupBucket(outs []pieceOut, off []int, first []uint32, b,
 	tab := x.dedup[b]
 	if len(tab) < size {
 		if tab != nil {
-			x.store.mem.freeUint64(tab)
+			offheap.Release(x.store.mem, tab)
 		}
-		tab = x.store.mem.allocUint64(size)
+		tab = offheap.Make[uint64](x.store.mem, size)
 		x.dedup[b] = tab
 	} else {
 		tab = tab[:size]
@@ -180,7 +182,7 @@ func (s *Store) reserve(n int, wd []uint8, run func(tasks int, fn func(int))) {
 		}
 	}
 	for len(s.chunks)*s.perChunk < n {
-		s.chunks = append(s.chunks, s.mem.allocFile(s.perChunk*s.rec))
+		s.chunks = append(s.chunks, s.mem.FileBytes(s.perChunk*s.rec))
 	}
 	size := int(s.mask + 1)
 	for uint64(n)*2 > uint64(size) {
@@ -199,7 +201,7 @@ func (s *Store) reserve(n int, wd []uint8, run func(tasks int, fn func(int))) {
 			}
 		}
 	})
-	s.mem.freeUint64(old)
+	offheap.Release(s.mem, old)
 }
 
 // put writes row r (with hash h) as record i and claims its index slot;

@@ -2,6 +2,8 @@ package search
 
 import (
 	"fmt"
+
+	"github.com/nip-rs/harness/internal/offheap"
 )
 
 // The runs store (Config.Runs) keeps the visited set on disk as sorted
@@ -44,7 +46,7 @@ type runsStore struct {
 	dir   string
 	width int
 	lay   recLayout // the layout new files get: wide enough for every row seen
-	mem   *offheap
+	mem   *offheap.Arena
 	buf   *runBuffer
 	// levels[k] holds the states of depth k in index order, from base[k].
 	levels  []*runFile
@@ -60,7 +62,7 @@ func newRunsStore(width int, dir string, budget int64) *runsStore {
 	if budget <= 0 {
 		budget = DefaultRunsMemory
 	}
-	mem := &offheap{}
+	mem := &offheap.Arena{}
 	return &runsStore{dir: dir, width: width, lay: newLayout(width), mem: mem, buf: newRunBuffer(width, budget, mem)}
 }
 
@@ -115,5 +117,5 @@ func (rs *runsStore) close() {
 		f.close()
 	}
 	rs.visited.close()
-	rs.mem.freeAll()
+	rs.mem.FreeAll()
 }

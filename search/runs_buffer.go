@@ -4,7 +4,8 @@ import (
 	"cmp"
 	"math/bits"
 	"slices"
-	"unsafe"
+
+	"github.com/nip-rs/harness/internal/offheap"
 )
 
 // runBuffer holds records (row, parent, transition) in memory outside the
@@ -30,7 +31,7 @@ type runBuffer struct {
 const minBufferRecords = 16
 
 // newRunBuffer sizes a buffer to about budget bytes.
-func newRunBuffer(width int, budget int64, mem *offheap) *runBuffer {
+func newRunBuffer(width int, budget int64, mem *offheap.Arena) *runBuffer {
 	per := int64(4*width + 4 + 2 + 8 + 4 + 16) // record, key, permutation, and up to 4 index slots
 	max := int(min(max(budget/per, minBufferRecords), 1<<30))
 	slots := 1
@@ -38,17 +39,13 @@ func newRunBuffer(width int, budget int64, mem *offheap) *runBuffer {
 		slots *= 2
 	}
 	b := &runBuffer{width: width, max: max, mask: uint64(slots - 1)}
-	b.rows = asInt32(mem.alloc(4 * width * max))
-	b.parents = asInt32(mem.alloc(4 * max))
-	b.trans = unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(mem.alloc(2*max)))), max)
-	b.keys = unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(mem.alloc(8*max)))), max)
-	b.index = mem.allocInt32(slots)
-	b.perm = mem.allocInt32(max)
+	b.rows = offheap.Make[int32](mem, width*max)
+	b.parents = offheap.Make[int32](mem, max)
+	b.trans = offheap.Make[uint16](mem, max)
+	b.keys = offheap.Make[uint64](mem, max)
+	b.index = offheap.Make[int32](mem, slots)
+	b.perm = offheap.Make[int32](mem, max)
 	return b
-}
-
-func asInt32(b []byte) []int32 {
-	return unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/4)
 }
 
 func (b *runBuffer) full() bool { return b.n == b.max }

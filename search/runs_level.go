@@ -2,6 +2,8 @@ package search
 
 import (
 	"fmt"
+
+	"github.com/nip-rs/harness/internal/offheap"
 )
 
 // runRuns is run with the runs store (runs.go): the same levels, checks
@@ -9,12 +11,12 @@ import (
 func (x *explorer[C]) runRuns() (*Run, error) {
 	w := x.w.Width()
 	rs := newRunsStore(w, x.cfg.StoreDir, x.cfg.RunsMemory)
-	view := &Store{width: w, n: 1, ext: rs, mem: &offheap{}}
+	view := &Store{width: w, n: 1, ext: rs, mem: &offheap.Arena{}}
 	fail := func(err error) (*Run, error) {
 		rs.close()
 		return nil, err
 	}
-	defer rs.mem.freeAll() // the buffer; the level files live on in view
+	defer rs.mem.FreeAll() // the buffer; the level files live on in view
 
 	x.workers = append(x.workers, x.w.NewWorker())
 	init := x.w.Initial(x.workers[0])

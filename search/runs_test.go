@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nip-rs/harness/internal/offheap"
 )
 
 // wander is a world with many ways back to earlier states and words that
@@ -200,8 +202,8 @@ func TestRunFileTruncatedIsAnError(t *testing.T) {
 
 // The buffer's sort orders by key, then row, whatever the keys' spread.
 func TestRunBufferSorts(t *testing.T) {
-	mem := &offheap{}
-	defer mem.freeAll()
+	mem := &offheap.Arena{}
+	defer mem.FreeAll()
 	b := newRunBuffer(2, 1<<16, mem)
 	for _, spread := range []uint64{1, 3, 1 << 20, 1 << 40, ^uint64(0)} {
 		for e := range 500 {

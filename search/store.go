@@ -1,6 +1,10 @@
 package search
 
-import "runtime"
+import (
+	"runtime"
+
+	"github.com/nip-rs/harness/internal/offheap"
+)
 
 // Store holds every distinct global state, in discovery order, as a row of
 // words, with the transition that first reached it; a hash index over the
@@ -34,25 +38,27 @@ type Store struct {
 	index []uint64
 	mask  uint64
 	shift uint // 64 - log2(len(index))
-	mem   *offheap
+	mem   *offheap.Arena
 	// ext, when set, holds the rows instead (the runs store, runs.go): the
 	// store then only reads them back, by index.
 	ext *runsStore
 }
 
-const chunkRecords = 1 << 16
+// chunkBytes is the size of a record chunk: a few huge pages (offheap), so
+// that records fault in 2 MiB at a time where the kernel allows.
+const chunkBytes = 4 << 20
 
 // newStore is an empty store whose record chunks are backed by files in
 // dir, or by anonymous memory when dir is "".
 func newStore(width int, dir string) *Store {
-	s := &Store{width: width, wd: make([]uint8, width), off: make([]int, width), perChunk: chunkRecords, mem: &offheap{dir: dir}}
+	s := &Store{width: width, wd: make([]uint8, width), off: make([]int, width), mem: &offheap.Arena{Dir: dir}}
 	for k := range s.wd {
 		s.wd[k] = 2
 	}
 	s.layout()
 	// The mapped memory is released once the store is unreachable: it
 	// lives as long as the Run that holds it.
-	runtime.AddCleanup(s, func(m *offheap) { m.freeAll() }, s.mem)
+	runtime.AddCleanup(s, func(m *offheap.Arena) { m.FreeAll() }, s.mem)
 	s.resize(1 << 12)
 	return s
 }
@@ -65,6 +71,7 @@ func (s *Store) layout() {
 		o += int(w)
 	}
 	s.rec = o + 6
+	s.perChunk = max(1, chunkBytes/s.rec)
 }
 
 // Len is the number of stored states.
@@ -264,7 +271,7 @@ func (s *Store) addHashed(r []int32, h uint64, parent int32, trans uint16) (int,
 	}
 	s.index[p] = slot(s.n, h)
 	if s.n%s.perChunk == 0 {
-		s.chunks = append(s.chunks, s.mem.allocFile(s.perChunk*s.rec))
+		s.chunks = append(s.chunks, s.mem.FileBytes(s.perChunk*s.rec))
 	}
 	s.n++
 	b := s.record(s.n - 1)
@@ -276,14 +283,14 @@ func (s *Store) addHashed(r []int32, h uint64, parent int32, trans uint16) (int,
 
 // widen gives column k w bytes, rewriting every record.
 func (s *Store) widen(k int, w uint8) {
-	old, oldWd, oldOff, oldRec := s.chunks, append([]uint8(nil), s.wd...), append([]int(nil), s.off...), s.rec
+	old, oldWd, oldOff, oldRec, oldPer := s.chunks, append([]uint8(nil), s.wd...), append([]int(nil), s.off...), s.rec, s.perChunk
 	s.wd[k] = w
 	s.layout()
 	s.chunks = nil
 	for c := 0; c*s.perChunk < s.n; c++ {
-		s.chunks = append(s.chunks, s.mem.allocFile(s.perChunk*s.rec))
+		s.chunks = append(s.chunks, s.mem.FileBytes(s.perChunk*s.rec))
 	}
-	tmp := &Store{width: s.width, wd: oldWd, off: oldOff, rec: oldRec, perChunk: s.perChunk, chunks: old}
+	tmp := &Store{width: s.width, wd: oldWd, off: oldOff, rec: oldRec, perChunk: oldPer, chunks: old}
 	for i := range s.n {
 		ob, nb := tmp.record(i), s.record(i)
 		for j := range s.width {
@@ -292,7 +299,7 @@ func (s *Store) widen(k int, w uint8) {
 		copy(nb[s.rec-6:], ob[oldRec-6:])
 	}
 	for _, c := range old {
-		s.mem.free(c)
+		s.mem.Free(c)
 	}
 }
 
@@ -307,7 +314,7 @@ func (s *Store) resize(n int) {
 		}
 	}
 	if old != nil {
-		s.mem.freeUint64(old)
+		offheap.Release(s.mem, old)
 	}
 }
 
@@ -319,7 +326,7 @@ func (s *Store) setIndex(n int) {
 	for 1<<bits < n {
 		bits++
 	}
-	s.index = s.mem.allocUint64(n)
+	s.index = offheap.Make[uint64](s.mem, n)
 	s.mask = uint64(n - 1)
 	s.shift = 64 - bits
 }
@@ -345,7 +352,7 @@ func (s *Store) Free() {
 	if s.ext != nil {
 		s.ext.close()
 	}
-	s.mem.freeAll()
+	s.mem.FreeAll()
 	s.chunks, s.index, s.n, s.mask = nil, nil, 0, 0
 }
 
