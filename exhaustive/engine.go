@@ -2,8 +2,10 @@ package exhaustive
 
 import (
 	"encoding/binary"
+	"runtime"
 	"sync"
 
+	"github.com/nip-rs/harness/internal/offheap"
 	"github.com/nip-rs/harness/model"
 )
 
@@ -19,7 +21,10 @@ import (
 // table on its own), entries are written once and never changed, and
 // workers copy them into a private cache they read without locking.
 type engine struct {
-	u     *Universe
+	u *Universe
+	// mem holds the workers' larger memo tables outside the Go heap; it
+	// is freed once the engine is unreachable, or by free.
+	mem   *offheap.Arena
 	rules *model.Rules // the run's rules: what the invariants check against
 	devs  []*devTable
 	// key is the interning key of a replica, chosen by the world: the
@@ -57,7 +62,10 @@ type step struct {
 }
 
 func newEngine(u *Universe, rules *model.Rules, key func([]byte, *model.Replica) []byte) *engine {
-	e := &engine{u: u, rules: rules, key: key, blobK: map[string]int32{}, contentK: map[string]int32{}}
+	e := &engine{u: u, rules: rules, key: key, blobK: map[string]int32{}, contentK: map[string]int32{}, mem: &offheap.Arena{}}
+	// Every table in mem is reached only through the engine (a worker's
+	// cache points to it), so none is in use once it is unreachable.
+	runtime.AddCleanup(e, func(m *offheap.Arena) { m.FreeAll() }, e.mem)
 	for range u.Devices {
 		e.devs = append(e.devs, &devTable{ids: map[string]int32{}, recv: newRecvTable(), facts: map[int32]*devFact{}})
 	}

@@ -1,6 +1,10 @@
 package exhaustive
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/nip-rs/harness/internal/offheap"
+)
 
 // tupleMap is a worker's bounded memo from a short tuple of int32 (one
 // word per device) to a value: open addressing over the tuple's hash, the
@@ -9,6 +13,7 @@ import "slices"
 // may use it: when it holds limit entries it is emptied (by put, or by its
 // user first when something else goes with the entries).
 type tupleMap[V any] struct {
+	mem   *offheap.Arena // where the keys, values and slots live
 	width int
 	limit int
 	keys  []int32 // width words per entry
@@ -22,9 +27,9 @@ type tupleSlot struct {
 	at   int32
 }
 
-func newTupleMap[V any](width, limit int) *tupleMap[V] {
-	m := &tupleMap[V]{width: width, limit: limit}
-	m.slots = make([]tupleSlot, 1<<10)
+func newTupleMap[V any](mem *offheap.Arena, width, limit int) *tupleMap[V] {
+	m := &tupleMap[V]{mem: mem, width: width, limit: limit}
+	m.slots = offheap.Make[tupleSlot](mem, 1<<10)
 	m.mask = 1<<10 - 1
 	return m
 }
@@ -77,14 +82,15 @@ func (m *tupleMap[V]) put(k []int32, v V) {
 		m.reset()
 	}
 	if (len(m.vals)+1)*2 > len(m.slots) {
-		m.slots = make([]tupleSlot, 2*len(m.slots))
+		offheap.Release(m.mem, m.slots)
+		m.slots = offheap.Make[tupleSlot](m.mem, 2*len(m.slots))
 		m.mask = uint64(len(m.slots) - 1)
 		for i := range m.vals {
 			m.place(hashTuple(m.keys[i*m.width:(i+1)*m.width]), int32(i+1))
 		}
 	}
-	m.keys = append(m.keys, k...)
-	m.vals = append(m.vals, v)
+	m.keys = append(offheap.Grow(m.mem, m.keys, len(k)), k...)
+	m.vals = append(offheap.Grow(m.mem, m.vals, 1), v)
 	m.place(hashTuple(k), int32(len(m.vals)))
 }
 

@@ -3,6 +3,8 @@ package exhaustive
 import (
 	"fmt"
 	"slices"
+
+	"github.com/nip-rs/harness/internal/offheap"
 )
 
 // Quiescence from drained nodes (network_check.go) runs rounds in which
@@ -161,7 +163,11 @@ func (w *netWorld) computeRepsQuiet(c *cache, drained []int32) int32 {
 		}
 	}
 	off := int32(len(nc.rqWords))
-	rec := append(nc.rqWords, int32(fixed), int32(errAt), 0, int32(len(reps)/n), int32(len(masks)), -1, -1)
+	size := rqHeader + len(reps) + len(masks)
+	if fixed >= 0 {
+		size += 2 * len(w.ov)
+	}
+	rec := append(offheap.Grow(nc.mem, nc.rqWords, size), int32(fixed), int32(errAt), 0, int32(len(reps)/n), int32(len(masks)), -1, -1)
 	if order {
 		rec[off+2] = 1
 	}
@@ -325,7 +331,7 @@ func (w *netWorld) knowRounds(c *cache, rq *repsQuiet, kn []int32) (int, []int32
 	}
 	at, final := w.runKnowRounds(c, rq, kn)
 	off := int32(len(nc.knWords))
-	nc.knWords = append(nc.knWords, int32(at))
+	nc.knWords = append(offheap.Grow(nc.mem, nc.knWords, 1+w.n), int32(at))
 	if final == nil {
 		final = kn // no fixpoint: what is kept is never read
 	}

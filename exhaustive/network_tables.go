@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/nip-rs/harness/internal/offheap"
 	"github.com/nip-rs/harness/model"
 )
 
@@ -150,6 +151,7 @@ func (t *netTables) internChan(ms []int32) int32 {
 // netCache is one worker's memo of the network world's derived values;
 // every entry is a function of interned ids, so workers agree on them.
 type netCache struct {
+	mem    *offheap.Arena           // the engine's: where the tables and arenas below live
 	merge  map[[2]int32]int32       // (antichain, antichain)
 	kmerge *u64map[step]            // (know, message) -> know, in step.next
 	pub    map[[3]int32]publication // (dev, rep, know)
@@ -195,13 +197,15 @@ const (
 	pubMemoCap        = 1 << 14
 )
 
-func newNetCache(n int) *netCache {
+// newNetCache is a worker's memos, their tables in mem (the engine's).
+func newNetCache(n int, mem *offheap.Arena) *netCache {
 	c := &netCache{
-		merge: map[[2]int32]int32{}, kmerge: newU64map[step](kmergeMemoSlots),
+		mem:   mem,
+		merge: map[[2]int32]int32{}, kmerge: newU64map[step](mem, kmergeMemoSlots),
 		pub: map[[3]int32]publication{}, flag: map[[2]int32]int32{},
-		legacy: map[int32]uint8{}, reps: newTupleMap[int32](n, repsQuietMemoCap), knRounds: newTupleMap[int32](n+1, knowRoundsMemoCap), kjoin: newU64map[int32](kjoinMemoSlots),
-		kevent: newU64map[int32](keventMemoSlots), kreset: newU64map[int32](keventMemoSlots), chanAdd: newTupleMap[int32](3, chanMemoCap), chanDel: newU64map[int32](2 * chanMemoCap),
-		order: newOrderMemo(), sym: newU64map[int32](0),
+		legacy: map[int32]uint8{}, reps: newTupleMap[int32](mem, n, repsQuietMemoCap), knRounds: newTupleMap[int32](mem, n+1, knowRoundsMemoCap), kjoin: newU64map[int32](mem, kjoinMemoSlots),
+		kevent: newU64map[int32](mem, keventMemoSlots), kreset: newU64map[int32](mem, keventMemoSlots), chanAdd: newTupleMap[int32](mem, 3, chanMemoCap), chanDel: newU64map[int32](mem, 2*chanMemoCap),
+		order: newOrderMemo(), sym: newU64map[int32](mem, 0),
 	}
 	c.repKey = make([][]string, n)
 	c.facts = make([][]*repFacts, n)

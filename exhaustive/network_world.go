@@ -177,7 +177,7 @@ func (w *netWorld) emptyACs() []int32 {
 
 func (w *netWorld) nc(c *cache) *netCache {
 	if c.net == nil {
-		c.net = newNetCache(w.n)
+		c.net = newNetCache(w.n, c.e.mem)
 	}
 	return c.net
 }

@@ -3,6 +3,8 @@ package exhaustive
 import (
 	"sync"
 	"testing"
+
+	"github.com/nip-rs/harness/internal/offheap"
 )
 
 // Concurrent writers and readers across many growths: every key reads back
@@ -59,7 +61,9 @@ func TestPackStep(t *testing.T) {
 // A bounded u64map empties itself instead of growing past its limit, and
 // reads back what it holds; reset shrinks a grown map.
 func TestU64mapLimitAndReset(t *testing.T) {
-	m := newU64map[int32](1 << 11)
+	mem := &offheap.Arena{}
+	defer mem.FreeAll()
+	m := newU64map[int32](mem, 1<<11)
 	for k := range uint64(5000) {
 		m.put(k, int32(k))
 		if v, ok := m.get(k); !ok || v != int32(k) {
@@ -72,7 +76,7 @@ func TestU64mapLimitAndReset(t *testing.T) {
 	if m.n >= 5000 {
 		t.Fatal("the bounded map was never emptied")
 	}
-	u := newU64map[struct{}](0)
+	u := newU64map[struct{}](mem, 0)
 	for k := range uint64(10000) {
 		u.put(k, struct{}{})
 	}

@@ -1,11 +1,14 @@
 package exhaustive
 
+import "github.com/nip-rs/harness/internal/offheap"
+
 // u64map is an open-addressing hash map from uint64 keys to small values,
 // for the workers' private caches (the hottest lookups of the search: a
 // delivery, a knowledge merge, a renaming under symmetry). Key and value
 // share a slot so a probe touches one cache line. Keys are stored plus one
 // so that zero marks an empty slot.
 type u64map[V any] struct {
+	mem   *offheap.Arena // where slot arrays of some size live
 	slots []u64slot[V]
 	n     int
 	mask  uint64
@@ -22,14 +25,17 @@ type u64slot[V any] struct {
 
 // newU64map is an empty map that grows to at most limit slots (0: no
 // bound).
-func newU64map[V any](limit int) *u64map[V] {
-	m := &u64map[V]{limit: limit}
+func newU64map[V any](mem *offheap.Arena, limit int) *u64map[V] {
+	m := &u64map[V]{mem: mem, limit: limit}
 	m.init(1 << 10)
 	return m
 }
 
+// init gives the map size empty slots; the old ones are returned (a
+// worker's map is read by that worker alone, so nothing still probes them).
 func (m *u64map[V]) init(size int) {
-	m.slots = make([]u64slot[V], size)
+	offheap.Release(m.mem, m.slots)
+	m.slots = offheap.Make[u64slot[V]](m.mem, size)
 	m.mask = uint64(size - 1)
 	m.n = 0
 }
@@ -62,12 +68,14 @@ func (m *u64map[V]) put(k uint64, v V) {
 	}
 	if (m.n+1)*2 > len(m.slots) {
 		old := m.slots
+		m.slots = nil // kept until moved
 		m.init(len(old) * 2)
 		for _, s := range old {
 			if s.key != 0 {
 				m.put(s.key-1, s.val)
 			}
 		}
+		offheap.Release(m.mem, old)
 	}
 	k++
 	p := mix64(k) & m.mask

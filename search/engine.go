@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/nip-rs/harness/internal/offheap"
 )
 
 // World is what the engine explores. C is one worker's private state (its
@@ -198,6 +200,7 @@ type explorer[C any] struct {
 	ck *checkpointer // with Config.Checkpoint
 
 	dedup [][]uint64 // mergeBlock's table per bucket, kept between blocks
+	bufs  []pieceOut // the output buffers of each piece of a block, kept between blocks
 
 	depth    atomic.Int64
 	checking atomic.Bool
@@ -346,11 +349,23 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 		next = &sleepSets{words: x.sleepWords}
 		defer func() { x.sleep = next }()
 	}
+	// The blocks' buffers serve one level: the checks that follow need
+	// the memory more.
+	defer x.releaseBuffers()
 	for b := lo; b < hi; b += blockSize {
 		be := min(b+blockSize, hi)
 		pieces := (be - b + pieceSize - 1) / pieceSize
+		for len(x.bufs) < pieces {
+			x.bufs = append(x.bufs, pieceOut{})
+		}
+		mem := x.store.mem
 		outs := parallel(x, pieces, func(c C, p int) pieceOut {
-			o := pieceOut{t: NewTally(x.ninv)}
+			// The piece's buffers are those of piece p of the previous
+			// block, merged by now; they live outside the Go heap.
+			kept := x.bufs[p]
+			o := pieceOut{rows: kept.rows[:0], parents: kept.parents[:0], trans: kept.trans[:0], hashes: kept.hashes[:0],
+				sleeps: kept.sleeps[:0], again: kept.again[:0], againSet: kept.againSet[:0], t: NewTally(x.ninv)}
+			defer func() { x.bufs[p] = o }()
 			row := make([]int32, w)
 			cur := make([]int32, w)
 			z := make([]uint64, x.sleepWords)
@@ -400,14 +415,14 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 							}
 							continue
 						}
-						o.hashes = append(o.hashes, h)
-						o.rows = append(o.rows, row...)
-						o.parents = append(o.parents, int32(i))
-						o.trans = append(o.trans, uint16(t))
-						o.sleeps = append(o.sleeps, zs...)
+						o.hashes = append(offheap.Grow(mem, o.hashes, 1), h)
+						o.rows = append(offheap.Grow(mem, o.rows, w), row...)
+						o.parents = append(offheap.Grow(mem, o.parents, 1), int32(i))
+						o.trans = append(offheap.Grow(mem, o.trans, 1), uint16(t))
+						o.sleeps = append(offheap.Grow(mem, o.sleeps, len(zs)), zs...)
 					case x.red != nil && j >= hi:
-						o.again = append(o.again, int32(j))
-						o.againSet = append(o.againSet, zs...)
+						o.again = append(offheap.Grow(mem, o.again, 1), int32(j))
+						o.againSet = append(offheap.Grow(mem, o.againSet, len(zs)), zs...)
 					}
 				}
 				x.queue.Add(-1)
@@ -433,6 +448,24 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 		}
 	}
 	return true
+}
+
+// releaseBuffers frees the pieces' output buffers and the merge's tables.
+func (x *explorer[C]) releaseBuffers() {
+	mem := x.store.mem
+	for _, o := range x.bufs {
+		offheap.Release(mem, o.rows)
+		offheap.Release(mem, o.parents)
+		offheap.Release(mem, o.trans)
+		offheap.Release(mem, o.hashes)
+		offheap.Release(mem, o.sleeps)
+		offheap.Release(mem, o.again)
+		offheap.Release(mem, o.againSet)
+	}
+	for _, t := range x.dedup {
+		offheap.Release(mem, t)
+	}
+	x.bufs, x.dedup = x.bufs[:0], x.dedup[:0]
 }
 
 // narrow intersects the sleep set of state hi+j of the next level with

@@ -98,6 +98,20 @@ func Release[T any](a *Arena, s []T) {
 	a.Free(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), cap(s)*int(unsafe.Sizeof(zero))))
 }
 
+// Grow returns s with room for n more values, moved to a block at least
+// twice as large when it has none; the old block is freed. s must have
+// come from Make or Grow on a (or be nil), and nothing may still hold the
+// old block: a table that grows this way belongs to one owner.
+func Grow[T any](a *Arena, s []T, n int) []T {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	t := Make[T](a, max(2*cap(s), len(s)+n, 256))[:len(s)]
+	copy(t, s)
+	Release(a, s)
+	return t
+}
+
 var pointerFree sync.Map // reflect.Type -> struct{}
 
 // mustBePointerFree panics when t can hold a pointer: memory the collector
