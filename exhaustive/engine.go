@@ -63,12 +63,12 @@ type step struct {
 
 func newEngine(u *Universe, rules *model.Rules, key func([]byte, *model.Replica) []byte) *engine {
 	e := &engine{u: u, rules: rules, key: key, blobK: map[string]int32{}, contentK: map[string]int32{}, mem: &offheap.Arena{}}
+	for range u.Devices {
+		e.devs = append(e.devs, &devTable{ids: map[string]int32{}, recv: newRecvTable(e.mem), facts: map[int32]*devFact{}})
+	}
 	// Every table in mem is reached only through the engine (a worker's
 	// cache points to it), so none is in use once it is unreachable.
 	runtime.AddCleanup(e, func(m *offheap.Arena) { m.FreeAll() }, e.mem)
-	for range u.Devices {
-		e.devs = append(e.devs, &devTable{ids: map[string]int32{}, recv: newRecvTable(), facts: map[int32]*devFact{}})
-	}
 	return e
 }
 

@@ -3,6 +3,8 @@ package exhaustive
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/nip-rs/harness/internal/offheap"
 )
 
 // recvTable is a device's deliveries, shared by every worker: recvKey(blob
@@ -14,10 +16,18 @@ import (
 // entry made before the growth and, for a newer one, misses and asks under
 // the mutex. One shared table instead of one per worker keeps memory to
 // one entry per delivery.
+//
+// The slot arrays live outside the Go heap (offheap), where the larger
+// ones fault in as huge pages. A reader may still be probing an array
+// that growth replaced, so replaced arrays are kept (retired) until the
+// engine's memory is freed at the end of the run: together no larger than
+// the current one.
 type recvTable struct {
-	mu  sync.Mutex
-	cur atomic.Pointer[recvSlots]
-	n   int
+	mu      sync.Mutex
+	mem     *offheap.Arena
+	cur     atomic.Pointer[recvSlots]
+	n       int
+	retired []*recvSlots
 }
 
 // recvSlots keep a key and its value side by side, so a lookup touches
@@ -32,13 +42,13 @@ type recvSlot struct {
 	val atomic.Uint64 // packStep of the value
 }
 
-func newRecvSlots(size int) *recvSlots {
-	return &recvSlots{slots: make([]recvSlot, size), mask: uint64(size - 1)}
+func newRecvSlots(mem *offheap.Arena, size int) *recvSlots {
+	return &recvSlots{slots: offheap.Make[recvSlot](mem, size), mask: uint64(size - 1)}
 }
 
-func newRecvTable() *recvTable {
-	t := &recvTable{}
-	t.cur.Store(newRecvSlots(1 << 10))
+func newRecvTable(mem *offheap.Arena) *recvTable {
+	t := &recvTable{mem: mem}
+	t.cur.Store(newRecvSlots(mem, 1<<10))
 	return t
 }
 
@@ -89,13 +99,14 @@ func (t *recvTable) putIfAbsent(k uint64, v step) step {
 		return old
 	}
 	if (t.n+1)*2 > len(s.slots) {
-		grown := newRecvSlots(len(s.slots) * 2)
+		grown := newRecvSlots(t.mem, len(s.slots)*2)
 		for i := range s.slots {
 			if key := s.slots[i].key.Load(); key != 0 {
 				grown.insert(key-1, s.slots[i].val.Load())
 			}
 		}
 		t.cur.Store(grown)
+		t.retired = append(t.retired, s)
 		s = grown
 	}
 	s.insert(k, packStep(v))

@@ -11,7 +11,9 @@ import (
 // the step stored for it, a second store of a key keeps the first, and no
 // reader sees a key without its value.
 func TestRecvTableConcurrent(t *testing.T) {
-	tb := newRecvTable()
+	mem := &offheap.Arena{}
+	defer mem.FreeAll()
+	tb := newRecvTable(mem)
 	const keys, workers = 20000, 4
 	want := func(k uint64) step { return step{next: int32(k*7 + 1), regress: k%3 == 0} }
 	var wg sync.WaitGroup

@@ -199,7 +199,7 @@ type explorer[C any] struct {
 
 	ck *checkpointer // with Config.Checkpoint
 
-	dedup [][]uint64 // mergeBlock's table per bucket, kept between blocks
+	dedup []uint64   // mergeBlock's tables, kept between blocks
 	bufs  []pieceOut // the output buffers of each piece of a block, kept between blocks
 
 	depth    atomic.Int64
@@ -349,9 +349,11 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 		next = &sleepSets{words: x.sleepWords}
 		defer func() { x.sleep = next }()
 	}
-	// The blocks' buffers serve one level: the checks that follow need
-	// the memory more.
-	defer x.releaseBuffers()
+	// The blocks' buffers are kept for the next level, unless the states
+	// found are checked next: the checks need the memory more.
+	if !x.cfg.TerminalOnly || d+1 == x.cfg.Depth {
+		defer x.releaseBuffers()
+	}
 	for b := lo; b < hi; b += blockSize {
 		be := min(b+blockSize, hi)
 		pieces := (be - b + pieceSize - 1) / pieceSize
@@ -450,7 +452,8 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 	return true
 }
 
-// releaseBuffers frees the pieces' output buffers and the merge's tables.
+// releaseBuffers frees the pieces' output buffers. (The merge's tables,
+// a few megabytes, are kept for the run.)
 func (x *explorer[C]) releaseBuffers() {
 	mem := x.store.mem
 	for _, o := range x.bufs {
@@ -462,10 +465,7 @@ func (x *explorer[C]) releaseBuffers() {
 		offheap.Release(mem, o.again)
 		offheap.Release(mem, o.againSet)
 	}
-	for _, t := range x.dedup {
-		offheap.Release(mem, t)
-	}
-	x.bufs, x.dedup = x.bufs[:0], x.dedup[:0]
+	x.bufs = x.bufs[:0]
 }
 
 // narrow intersects the sleep set of state hi+j of the next level with

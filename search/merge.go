@@ -40,11 +40,9 @@ func (x *explorer[C]) mergeBlock(outs []pieceOut, withIDs bool) (ids []int32, of
 	// or the first occurrence's generation index plus one.
 	first := make([]uint32, total)
 	buckets := 4 * x.cfg.Workers
-	for len(x.dedup) < buckets {
-		x.dedup = append(x.dedup, nil)
-	}
+	tabs := x.dedupTables(outs, buckets)
 	needs := parallel(x, buckets, func(_ C, b int) []uint8 {
-		return x.dedupBucket(outs, off, first, b, buckets)
+		return x.dedupBucket(outs, off, first, tabs[b], b, buckets)
 	})
 	wd := make([]uint8, s.width)
 	for _, nd := range needs {
@@ -96,40 +94,51 @@ func (x *explorer[C]) mergeBlock(outs []pieceOut, withIDs bool) (ids []int32, of
 	return ids, off
 }
 
+// dedupTables cuts one block outside the Go heap, kept for the next
+// block and level, into a table per bucket, each a power of two at least
+// twice its candidates. (One block rather than one per bucket: it is
+// large enough to be mapped in huge pages, and each bucket's table alone
+// often is not.)
+func (x *explorer[C]) dedupTables(outs []pieceOut, nb int) [][]uint64 {
+	counts := make([]int, nb)
+	for _, o := range outs {
+		for _, h := range o.hashes {
+			counts[h%uint64(nb)]++
+		}
+	}
+	total := 0
+	for b, c := range counts {
+		size := 1 << 8
+		for size < 2*c {
+			size *= 2
+		}
+		counts[b] = size
+		total += size
+	}
+	if len(x.dedup) < total {
+		offheap.Release(x.store.mem, x.dedup)
+		x.dedup = offheap.Make[uint64](x.store.mem, total+total/2)
+	}
+	tabs := make([][]uint64, nb)
+	at := 0
+	for b, size := range counts {
+		tabs[b] = x.dedup[at : at+size : at+size]
+		at += size
+	}
+	return tabs
+}
+
 // dedupBucket marks, among the candidates whose hash falls in bucket b of
 // nb, every later occurrence of a row with its first occurrence, and
 // returns the bytes each column needs for the bucket's rows. Rows with
-// equal hashes are compared word for word: the key is exact. The bucket's
-// table (a slot is the hash's top 32 bits, then the first occurrence's
-// generation index plus one) lives outside the Go heap, with the store,
-// and is kept for the next block.
-func (x *explorer[C]) dedupBucket(outs []pieceOut, off []int, first []uint32, b, nb int) []uint8 {
+// equal hashes are compared word for word: the key is exact. A slot of the
+// bucket's table tab is the hash's top 32 bits, then the first
+// occurrence's generation index plus one.
+func (x *explorer[C]) dedupBucket(outs []pieceOut, off []int, first []uint32, tab []uint64, b, nb int) []uint8 {
 	w := x.store.width
 	wd := make([]uint8, w)
-	count := 0
-	for _, o := range outs {
-		for _, h := range o.hashes {
-			if int(h%uint64(nb)) == b {
-				count++
-			}
-		}
-	}
-	size := 1 << 8
-	for size < 2*count {
-		size *= 2
-	}
-	tab := x.dedup[b]
-	if len(tab) < size {
-		if tab != nil {
-			offheap.Release(x.store.mem, tab)
-		}
-		tab = offheap.Make[uint64](x.store.mem, size)
-		x.dedup[b] = tab
-	} else {
-		tab = tab[:size]
-		clear(tab)
-	}
-	mask := uint64(size - 1)
+	clear(tab)
+	mask := uint64(len(tab) - 1)
 	for p, o := range outs {
 		for k, h := range o.hashes {
 			if int(h%uint64(nb)) != b {
@@ -236,13 +245,14 @@ type pieceSet struct {
 
 var pieceSets = sync.Pool{New: func() any { return &pieceSet{} }}
 
+// reset empties the set, keeping the size it grew to: the pieces of a
+// level find about as many rows each.
 func (s *pieceSet) reset() {
-	if len(s.slots) != 1<<10 {
+	if s.slots == nil {
 		s.slots = make([]int32, 1<<10)
-	} else {
-		clear(s.slots)
 	}
-	s.mask, s.n = 1<<10-1, 0
+	clear(s.slots)
+	s.mask, s.n = uint64(len(s.slots)-1), 0
 }
 
 // seen reports whether o already holds row (whose hash is h), with its
