@@ -72,6 +72,14 @@ func newEngine(u *Universe, rules *model.Rules, key func([]byte, *model.Replica)
 	return e
 }
 
+// quiesce frees what a worker might have been reading; the caller knows
+// that none is inside the engine.
+func (e *engine) quiesce() {
+	for _, t := range e.devs {
+		t.recv.freeRetired()
+	}
+}
+
 // initial interns the universe's initial devices.
 func (e *engine) initial() []int32 {
 	ids := make([]int32, len(e.u.Devices))

@@ -72,7 +72,7 @@ type repsQuiet struct {
 const rqHeader = 7
 
 // repsQuietMemoCap bounds each worker's memo of repsQuiet.
-const repsQuietMemoCap = 1 << 17
+const repsQuietMemoCap = 1 << 16
 
 // repsQuietOf is repsQuiet of the drained replicas reps, memoised.
 func (w *netWorld) repsQuietOf(c *cache, reps []int32) repsQuiet {

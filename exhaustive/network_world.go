@@ -68,6 +68,7 @@ func (w *netWorld) Width() int                     { return 2*w.n + w.n*(w.n-1) 
 func (w *netWorld) Invariants() []search.Invariant { return networkTable }
 func (w *netWorld) Units() []string                { return unitNames }
 func (w *netWorld) NewWorker() *cache              { return w.e.newCache() }
+func (w *netWorld) Quiesce()                       { w.e.quiesce() }
 func (w *netWorld) scratch() *search.Tally         { return search.NewTally(len(networkTable)) }
 
 // Successor is successor with the findings in the engine's form.

@@ -19,9 +19,9 @@ import (
 //
 // The slot arrays live outside the Go heap (offheap), where the larger
 // ones fault in as huge pages. A reader may still be probing an array
-// that growth replaced, so replaced arrays are kept (retired) until the
-// engine's memory is freed at the end of the run: together no larger than
-// the current one.
+// that growth replaced, so replaced arrays are kept (retired) until no
+// worker can be reading: the search's next pause between parallel phases
+// (freeRetired, through search.Quiescer), or the end of the run.
 type recvTable struct {
 	mu      sync.Mutex
 	mem     *offheap.Arena
@@ -84,6 +84,17 @@ func (s *recvSlots) insert(k uint64, v uint64) {
 	}
 	s.slots[p].val.Store(v)
 	s.slots[p].key.Store(k)
+}
+
+// freeRetired frees the slot arrays growth replaced; the caller knows that
+// no reader is probing them.
+func (t *recvTable) freeRetired() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, s := range t.retired {
+		offheap.Release(t.mem, s.slots)
+	}
+	t.retired = nil
 }
 
 // get is the step stored for k, without locking.

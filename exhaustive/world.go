@@ -58,6 +58,7 @@ func (w *refWorld) NewWorker() *cache                   { return w.e.newCache() 
 func (w *refWorld) Initial(c *cache) []int32            { return c.e.initial() }
 func (w *refWorld) Transitions() int                    { return w.u.numTransitions() }
 func (w *refWorld) finish(*search.Run, *Result)         {}
+func (w *refWorld) Quiesce()                            { w.e.quiesce() }
 func (w *refWorld) found(fs []finding) []search.Finding { return indexed(referenceTable, fs) }
 
 func (w *refWorld) Successor(c *cache, cur []int32, t int, next []int32, tl *search.Tally) (bool, []search.Finding) {

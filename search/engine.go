@@ -34,6 +34,13 @@ type World[C any] interface {
 	Check(c C, row []int32, tl *Tally) []Finding
 }
 
+// Quiescer is a World with work that may only be done while no worker is
+// inside it (freeing what a worker might still read): the engine calls
+// Quiesce after every parallel phase, once its workers have returned.
+type Quiescer interface {
+	Quiesce()
+}
+
 // Status is the three-valued outcome of a run.
 type Status int
 
@@ -319,6 +326,9 @@ func parallel[C, T any](x *explorer[C], n int, fn func(c C, piece int) T) []T {
 		}()
 	}
 	wg.Wait()
+	if q, ok := any(x.w).(Quiescer); ok {
+		q.Quiesce()
+	}
 	return out
 }
 
@@ -452,8 +462,7 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 	return true
 }
 
-// releaseBuffers frees the pieces' output buffers. (The merge's tables,
-// a few megabytes, are kept for the run.)
+// releaseBuffers frees the pieces' output buffers and the merge's tables.
 func (x *explorer[C]) releaseBuffers() {
 	mem := x.store.mem
 	for _, o := range x.bufs {
@@ -465,7 +474,8 @@ func (x *explorer[C]) releaseBuffers() {
 		offheap.Release(mem, o.again)
 		offheap.Release(mem, o.againSet)
 	}
-	x.bufs = x.bufs[:0]
+	offheap.Release(mem, x.dedup)
+	x.bufs, x.dedup = x.bufs[:0], nil
 }
 
 // narrow intersects the sleep set of state hi+j of the next level with
