@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/internal/offheap"
+	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/search"
 )
 
 // Concurrent writers and readers across many growths: every key reads back
@@ -85,5 +87,45 @@ func TestU64mapLimitAndReset(t *testing.T) {
 	u.reset()
 	if _, ok := u.get(3); ok || u.n != 0 || len(u.slots) > 1<<12 {
 		t.Fatalf("after reset: n=%d, %d slots", u.n, len(u.slots))
+	}
+}
+
+// A search frees the delivery arrays growth replaced at its pauses: after
+// a run whose tables grew, none is retired, and every delivery still reads
+// back through the current arrays.
+func TestRetiredDeliveriesFreed(t *testing.T) {
+	u := Reference()
+	w, e, err := newWorld(&u, model.Spec(), 5, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.mem.FreeAll()
+	run, err := search.Explore[*cache](w, search.Config{Depth: 5, Workers: 2, TerminalOnly: u.TerminalOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.Store.Free()
+	grown := false
+	for _, d := range e.devs {
+		s := d.recv.cur.Load()
+		grown = grown || len(s.slots) > 1<<10
+		if len(d.recv.retired) != 0 {
+			t.Fatalf("%d delivery arrays still retired after the run", len(d.recv.retired))
+		}
+		n := 0
+		for i := range s.slots {
+			if k := s.slots[i].key.Load(); k != 0 {
+				n++
+				if got, ok := d.recv.get(k - 1); !ok || packStep(got) != s.slots[i].val.Load() {
+					t.Fatalf("delivery %x does not read back", k-1)
+				}
+			}
+		}
+		if n != d.recv.n {
+			t.Fatalf("%d deliveries in the slots, %d counted", n, d.recv.n)
+		}
+	}
+	if !grown {
+		t.Fatal("no delivery table grew: the test shows nothing")
 	}
 }

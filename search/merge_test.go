@@ -3,6 +3,7 @@ package search
 import (
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"testing"
 )
 
@@ -69,4 +70,43 @@ func TestMergeBlockIsSerialAdding(t *testing.T) {
 		got.Free()
 	}
 	want.Free()
+}
+
+// quietGrid is grid that counts the workers inside it and the pauses the
+// engine announces.
+type quietGrid struct {
+	grid
+	inside, pauses, bad *atomic.Int64
+}
+
+func (g quietGrid) Successor(c *int, cur []int32, t int, next []int32, tl *Tally) (bool, []Finding) {
+	g.inside.Add(1)
+	defer g.inside.Add(-1)
+	return g.grid.Successor(c, cur, t, next, tl)
+}
+
+func (g quietGrid) Check(c *int, row []int32, tl *Tally) []Finding {
+	g.inside.Add(1)
+	defer g.inside.Add(-1)
+	return g.grid.Check(c, row, tl)
+}
+
+func (g quietGrid) Quiesce() {
+	g.pauses.Add(1)
+	if g.inside.Load() != 0 {
+		g.bad.Add(1)
+	}
+}
+
+// A Quiescer is told of every pause between parallel phases, and no
+// worker is inside it then.
+func TestQuiesceBetweenPhases(t *testing.T) {
+	g := quietGrid{grid{n: 300, limit: 1000}, new(atomic.Int64), new(atomic.Int64), new(atomic.Int64)}
+	if _, err := Explore[*int](g, Config{Depth: 500, Workers: 4}); err != nil {
+		t.Fatal(err)
+	}
+	// Two phases at least per depth (expand, check) up to the last.
+	if g.pauses.Load() < 2*500 || g.bad.Load() != 0 {
+		t.Fatalf("%d pauses, %d with a worker inside", g.pauses.Load(), g.bad.Load())
+	}
 }
