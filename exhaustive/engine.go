@@ -264,6 +264,8 @@ type cache struct {
 	dec     [][]decodedBlob
 	scratch *model.Replica
 	keyBuf  []byte
+	// near is a direct-mapped cache of deliveries read (receive).
+	near [nearSlots]nearDelivery
 }
 
 func (e *engine) newCache() *cache {
@@ -335,8 +337,15 @@ func (c *cache) blobOf(dev int, id int32) int32 {
 func (c *cache) receive(dev int, bid, id int32) step {
 	cid := c.contentOf(bid)
 	key := recvKey(cid, id)
+	// A small private cache first: the states of a piece are siblings,
+	// and their checks ask for the same deliveries again and again.
+	near := &c.near[(mix64(key)+uint64(dev))&(nearSlots-1)]
+	if near.key == key+1 && near.dev == int32(dev) {
+		return near.s
+	}
 	t := c.e.devs[dev]
 	if s, ok := t.recv.get(key); ok {
+		*near = nearDelivery{key + 1, int32(dev), s}
 		return s
 	}
 	// Most deliveries lead to a state already interned: the delivery is
@@ -358,6 +367,17 @@ func (c *cache) receive(dev int, bid, id int32) step {
 	}
 	t.mu.Unlock()
 	return t.recv.putIfAbsent(key, step{next: next, regress: regress})
+}
+
+// nearSlots is the size of a worker's private cache of deliveries.
+const nearSlots = 1 << 12
+
+// nearDelivery is an entry of that cache: key plus one (0: empty), the
+// receiving device, and the step.
+type nearDelivery struct {
+	key uint64
+	dev int32
+	s   step
 }
 
 // rep is the interned replica of a device state. An interned replica never

@@ -437,8 +437,10 @@ func (x *explorer[C]) expand(lo, hi, d int) bool {
 						o.againSet = append(offheap.Grow(mem, o.againSet, len(zs)), zs...)
 					}
 				}
-				x.queue.Add(-1)
 			}
+			// Progress counts a piece at once: one shared counter
+			// touched per state would bounce between the workers.
+			x.queue.Add(-int64(min(b+(p+1)*pieceSize, be) - (b + p*pieceSize)))
 			return o
 		})
 		ids, off := x.mergeBlock(outs, next != nil)
@@ -504,8 +506,8 @@ func (x *explorer[C]) checkStates(lo, hi, d int) {
 			for _, f := range x.w.Check(c, x.store.RowInto(i, row), t) {
 				t.record(Hit{d, x.store.Parent(int32(i)), x.transOf(i), f})
 			}
-			x.queue.Add(-1)
 		}
+		x.queue.Add(-int64(min(lo+(p+1)*pieceSize, hi) - (lo + p*pieceSize)))
 		return t
 	})
 	for _, t := range outs {
