@@ -361,16 +361,16 @@ func (c *cache) receive(dev int, bid, id int32) step {
 	regress := frontierRegressed(base, r)
 	c.keyBuf = c.e.key(c.keyBuf[:0], r)
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	next, ok := t.ids[string(c.keyBuf)]
 	if !ok {
 		next = t.intern(r.Clone(), c.keyBuf)
 	}
-	t.mu.Unlock()
-	return t.recv.putIfAbsent(key, step{next: next, regress: regress})
+	return t.recv.putHeld(key, step{next: next, regress: regress})
 }
 
 // nearSlots is the size of a worker's private cache of deliveries.
-const nearSlots = 1 << 12
+const nearSlots = 1 << 14
 
 // nearDelivery is an entry of that cache: key plus one (0: empty), the
 // receiving device, and the step.

@@ -11,7 +11,8 @@ import (
 // id, state id) -> the step receiving that blob takes. A delivery is looked
 // up millions of times and made once, so reads take no lock: a slot's
 // value is stored before its key, and a reader that sees the key sees the
-// value. Writes take the mutex; growing builds a new slot array and
+// value. Writes are serialised, by the table's mutex (putIfAbsent) or by
+// the caller (putHeld); growing builds a new slot array and
 // publishes it whole, so a reader still probing the old one finds every
 // entry made before the growth and, for a newer one, misses and asks under
 // the mutex. One shared table instead of one per worker keeps memory to
@@ -87,7 +88,7 @@ func (s *recvSlots) insert(k uint64, v uint64) {
 }
 
 // freeRetired frees the slot arrays growth replaced; the caller knows that
-// no reader is probing them.
+// no reader is probing them and no writer is at work.
 func (t *recvTable) freeRetired() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -105,6 +106,13 @@ func (t *recvTable) get(k uint64) (step, bool) { return t.cur.Load().get(k) }
 func (t *recvTable) putIfAbsent(k uint64, v step) step {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.putHeld(k, v)
+}
+
+// putHeld is putIfAbsent for a caller that serialises every writer of the
+// table itself (the engine writes a device's deliveries under the
+// device's lock, which it holds anyway to intern the state reached).
+func (t *recvTable) putHeld(k uint64, v step) step {
 	s := t.cur.Load()
 	if old, ok := s.get(k); ok {
 		return old
