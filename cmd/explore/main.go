@@ -16,6 +16,7 @@ import (
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/cli"
+	"github.com/nip-rs/harness/internal/gcfloor"
 	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
@@ -32,6 +33,10 @@ const (
 )
 
 func main() {
+	// Small runs allocate fast beside a small live heap (the tables live
+	// outside it): a floor under the collector's goal spares most of their
+	// collections; large runs keep the default (internal/gcfloor).
+	gcfloor.Set(gcfloor.Default, 100)
 	ctx, stop := cli.Interruptible()
 	defer stop()
 	onInterrupt(ctx, os.Stdout, os.Exit)
