@@ -19,7 +19,7 @@ func TestPercent(t *testing.T) {
 		{live: 32 << 20, floor: 64 << 20, base: 200, want: 200},
 		{live: 100 << 20, floor: 64 << 20, base: 100, want: 100},
 		{live: 1, floor: 64 << 40, base: 500, want: 500}, // never below the base
-		{live: 0, floor: 64 << 20, base: 100, want: 100},     // nothing to scale
+		{live: 0, floor: 64 << 20, base: 100, want: 100}, // nothing to scale
 	} {
 		if got := Percent(tc.live, tc.roots, tc.floor, tc.base); got != tc.want {
 			t.Errorf("Percent(%d, %d, %d, %d) = %d, want %d", tc.live, tc.roots, tc.floor, tc.base, got, tc.want)
