@@ -23,7 +23,12 @@ func Set(floor uint64, base int) (stop func()) {
 	if os.Getenv("GOGC") != "" || base < 0 {
 		return func() {}
 	}
-	f := &keeper{floor: floor, base: base}
+	return set(floor, base, nil)
+}
+
+// set is Set with, for tests, a channel told of every adjustment.
+func set(floor uint64, base int, adjusted chan<- int) (stop func()) {
+	f := &keeper{floor: floor, base: base, adjusted: adjusted}
 	debug.SetGCPercent(base)
 	f.arm()
 	return func() {
@@ -37,11 +42,12 @@ func Set(floor uint64, base int) (stop func()) {
 }
 
 type keeper struct {
-	floor   uint64
-	base    int
-	mu      sync.Mutex
-	stopped atomic.Bool
-	sample  [3]metrics.Sample
+	floor    uint64
+	base     int
+	adjusted chan<- int // the percent set, for tests
+	mu       sync.Mutex
+	stopped  atomic.Bool
+	sample   [3]metrics.Sample
 }
 
 // sentinel is an object nothing refers to: each collection frees it and
@@ -74,8 +80,15 @@ func (f *keeper) adjust() {
 			v[i] = s.Value.Uint64()
 		}
 	}
-	debug.SetGCPercent(Percent(v[0], v[1]+v[2], f.floor, f.base))
+	p := Percent(v[0], v[1]+v[2], f.floor, f.base)
+	debug.SetGCPercent(p)
 	f.arm()
+	if f.adjusted != nil {
+		select { // never blocks the runtime's cleanup goroutine
+		case f.adjusted <- p:
+		default:
+		}
+	}
 }
 
 // Percent is the GOGC p that makes the collector's next goal, live +

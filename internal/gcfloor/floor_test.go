@@ -1,8 +1,10 @@
 package gcfloor
 
 import (
+	"fmt"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"testing"
 )
 
@@ -29,38 +31,63 @@ func TestPercent(t *testing.T) {
 
 var sink []byte
 
-// cycles is the collections that allocating n bytes of garbage in 4 KiB
-// pieces takes, beside a live heap of about 16 MiB.
-func cycles(n int) uint32 {
-	live := make([]byte, 16<<20)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	for range n / 4096 {
-		sink = make([]byte, 4096)
-	}
-	runtime.ReadMemStats(&after)
-	runtime.KeepAlive(live)
-	return after.NumGC - before.NumGC
-}
-
-// With a floor of 256 MiB, 1 GiB of garbage beside a live heap of 16 MiB
-// takes about a quarter of the collections: the goal goes from about 32
-// MiB to 80 (the percent at most 400), so some 16 collections instead of
-// 64. The test asks for half, a margin of two on a count the pacer sets
-// from the allocation, not from time.
-func TestFloorCollectsLessOften(t *testing.T) {
+// After a collection the floor sets the percent that lifts the next goal
+// to the floor (the live heap here is about 16 MiB, so more than the base,
+// at most maxPercent), as the collector itself reports it; stop restores
+// the base. The test waits for the adjustment, not for a time.
+func TestFloorSetsThePercent(t *testing.T) {
 	if os.Getenv("GOGC") != "" {
 		t.Skip("GOGC is set: the floor does nothing, as documented")
 	}
-	without := cycles(1 << 30)
-	stop := Set(256<<20, 100)
-	runtime.GC() // the first cycle under the floor arms it
-	with := cycles(1 << 30)
+	live := make([]byte, 16<<20)
+	adjusted := make(chan int, 1)
+	stop := set(256<<20, 100, adjusted)
+	runtime.GC()
+	p := <-adjusted
+	got := gogc()
 	stop()
-	t.Logf("%d collections with the floor, %d without", with, without)
-	if with*2 > without || without < 30 {
-		t.Fatalf("%d collections with the floor, %d without", with, without)
+	runtime.KeepAlive(live)
+	if p <= 100 || p > maxPercent || got != p {
+		t.Fatalf("adjusted to %d, the collector reports %d", p, got)
+	}
+	if after := gogc(); after != 100 {
+		t.Fatalf("after stop the percent is %d, want the base 100", after)
 	}
 	stop() // a second stop does nothing
+	if Set(256<<20, -1)(); gogc() != 100 {
+		t.Fatal("a negative base changed the percent")
+	}
+}
+
+func gogc() int {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return int(s[0].Value.Uint64())
+}
+
+// BenchmarkGarbage allocates 256 MiB of garbage in 4 KiB pieces beside a
+// live heap of 16 MiB, with and without a floor of 256 MiB, and reports
+// the collections each takes. (A benchmark, not a test: how many cycles a
+// given allocation takes depends on how fast marking keeps up.)
+func BenchmarkGarbage(b *testing.B) {
+	for _, floor := range []uint64{0, 256 << 20} {
+		b.Run(fmt.Sprintf("floor=%dMiB", floor>>20), func(b *testing.B) {
+			stop := func() {}
+			if floor > 0 {
+				stop = Set(floor, 100)
+			}
+			defer stop()
+			live := make([]byte, 16<<20)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for b.Loop() {
+				for range (256 << 20) / 4096 {
+					sink = make([]byte, 4096)
+				}
+			}
+			runtime.ReadMemStats(&after)
+			runtime.KeepAlive(live)
+			b.ReportMetric(float64(after.NumGC-before.NumGC)/float64(b.N), "GCs/op")
+		})
+	}
 }
