@@ -23,7 +23,7 @@ import (
 type engine struct {
 	u *Universe
 	// mem holds the workers' larger memo tables outside the Go heap; it
-	// is freed once the engine is unreachable, or by free.
+	// is freed at the end of Explore, or once the engine is unreachable.
 	mem   *offheap.Arena
 	rules *model.Rules // the run's rules: what the invariants check against
 	devs  []*devTable

@@ -1,15 +1,9 @@
 package mutants
 
 import (
-	"os"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/gcfloor"
+	"github.com/nip-rs/harness/internal/gcfloor/floortest"
 )
 
-// The tests run with the collector's floor the tools run with: many small
-// explorations beside a small live heap (internal/gcfloor).
-func TestMain(m *testing.M) {
-	gcfloor.Set(gcfloor.Default, 100)
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { floortest.Main(m) }

@@ -95,7 +95,8 @@ func (x *explorer[C]) mergeBlock(outs []pieceOut, withIDs bool) (ids []int32, of
 }
 
 // dedupTables cuts one block outside the Go heap, kept for the next
-// block and level, into a table per bucket, each a power of two at least
+// block (and level, unless checks come first: releaseBuffers), into a
+// table per bucket, each a power of two at least
 // twice its candidates. (One block rather than one per bucket: it is
 // large enough to be mapped in huge pages, and each bucket's table alone
 // often is not.)
