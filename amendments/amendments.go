@@ -55,7 +55,7 @@ func Lookup(name string) (Amendment, bool) {
 // Rules returns the amended rule set, named after the amendment, under
 // tie (or the amendment's own policy when it pins one).
 func (a Amendment) Rules(tie model.TiePolicy) *model.Rules {
-	r := model.Spec().WithTie(tie)
+	r := model.Proposed().WithTie(tie)
 	a.Apply(r)
 	if a.Pinned {
 		r = r.WithTie(a.Tie)
@@ -78,9 +78,9 @@ func (a Amendment) Ties(asked []model.TiePolicy) []model.TiePolicy {
 // policy when the amendment decides ties itself.
 func (a Amendment) Baseline(tie model.TiePolicy) *model.Rules {
 	if a.Pinned {
-		return model.Spec()
+		return model.Proposed()
 	}
-	return model.Spec().WithTie(tie)
+	return model.Proposed().WithTie(tie)
 }
 
 // Register adds every amendment's rule set to cat, or adds none and

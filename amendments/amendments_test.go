@@ -53,7 +53,7 @@ func TestBMaxFrontierIsM17(t *testing.T) {
 					if x != y || (xe == nil) != (ye == nil) {
 						t.Errorf("mark-unread %v at %d: amendment %v, M17 %v", g, f, x, y)
 					}
-					if z, _ := model.Spec().MarkUnread(g, f, true); z != x {
+					if z, _ := model.Proposed().MarkUnread(g, f, true); z != x {
 						differs++
 					}
 				}
@@ -87,11 +87,11 @@ func TestDiffCountsDifferingInputs(t *testing.T) {
 		amended *model.Rules
 		differs int
 	}{
-		{"spec against itself", model.Spec(), 0},
-		{"set-wins against spec", model.Spec().WithTie(model.SetWins), 1},
+		{"spec against itself", model.Proposed(), 0},
+		{"set-wins against spec", model.Proposed().WithTie(model.SetWins), 1},
 	} {
 		var d Diff
-		r := d.Wrap(tc.amended, model.Spec())
+		r := d.Wrap(tc.amended, model.Proposed())
 		for range 3 {
 			if got, want := r.Live(tie, 10, r.Tie), tc.amended.Live(tie, 10, tc.amended.Tie); got != want {
 				t.Errorf("%s: wrapped verdict %t, amended %t", tc.name, got, want)

@@ -21,10 +21,10 @@ func BenchmarkReference(b *testing.B) {
 		name  string
 		rules func() *model.Rules
 	}{
-		{"spec", model.Spec},
+		{"spec", model.Proposed},
 		{"amended-with-diff", func() *model.Rules {
 			var d Diff
-			return d.Wrap(a.Rules(model.ClearWins), model.Spec())
+			return d.Wrap(a.Rules(model.ClearWins), model.Proposed())
 		}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {

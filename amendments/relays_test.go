@@ -51,11 +51,11 @@ func TestRelayAmendments(t *testing.T) {
 			if w.Config.Profile != a.Profile || w.Check != props.CheckSoundness {
 				t.Fatalf("witness %s is a %s witness over %s", a.Witness, w.Check, w.Config.Profile)
 			}
-			if v, _ := props.Replay(w, model.Spec()); v == nil || !strings.Contains(v.Detail, "false complete") {
+			if v, _ := props.Replay(w, model.Proposed()); v == nil || !strings.Contains(v.Detail, "false complete") {
 				t.Errorf("witness %s under the production rules: %v", a.Witness, v)
 			}
 			w.Config.Profile = "conformant"
-			if v, _ := props.Replay(w, model.Spec()); v != nil {
+			if v, _ := props.Replay(w, model.Proposed()); v != nil {
 				t.Errorf("witness %s over the conformant relay: %v", a.Witness, v)
 			}
 			lr := reflect.TypeFor[model.LoadRules]()

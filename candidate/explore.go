@@ -15,7 +15,7 @@ type Config struct {
 	Universe exhaustive.Universe
 	Encoding Encoding
 	// Rules decide every transition of an encoding that uses them (B), and
-	// give the tie policy to one that does not (A); nil means model.Spec().
+	// give the tie policy to one that does not (A); nil means model.Proposed().
 	Rules *model.Rules
 	// Depth bounds the trace length; 0 takes the universe's default.
 	Depth   int
@@ -61,7 +61,7 @@ func Explore(cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("depth %d out of range 0..%d", cfg.Depth, witnessfile.MaxDepth)
 	}
 	if cfg.Rules == nil {
-		cfg.Rules = model.Spec()
+		cfg.Rules = model.Proposed()
 	}
 	w, err := newWorld(cfg.Universe, cfg.Encoding, cfg.Rules, cfg.Depth)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 )
 
 func specTie(t model.TiePolicy) *model.Rules {
-	r := model.Spec().WithTie(t)
+	r := model.Proposed().WithTie(t)
 	r.Name = "spec"
 	return r
 }

@@ -25,7 +25,7 @@ type Candidate struct {
 // or a rule set of the catalogue (run under encoding B).
 func Resolve(cat *exhaustive.Catalog, name string) (Candidate, error) {
 	if enc, err := candidate.Lookup(name); err == nil {
-		return Candidate{Name: name, Encoding: enc, Rules: "spec"}, nil
+		return Candidate{Name: name, Encoding: enc, Rules: model.ProposedName}, nil
 	}
 	if _, err := cat.Rules(name); err != nil {
 		var encs []string

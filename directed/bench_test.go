@@ -11,7 +11,7 @@ func BenchmarkDirectedSuite(b *testing.B) {
 	points := 0
 	for b.Loop() {
 		points = 0
-		for _, r := range RunSuite(model.Spec(), ties, 0, nil) {
+		for _, r := range RunSuite(model.Proposed(), ties, 0, nil) {
 			points += r.Points
 		}
 	}

@@ -32,7 +32,7 @@ func TestConformanceFigures(t *testing.T) {
 	for _, d := range conformanceChecks() {
 		only[d.Key] = true
 	}
-	sums := Summarize(RunSuite(model.Spec(), ties, 0, only))
+	sums := Summarize(RunSuite(model.Proposed(), ties, 0, only))
 	if len(sums) != len(conformanceFigures) {
 		t.Errorf("%d conformance checks ran, %d pinned", len(sums), len(conformanceFigures))
 	}
@@ -58,7 +58,7 @@ func TestConformanceFigures(t *testing.T) {
 // TestConformanceWitnessReplays: a conformance witness replays like any
 // directed witness (cmd/explore -replay).
 func TestConformanceWitnessReplays(t *testing.T) {
-	rules := model.Spec().Clone()
+	rules := model.Proposed().Clone()
 	rules.Name = "no-clock-skew"
 	rules.Slots.CreatedAt = func(now, _ int64, _ bool) int64 { return now } // no clock-skew rule at all
 	d, err := LookupDirected("clock-skew-conformance")

@@ -46,7 +46,7 @@ func suiteSummary(t *testing.T, rules *model.Rules) []*CheckSummary {
 }
 
 func TestDirectedFiguresUnderProductionRules(t *testing.T) {
-	sums := suiteSummary(t, model.Spec())
+	sums := suiteSummary(t, model.Proposed())
 	note := notefig.Section(t, noteHeading)
 	if len(sums) != len(directedFigures)+len(conformanceFigures) {
 		t.Errorf("%d checks ran, %d pinned", len(sums), len(directedFigures)+len(conformanceFigures))
@@ -84,7 +84,7 @@ func TestDirectedFiguresUnderProductionRules(t *testing.T) {
 // broken rule set below makes the named check fail with the named
 // invariant.
 func TestDirectedChecksCatchBrokenRules(t *testing.T) {
-	spec := model.Spec()
+	spec := model.Proposed()
 	tests := []struct {
 		name      string
 		mutate    func(r *model.Rules)
@@ -176,7 +176,7 @@ func TestDirectedChecksCatchBrokenRules(t *testing.T) {
 // reference model measured: 132, the first an ancestor (0,1,0) whose floor
 // is lost before a new mark-unread.
 func TestDeleteOnDominanceFailsDeepHistoryAsInTheReference(t *testing.T) {
-	spec := model.Spec()
+	spec := model.Proposed()
 	rules := spec.Clone()
 	rules.Canonical = func(g model.Reg, f uint32, l bool) (model.Reg, model.Shape) {
 		if !l && f > g.B {
@@ -236,7 +236,7 @@ func TestDirectedKeysAreUnique(t *testing.T) {
 			t.Errorf("duplicate key %s", d.Key)
 		}
 		seen[d.Key] = true
-		for _, p := range d.Cube(model.Spec()) {
+		for _, p := range d.Cube(model.Proposed()) {
 			if len(p) != len(d.Params) {
 				t.Fatalf("%s: point %v has %d coordinates, %d params", d.Key, p, len(p), len(d.Params))
 			}

@@ -19,7 +19,7 @@ var ties = []model.TiePolicy{model.ClearWins, model.SetWins}
 
 // lwwJoin is a broken rule set: the incoming register wins whole.
 func lwwJoin() *model.Rules {
-	r := model.Spec().Clone()
+	r := model.Proposed().Clone()
 	r.Name = "test-lww-join"
 	r.Join = func(a, b model.Reg) model.Reg {
 		if b != (model.Reg{}) {
@@ -34,7 +34,7 @@ func lwwJoin() *model.Rules {
 func testRules(name string) (*model.Rules, error) {
 	switch name {
 	case "spec":
-		return model.Spec(), nil
+		return model.Proposed(), nil
 	case "test-lww-join":
 		return lwwJoin(), nil
 	}

@@ -65,7 +65,7 @@ func BenchmarkNetwork(b *testing.B) {
 			var peak uint64
 			for b.Loop() {
 				peak = max(peak, peakHeap(func() {
-					states = exploreNet(b, tc.universe, Config{Depth: tc.depth, Rules: model.Spec(), NoSymmetry: !tc.symmetry}).Distinct
+					states = exploreNet(b, tc.universe, Config{Depth: tc.depth, Rules: model.Proposed(), NoSymmetry: !tc.symmetry}).Distinct
 				}))
 			}
 			b.ReportMetric(float64(states), "states")

@@ -15,7 +15,7 @@ func BenchmarkReference(b *testing.B) {
 			b.Run(fmt.Sprintf("depth=%d/tie=%s", depth, tie), func(b *testing.B) {
 				var states int
 				for b.Loop() {
-					r, err := Explore(Config{Universe: Reference(), Depth: depth, Rules: model.Spec().WithTie(tie)})
+					r, err := Explore(Config{Universe: Reference(), Depth: depth, Rules: model.Proposed().WithTie(tie)})
 					if err != nil {
 						b.Fatal(err)
 					}

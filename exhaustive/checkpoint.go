@@ -75,7 +75,7 @@ func CheckResume(cfg Config) error {
 		cfg.Depth = u.Depth
 	}
 	if cfg.Rules == nil {
-		cfg.Rules = model.Spec()
+		cfg.Rules = model.Proposed()
 	}
 	w, _, err := newWorld(&u, cfg.Rules, cfg.Depth, !cfg.NoSymmetry)
 	if err != nil {

@@ -47,7 +47,7 @@ func TestForgedCheckpointNeverPanics(t *testing.T) {
 						t.Errorf("%s, byte %d: panic %v", name, pos, r)
 					}
 				}()
-				if _, err := Explore(Config{Universe: u, Depth: 3, Rules: model.Spec(), Checkpoint: &Checkpoint{Dir: dir, Build: "t", Resume: true}}); err != nil {
+				if _, err := Explore(Config{Universe: u, Depth: 3, Rules: model.Proposed(), Checkpoint: &Checkpoint{Dir: dir, Build: "t", Resume: true}}); err != nil {
 					refused++
 				}
 			}()

@@ -39,7 +39,7 @@ func TestCheckpointResumeMatchesExploration(t *testing.T) {
 		{HierarchyUniverse(), 3, true, model.SetWins},
 	}
 	for _, c := range cases {
-		cfg := Config{Universe: c.u, Depth: c.depth, Rules: model.Spec().WithTie(c.tie), POR: c.por, AllWitnesses: true}
+		cfg := Config{Universe: c.u, Depth: c.depth, Rules: model.Proposed().WithTie(c.tie), POR: c.por, AllWitnesses: true}
 		want, err := Explore(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -79,7 +79,7 @@ func TestCheckpointResumeMatchesExploration(t *testing.T) {
 // rule set, tie or build is refused.
 func TestCheckpointRestoresDeviceStates(t *testing.T) {
 	u := NetworkUniverse()
-	rules := model.Spec().WithTie(model.ClearWins)
+	rules := model.Proposed().WithTie(model.ClearWins)
 	w, e, err := newWorld(&u, rules, 4, true)
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +119,7 @@ func TestCheckpointRestoresDeviceStates(t *testing.T) {
 		t.Fatal("the published state has no last publication")
 	}
 	for _, bad := range []Config{
-		{Universe: u, Depth: 4, Rules: model.Spec().WithTie(model.SetWins)},
+		{Universe: u, Depth: 4, Rules: model.Proposed().WithTie(model.SetWins)},
 		{Universe: u, Depth: 4, Rules: rules, NoSymmetry: true},
 		{Universe: NetworkWholeUniverse(), Depth: 4, Rules: rules},
 	} {

@@ -39,7 +39,7 @@ func referenceReplicas(t *testing.T, rules *model.Rules) []*model.Replica {
 // must equal Receive.
 func TestDeliveryReadsOnlyTheContexts(t *testing.T) {
 	for _, tie := range []model.TiePolicy{model.ClearWins, model.SetWins} {
-		rules := model.Spec().WithTie(tie)
+		rules := model.Proposed().WithTie(tie)
 		reps := referenceReplicas(t, rules)
 		n := 0
 		for _, pub := range reps {
@@ -78,7 +78,7 @@ func TestDeliveryReadsOnlyTheContexts(t *testing.T) {
 // differing contexts do not.
 func TestContentIDs(t *testing.T) {
 	u := Reference()
-	e := newEngine(&u, model.Spec(), appendReplicaState)
+	e := newEngine(&u, model.Proposed(), appendReplicaState)
 	es := []model.Entry{{Key: "c0", Value: 10}}
 	a := e.internBlob(model.Blob{V: 1, ClientID: "d0", Contexts: es})
 	b := e.internBlob(model.Blob{V: 1, ClientID: "d1", Contexts: es})

@@ -27,7 +27,7 @@ type Config struct {
 	// Depth bounds the trace length; 0 takes the universe's default.
 	Depth int
 	// Rules decide every transition, under their own tie policy, and are
-	// what the invariants check against; nil means model.Spec().
+	// what the invariants check against; nil means model.Proposed().
 	Rules *model.Rules
 	// Workers expand each level in parallel; 0 means GOMAXPROCS.
 	Workers int
@@ -140,7 +140,7 @@ func Explore(cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("depth %d is negative", cfg.Depth)
 	}
 	if cfg.Rules == nil {
-		cfg.Rules = model.Spec()
+		cfg.Rules = model.Proposed()
 	}
 	w, e, err := newWorld(&u, cfg.Rules, cfg.Depth, !cfg.NoSymmetry)
 	if err != nil {

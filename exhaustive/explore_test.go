@@ -24,7 +24,7 @@ var (
 // register win whole instead of taking the componentwise max (the formal
 // note's M6). The explorer's convergence check must catch it.
 func lwwJoin() *model.Rules {
-	r := model.Spec().Clone()
+	r := model.Proposed().Clone()
 	r.Join = func(a, b model.Reg) model.Reg {
 		if b != (model.Reg{}) {
 			return b
@@ -60,7 +60,7 @@ func TestReferenceStateCounts(t *testing.T) {
 		if tc.depth > 5 && testing.Short() || tc.depth > 6 && !*deep {
 			continue
 		}
-		r, err := Explore(Config{Universe: Reference(), Depth: tc.depth, Rules: model.Spec().WithTie(tc.tie)})
+		r, err := Explore(Config{Universe: Reference(), Depth: tc.depth, Rules: model.Proposed().WithTie(tc.tie)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +80,7 @@ func TestReferenceStateCounts(t *testing.T) {
 
 func TestInitialStateHas22EnabledTransitions(t *testing.T) {
 	u := Reference()
-	_, e, err := newWorld(&u, model.Spec(), u.Depth, true)
+	_, e, err := newWorld(&u, model.Proposed(), u.Depth, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestStateLimitIsUnknown(t *testing.T) {
 
 // recordingRules counts the calls of every rule the explorer relies on.
 func recordingRules(calls map[string]int) *model.Rules {
-	s := model.Spec()
+	s := model.Proposed()
 	r := s.Clone()
 	r.Join = func(a, b model.Reg) model.Reg { calls["Join"]++; return s.Join(a, b) }
 	r.Live = func(g model.Reg, f uint32, t model.TiePolicy) bool { calls["Live"]++; return s.Live(g, f, t) }
@@ -284,14 +284,14 @@ func TestPerDeviceRulesAndTie(t *testing.T) {
 	if r.Status != StatusOK || calls["MarkUnread"] == 0 || calls["MarkRead"] == 0 {
 		t.Errorf("device 1's own rules not used: %v %v", r.Status, calls)
 	}
-	if d0 := newReplica(u.Devices[0], model.Spec()); d0.Rules.Tie != model.SetWins {
+	if d0 := newReplica(u.Devices[0], model.Proposed()); d0.Rules.Tie != model.SetWins {
 		t.Errorf("device 0 tie %v, want set", d0.Rules.Tie)
 	}
 	own := DeviceSpec{ClientID: "x", Rules: func(run *model.Rules) *model.Rules { return run.Clone() }}
-	if d := newReplica(own, model.Spec().WithTie(model.SetWins)); d.Rules.Tie != model.SetWins {
+	if d := newReplica(own, model.Proposed().WithTie(model.SetWins)); d.Rules.Tie != model.SetWins {
 		t.Errorf("a device's own rules left the run's tie: %v, want set", d.Rules.Tie)
 	}
-	if d2 := newReplica(u.Devices[2], model.Spec()); !d2.Legacy || d2.LegacyMode != model.LegacyDropOverrides {
+	if d2 := newReplica(u.Devices[2], model.Proposed()); !d2.Legacy || d2.LegacyMode != model.LegacyDropOverrides {
 		t.Errorf("reference legacy device: legacy %v mode %v", d2.Legacy, d2.LegacyMode)
 	}
 }
@@ -322,7 +322,7 @@ func TestFrontierRegressionCheck(t *testing.T) {
 func stateSet(t *testing.T, tie model.TiePolicy, depth int) map[string]bool {
 	t.Helper()
 	u := Reference()
-	x := exploreAll(t, u, model.Spec(), tie, depth, true)
+	x := exploreAll(t, u, model.Proposed(), tie, depth, true)
 	out := make(map[string]bool, x.store.Len())
 	for i := range x.store.Len() {
 		var k []byte

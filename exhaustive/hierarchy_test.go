@@ -19,7 +19,7 @@ func TestHierarchyStateSpace(t *testing.T) {
 	}{{model.ClearWins, 8695}} {
 		var first *Result
 		for _, workers := range []int{1, 2} {
-			res, err := Explore(Config{Universe: HierarchyUniverse(), Rules: model.Spec().WithTie(tc.tie), Workers: workers})
+			res, err := Explore(Config{Universe: HierarchyUniverse(), Rules: model.Proposed().WithTie(tc.tie), Workers: workers})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -39,7 +39,7 @@ func TestHierarchyStateSpace(t *testing.T) {
 // exceeds its own, and a child's own frontier exceeds the channel's.
 func TestHierarchyResolvesChildren(t *testing.T) {
 	u := HierarchyUniverse()
-	r := newReplica(u.Devices[0], model.Spec())
+	r := newReplica(u.Devices[0], model.Proposed())
 	r.Advance(hierChannel, 20)
 	r.Advance(hierMsg, 10)
 	r.Advance(hierThread, 30)
@@ -57,7 +57,7 @@ func TestHierarchyResolvesChildren(t *testing.T) {
 func TestCeilingUniverse(t *testing.T) {
 	sec := notefig.Section(t, "## Hierarchy universe and simulation")
 	for _, tie := range []model.TiePolicy{model.ClearWins, model.SetWins} {
-		res, err := Explore(Config{Universe: CeilingUniverse(), Rules: model.Spec().WithTie(tie), Workers: 2})
+		res, err := Explore(Config{Universe: CeilingUniverse(), Rules: model.Proposed().WithTie(tie), Workers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +67,7 @@ func TestCeilingUniverse(t *testing.T) {
 	}
 	notefig.RequireLine(t, sec, fmt.Sprintf("- ceiling: depth %d, %s distinct states under either tie policy.", ceilingDepth, notefig.Commas(4637)))
 	u := CeilingUniverse()
-	r := newReplica(u.Devices[0], model.Spec())
+	r := newReplica(u.Devices[0], model.Proposed())
 	if r.Reg("c0") != (model.Reg{C: model.MaxU32 - 2}) || len(u.Values) != 3 {
 		t.Fatalf("start %v, values %v", r.Reg("c0"), u.Values)
 	}

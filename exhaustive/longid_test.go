@@ -21,7 +21,7 @@ func TestLongIDUniverse(t *testing.T) {
 	}
 	const want = 8781
 	for _, tie := range []model.TiePolicy{model.ClearWins, model.SetWins} {
-		res, err := Explore(Config{Universe: u, Rules: model.Spec().WithTie(tie), Workers: 2})
+		res, err := Explore(Config{Universe: u, Rules: model.Proposed().WithTie(tie), Workers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +41,7 @@ func TestLongIDUniverse(t *testing.T) {
 // carry), and its witness is the mark-unread itself when the other
 // quiescence checks, which also see it, are left aside.
 func TestPeerVerdictHasTeeth(t *testing.T) {
-	rules := model.Spec()
+	rules := model.Proposed()
 	rules.OverrideKeysFit = func(string) error { return nil }
 	rules.Name = "no-key-refusal"
 	u := LongIDUniverse()

@@ -25,7 +25,7 @@ func TestPORKeepsEveryState(t *testing.T) {
 		{"network-whole", 4, model.ClearWins, true},
 	} {
 		t.Run(fmt.Sprintf("%s/%d/%v/symmetry=%t", tc.universe, tc.depth, tc.tie, tc.symmetry), func(t *testing.T) {
-			cfg := Config{Depth: tc.depth, Rules: model.Spec().WithTie(tc.tie), NoSymmetry: !tc.symmetry}
+			cfg := Config{Depth: tc.depth, Rules: model.Proposed().WithTie(tc.tie), NoSymmetry: !tc.symmetry}
 			full := exploreNet(t, tc.universe, cfg)
 			cfg.POR = true
 			red := exploreNet(t, tc.universe, cfg)
@@ -73,7 +73,7 @@ func BenchmarkNetworkPOR(b *testing.B) {
 		b.Run(fmt.Sprintf("por=%t", por), func(b *testing.B) {
 			var r *Result
 			for b.Loop() {
-				r = exploreNet(b, "network", Config{Depth: networkDepth, Rules: model.Spec(), POR: por})
+				r = exploreNet(b, "network", Config{Depth: networkDepth, Rules: model.Proposed(), POR: por})
 			}
 			b.ReportMetric(float64(r.Distinct), "states")
 			b.ReportMetric(float64(r.Transitions), "transitions")
@@ -93,7 +93,7 @@ func TestIndependentTransitionsCommute(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wd, _, err := newWorld(&u, model.Spec(), 3, false)
+		wd, _, err := newWorld(&u, model.Proposed(), 3, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -129,7 +129,7 @@ func TestQuiescenceMatchesTheDirectRounds(t *testing.T) {
 		rules = append(rules, namedRules{name, r})
 	}
 	rules = append(rules, orderBreakers()[1:]...)
-	noRefusal := model.Spec()
+	noRefusal := model.Proposed()
 	noRefusal.OverrideKeysFit = func(string) error { return nil }
 	type run struct {
 		universe string

@@ -56,7 +56,7 @@ func TestNetworkStateSpace(t *testing.T) {
 		if (tc.depth > 6 || tc.depth == 6 && !tc.symmetry) && !*deep {
 			continue
 		}
-		r := exploreNet(t, tc.universe, Config{Depth: tc.depth, Rules: model.Spec().WithTie(tc.tie), NoSymmetry: !tc.symmetry})
+		r := exploreNet(t, tc.universe, Config{Depth: tc.depth, Rules: model.Proposed().WithTie(tc.tie), NoSymmetry: !tc.symmetry})
 		name := tc.universe + "/" + tc.tie.String()
 		if r.Distinct != tc.distinct || !slices.Equal(r.PerDepth, tc.perDepth) {
 			t.Errorf("%s depth %d symmetry %v: distinct %d per depth %v, want %d %v", name, tc.depth, tc.symmetry, r.Distinct, r.PerDepth, tc.distinct, tc.perDepth)
@@ -142,7 +142,7 @@ func TestNetworkIsTheSameForAnyWorkerCount(t *testing.T) {
 func TestReinstallIsNotANewState(t *testing.T) {
 	for _, name := range []string{"network", "reference"} {
 		u, _ := testCatalog.Universe(name)
-		w, e, err := newWorld(&u, model.Spec(), u.Depth, true)
+		w, e, err := newWorld(&u, model.Proposed(), u.Depth, true)
 		if err != nil {
 			t.Fatal(err)
 		}

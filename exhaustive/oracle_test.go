@@ -10,7 +10,7 @@ import (
 // wrong verdict (the formal note's M1 and M2). No check that compares
 // devices or delivery orders can see them; the intent oracle must.
 func liveNoBaseline() *model.Rules {
-	r := model.Spec().Clone()
+	r := model.Proposed().Clone()
 	r.Live = func(g model.Reg, _ uint32, tie model.TiePolicy) bool {
 		if g.S == 0 {
 			return false
@@ -24,7 +24,7 @@ func liveNoBaseline() *model.Rules {
 }
 
 func counterPlusOne() *model.Rules {
-	r := model.Spec().Clone()
+	r := model.Proposed().Clone()
 	r.MarkUnread = func(g model.Reg, f uint32, _ bool) (model.Reg, error) {
 		return model.Reg{S: g.S + 1, C: g.C, B: f}, nil
 	}

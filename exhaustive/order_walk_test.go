@@ -12,14 +12,14 @@ import (
 // incoming baseline whole, each breaking the join's commutativity; spec
 // comes first as the control.
 func orderBreakers() []namedRules {
-	lww := model.Spec()
+	lww := model.Proposed()
 	lww.Join = func(a, b model.Reg) model.Reg {
 		if b != (model.Reg{}) {
 			return b
 		}
 		return a
 	}
-	incomingB := model.Spec()
+	incomingB := model.Proposed()
 	join := incomingB.Join
 	incomingB.Join = func(a, b model.Reg) model.Reg {
 		r := join(a, b)
@@ -28,7 +28,7 @@ func orderBreakers() []namedRules {
 		}
 		return r
 	}
-	return []namedRules{{"spec", model.Spec()}, {"last-writer-wins", lww}, {"incoming-baseline", incomingB}}
+	return []namedRules{{"spec", model.Proposed()}, {"last-writer-wins", lww}, {"incoming-baseline", incomingB}}
 }
 
 type namedRules struct {

@@ -95,7 +95,7 @@ func TestU64mapLimitAndReset(t *testing.T) {
 // back through the current arrays.
 func TestRetiredDeliveriesFreed(t *testing.T) {
 	u := Reference()
-	w, e, err := newWorld(&u, model.Spec(), 5, true)
+	w, e, err := newWorld(&u, model.Proposed(), 5, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ import (
 // SimConfig is one simulation run.
 type SimConfig struct {
 	Universe Universe
-	// Rules are the run's rules (nil: model.Spec()).
+	// Rules are the run's rules (nil: model.Proposed()).
 	Rules *model.Rules
 	// Walks is the number of walks, Steps the transitions of each.
 	Walks, Steps int
@@ -98,7 +98,7 @@ type walkOutcome struct {
 func Simulate(cfg SimConfig) (*SimResult, error) {
 	u := cfg.Universe
 	if cfg.Rules == nil {
-		cfg.Rules = model.Spec()
+		cfg.Rules = model.Proposed()
 	}
 	if cfg.Walks < 1 || cfg.Steps < 1 {
 		return nil, fmt.Errorf("simulation needs at least one walk of at least one step (got %d walks of %d)", cfg.Walks, cfg.Steps)

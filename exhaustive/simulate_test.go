@@ -12,7 +12,7 @@ import (
 // ownBase is the hierarchy breakage of mark-unread as a rule set: B is the
 // context's own frontier, not its effective one.
 func ownBase() *model.Rules {
-	r := model.Spec()
+	r := model.Proposed()
 	r.UnreadBase = func(own, _ uint32) uint32 { return own }
 	return r
 }
@@ -148,7 +148,7 @@ func TestShrinkLowersValues(t *testing.T) {
 	u := HierarchyUniverse()
 	// Every stored register published raw, as three keys (the change of
 	// the canonical-publication rule the gate's M7 makes).
-	rules := model.Spec()
+	rules := model.Proposed()
 	rules.Canonical = func(g model.Reg, _ uint32, _ bool) (model.Reg, model.Shape) {
 		if g.Virgin() {
 			return model.Reg{}, model.ShapeOmit

@@ -109,7 +109,7 @@ func TestEveryInvariantIsSymmetric(t *testing.T) {
 
 // The successors of a state and of its image are the same orbits.
 func TestSuccessorsAreSymmetric(t *testing.T) {
-	x, w := netStates(t, "network", model.Spec(), 3)
+	x, w := netStates(t, "network", model.Proposed(), 3)
 	sym := newSymmetry(w)
 	c := x.e.newCache()
 	succ := func(row []int32) map[string]bool {

@@ -94,7 +94,8 @@ type Catalog struct {
 }
 
 // NewCatalog returns the catalogue of the project's universes and the
-// production rules.
+// rule sets every tool names: spec (the text) and proposed (the text and
+// every proposal, what a production client runs).
 func NewCatalog() *Catalog {
 	c := &Catalog{universes: map[string]func() Universe{}, rules: map[string]func() *model.Rules{}}
 	c.AddUniverse("reference", Reference)
@@ -104,6 +105,7 @@ func NewCatalog() *Catalog {
 	c.AddUniverse("ceiling", CeilingUniverse)
 	c.AddUniverse("long-id", LongIDUniverse)
 	c.AddRules("spec", model.Spec)
+	c.AddRules(model.ProposedName, model.Proposed)
 	return c
 }
 
@@ -136,7 +138,7 @@ func (c *Catalog) UniverseNames() []string {
 	return sortedNames(c.universes)
 }
 
-// AddRules adds a named rule set (the production rules are "spec"); it
+// AddRules adds a named rule set; it
 // panics on a duplicate name.
 func (c *Catalog) AddRules(name string, fn func() *model.Rules) {
 	c.mu.Lock()

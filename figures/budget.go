@@ -37,7 +37,7 @@ func groups(k contextKind, count int, s shape) []model.Entry {
 // DefaultBudget.
 func splitOf(es, other []model.Entry) (model.SplitPlan, error) {
 	all := append(append([]model.Entry(nil), es...), other...)
-	return model.SplitBlob(model.Spec(), model.Blob{V: 1, ClientID: clientID, Contexts: model.SortEntries(all)}, model.DefaultBudget(), nil)
+	return model.SplitBlob(model.Proposed(), model.Blob{V: 1, ClientID: clientID, Contexts: model.SortEntries(all)}, model.DefaultBudget(), nil)
 }
 
 // ceilings memoises ceiling: each is a dozen splits, and the tables ask

@@ -36,7 +36,7 @@ func refusal(nb int) string {
 // bytes: the group or nothing.
 func received(nb int) string {
 	ctx := strings.Repeat("x", nb)
-	d := model.Decode(model.Spec(), model.Raw(live(ctx, 1, 0, 10)))
+	d := model.Decode(model.Proposed(), model.Raw(live(ctx, 1, 0, 10)))
 	if len(d.Overrides) == 1 {
 		return "kept"
 	}

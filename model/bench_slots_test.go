@@ -103,7 +103,7 @@ func BenchmarkVerifyDecrypt32K(b *testing.B) {
 	b.Run("ParseEvent", func(b *testing.B) {
 		b.SetBytes(int64(EncodedSize(bl)))
 		for b.Loop() {
-			if _, got, _, err := ParseEvent(Spec(), k, ev, DefaultMaxEventBytes); err != nil || len(got.Contexts) != len(bl.Contexts) {
+			if _, got, _, err := ParseEvent(Proposed(), k, ev, DefaultMaxEventBytes); err != nil || len(got.Contexts) != len(bl.Contexts) {
 				b.Fatal(fmt.Sprint(err, len(got.Contexts)))
 			}
 		}

@@ -104,7 +104,7 @@ func ceilingCount(group func(int) []Entry) int {
 		for i := range n {
 			es = append(es, group(i)...)
 		}
-		_, err := SplitBlob(Spec(), Blob{V: 1, ClientID: "client-aabbccdd", Contexts: SortEntries(es)}, DefaultBudget(), nil)
+		_, err := SplitBlob(Proposed(), Blob{V: 1, ClientID: "client-aabbccdd", Contexts: SortEntries(es)}, DefaultBudget(), nil)
 		return err == nil
 	}
 	lo, hi := 0, 2000

@@ -70,10 +70,10 @@ type document struct {
 
 // ParseBlob parses and validates decrypted plaintext with the production
 // rules. See ParseBlobWith.
-func ParseBlob(data []byte) (Blob, Report, error) { return ParseBlobWith(Spec(), data) }
+func ParseBlob(data []byte) (Blob, Report, error) { return ParseBlobWith(Proposed(), data) }
 
 // ParseBlobWith parses decrypted plaintext and applies every rule of Content
-// Validation through rules (nil means Spec()). A blob that must be discarded
+// Validation through rules (nil means Proposed()). A blob that must be discarded
 // yields an error wrapping ErrInvalidBlob; a blob with an unknown v yields
 // one wrapping ErrUnknownVersion. Otherwise the Blob holds the kept wire
 // entries (sorted, unique, keys in wire form: frontier keys still escaped,
@@ -82,7 +82,7 @@ func ParseBlob(data []byte) (Blob, Report, error) { return ParseBlobWith(Spec(),
 // Replica.Receive decode the kept entries.
 func ParseBlobWith(rules *Rules, data []byte) (Blob, Report, error) {
 	if rules == nil {
-		rules = Spec()
+		rules = Proposed()
 	}
 	doc, rep, raws, err := scanContexts(data)
 	if err != nil {

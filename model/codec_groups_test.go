@@ -82,7 +82,7 @@ func TestParseBlobGroupShapes(t *testing.T) {
 			if !tc.accept && (ovKept != 0 || ovDropped != present) {
 				t.Fatalf("rejected group: kept %d, dropped %d of %d: %v", ovKept, ovDropped, present, rep.Drops)
 			}
-			st := MergeBlobs(Spec(), b)
+			st := MergeBlobs(Proposed(), b)
 			if got := st.Regs[tc.ctx]; got != tc.reg {
 				t.Fatalf("merged register = %v, want %v", got, tc.reg)
 			}
@@ -189,7 +189,7 @@ func TestGroupRejectionReasons(t *testing.T) {
 // partial groups would see the invalid sibling present (and invalid), not
 // silently removed by the per-entry rule first.
 func TestGroupsValidatedBeforePerEntryDiscard(t *testing.T) {
-	rules := Spec()
+	rules := Proposed()
 	var seen []Group
 	rules.ValidateGroup = func(g Group) (Reg, error) {
 		seen = append(seen, g)
@@ -210,7 +210,7 @@ func TestGroupsValidatedBeforePerEntryDiscard(t *testing.T) {
 // group, while a client reading 1.0 as 1 keeps the register. The frontier
 // survives either way, and a lone floor written as 1.0 is invisible here.
 func TestFloatLiteralsInGroups(t *testing.T) {
-	lenient := Spec()
+	lenient := Proposed()
 	lenient.SanitizeValue = func(lit string) (uint32, bool) {
 		if v, ok := SanitizeValue(strings.TrimSuffix(lit, ".0")); ok {
 			return v, true
@@ -231,7 +231,7 @@ func TestFloatLiteralsInGroups(t *testing.T) {
 		if err1 != nil || err2 != nil {
 			t.Fatal(err1, err2)
 		}
-		if got := MergeBlobs(Spec(), strict).Regs["c"]; got != tc.strictReg {
+		if got := MergeBlobs(Proposed(), strict).Regs["c"]; got != tc.strictReg {
 			t.Errorf("%s: strict register %v, want %v", tc.body, got, tc.strictReg)
 		}
 		if got := MergeBlobs(lenient, loose).Regs["c"]; got != tc.lenientReg {

@@ -82,7 +82,7 @@ func TestParseBlobInvalidLiterals(t *testing.T) {
 		"007", "00", "01", "-01", "+1", "+0", ".5", "-.5", "1.", "1.e3", "0x10", "0X1f", "1e", "1e+", "1E-",
 		"--1", "-", "1_000", "Infinity", "-Infinity", "NaN", "1,5", "0b1", "1..2", "١", "1e3.5",
 	}
-	for _, rules := range []*Rules{Spec(), ByValueIntegers()} {
+	for _, rules := range []*Rules{Proposed(), ByValueIntegers()} {
 		for _, lit := range lits {
 			for _, in := range []string{
 				blobWith(`"a":` + lit),

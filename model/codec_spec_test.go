@@ -54,7 +54,7 @@ func TestSpecMergeVectors(t *testing.T) {
 			blobs = append(blobs, b)
 		}
 		for _, order := range [][]Blob{blobs, {blobs[1], blobs[0]}} {
-			st := MergeBlobs(Spec(), order...)
+			st := MergeBlobs(Proposed(), order...)
 			if !maps.Equal(st.Frontiers, tc.merged) || len(st.Regs) != 0 {
 				t.Errorf("%s: merged %v regs %v, want %v", tc.name, st.Frontiers, st.Regs, tc.merged)
 			}
@@ -82,7 +82,7 @@ func TestSpecSchemesExample(t *testing.T) {
 	if err1 != nil || err2 != nil {
 		t.Fatal(err1, err2)
 	}
-	st := MergeBlobs(Spec(), b1, b2)
+	st := MergeBlobs(Proposed(), b1, b2)
 	parent := func(string) (string, bool) { return "chan", true }
 	eff := st.Effective(parent, thread)
 	if eff != 150 {
@@ -187,7 +187,7 @@ func renderParse(name string, data []byte) string {
 	for _, k := range rep.Duplicates {
 		fmt.Fprintf(&b, "  duplicate %q: last value used\n", k)
 	}
-	st := MergeBlobs(Spec(), blob)
+	st := MergeBlobs(Proposed(), blob)
 	for _, ctx := range sortedKeys(st.Regs) {
 		fmt.Fprintf(&b, "  register %q = %v\n", ctx, st.Regs[ctx])
 	}

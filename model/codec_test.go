@@ -193,7 +193,7 @@ func TestParseBlobEntries(t *testing.T) {
 			if !reflect.DeepEqual(rep.Duplicates, tc.dups) {
 				t.Errorf("duplicates = %q, want %q", rep.Duplicates, tc.dups)
 			}
-			if d := Decode(Spec(), Raw(b.Contexts)); len(d.Drops) != 0 {
+			if d := Decode(Proposed(), Raw(b.Contexts)); len(d.Drops) != 0 {
 				t.Errorf("kept entries do not decode cleanly: %v", d.Drops)
 			}
 		})

@@ -129,7 +129,7 @@ func TestBuildParseRoundTrip(t *testing.T) {
 	if len(ev.Tags) != 2 || !equalTag(ev.Tags[0], wantTags[0]) || !equalTag(ev.Tags[1], wantTags[1]) {
 		t.Fatalf("tags %v, want %v", ev.Tags, wantTags)
 	}
-	slot, b, rep, err := ParseEvent(Spec(), k, ev, DefaultMaxEventBytes)
+	slot, b, rep, err := ParseEvent(Proposed(), k, ev, DefaultMaxEventBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestParseEventIgnoreRules(t *testing.T) {
 				}
 				tc.mutate(t, ev)
 			}
-			slot, b, _, err := ParseEvent(Spec(), k, ev, tc.limit)
+			slot, b, _, err := ParseEvent(Proposed(), k, ev, tc.limit)
 			if tc.want == nil {
 				if err != nil {
 					t.Fatalf("unexpected error %v", err)
@@ -301,7 +301,7 @@ func FuzzParseEvent(f *testing.F) {
 		if err := ev.UnmarshalJSON(data); err != nil {
 			return
 		}
-		slot, b, rep, err := ParseEvent(Spec(), k, &ev, DefaultMaxEventBytes)
+		slot, b, rep, err := ParseEvent(Proposed(), k, &ev, DefaultMaxEventBytes)
 		if err != nil {
 			if len(b.Contexts) != 0 || len(rep.Drops) != 0 {
 				t.Fatalf("error %v with a blob", err)

@@ -33,7 +33,7 @@ func ExampleParseBlob() {
 	for _, d := range report.Drops {
 		fmt.Println("drop", d)
 	}
-	state := model.MergeBlobs(model.Spec(), blob)
+	state := model.MergeBlobs(model.Proposed(), blob)
 	fmt.Println("chan-1 register:", state.Regs["chan-1"])
 
 	_, _, err = model.ParseBlob([]byte(`{"v":1,"contexts":{}}`))

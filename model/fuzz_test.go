@@ -33,7 +33,7 @@ func FuzzParseBlob(f *testing.F) {
 		if !reflect.DeepEqual(again, b) {
 			t.Fatalf("re-parse differs:\n got %+v\nwant %+v", again, b)
 		}
-		if d := Decode(Spec(), Raw(b.Contexts)); len(d.Drops) != 0 {
+		if d := Decode(Proposed(), Raw(b.Contexts)); len(d.Drops) != 0 {
 			t.Fatalf("kept entries do not decode cleanly: %v", d.Drops)
 		}
 	})

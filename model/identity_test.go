@@ -33,12 +33,12 @@ func TestConflictDetectionVector(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, ok := FetchEvent(Spec(), k, "relay", ev, DefaultMaxEventBytes)
+	f, ok := FetchEvent(Proposed(), k, "relay", ev, DefaultMaxEventBytes)
 	if !ok || f.Err != nil {
 		t.Fatalf("fetch: %v %v", ok, f.Err)
 	}
 	self := Self{ClientID: v.ClientID, Primary: v.SlotID}
-	id := Identify(Spec(), self, []FetchedBlob{f})
+	id := Identify(Proposed(), self, []FetchedBlob{f})
 	if id.Roles[0] != RoleConflict || !id.PrimaryConflicted(self) || id.Own != -1 {
 		t.Fatalf("identity %+v", id)
 	}
@@ -76,7 +76,7 @@ func TestClockSkewVector(t *testing.T) {
 	for _, f := range v.Fetched {
 		fetched = append(fetched, FetchedBlob{Relay: f.Relay, Slot: v.SlotID, CreatedAt: f.CreatedAt, Blob: Blob{V: 1, ClientID: "A"}})
 	}
-	if got := CreatedAtFor(Spec(), v.Now, fetched, v.SlotID); got != v.Want {
+	if got := CreatedAtFor(Proposed(), v.Now, fetched, v.SlotID); got != v.Want {
 		t.Fatalf("created_at = %d, want %d", got, v.Want)
 	}
 	r := NewReplica("A")
@@ -114,7 +114,7 @@ func TestPublishTimeTable(t *testing.T) {
 		{Slot: slotN(2), CreatedAt: 5000},
 		{Slot: slotN(1), CreatedAt: 1000, Err: ErrDecrypt},
 	}
-	if got := CreatedAtFor(Spec(), 950, fetched, slotN(1)); got != 1001 {
+	if got := CreatedAtFor(Proposed(), 950, fetched, slotN(1)); got != 1001 {
 		t.Fatalf("created_at at slot 1 = %d, want 1001", got)
 	}
 }
@@ -143,7 +143,7 @@ func TestIdentificationVector(t *testing.T) {
 		fetched = append(fetched, FetchedBlob{Relay: "r", Slot: f.SlotID, CreatedAt: f.CreatedAt, Blob: b})
 	}
 	self := Self{ClientID: v.Self.ClientID, Primary: v.Self.SlotID}
-	id := Identify(Spec(), self, fetched)
+	id := Identify(Proposed(), self, fetched)
 	for i, want := range v.WantRoles {
 		if id.Roles[i].String() != want {
 			t.Errorf("blob %d role %v, want %s", i, id.Roles[i], want)
@@ -179,7 +179,7 @@ func TestIdentifyRoles(t *testing.T) {
 		{Slot: slotN(3), CreatedAt: 98, ID: "z", Blob: blob("me")},  // orphan again
 		{Slot: slotN(6), CreatedAt: 100, ID: "y", Blob: blob("me")}, // orphan, newest overall
 	}
-	id := Identify(Spec(), self, fetched)
+	id := Identify(Proposed(), self, fetched)
 	want := []BlobRole{RoleOwn, RoleOwn, RoleOwn, RoleOwnAdditional, RoleOrphan, RolePeer, RoleConflict, RoleUnreadable, RoleOrphan, RoleOrphan}
 	if !slices.Equal(id.Roles, want) {
 		t.Fatalf("roles %v\nwant  %v", id.Roles, want)
@@ -191,7 +191,7 @@ func TestIdentifyRoles(t *testing.T) {
 		t.Fatalf("orphans %v conflicted %v", id.Orphans, id.Conflicted)
 	}
 	// Without the primary the newest same-client blob is the reference.
-	noPrimary := Identify(Spec(), self, fetched[3:])
+	noPrimary := Identify(Proposed(), self, fetched[3:])
 	if noPrimary.Own != -1 || noPrimary.Reference != 6 {
 		t.Fatalf("own %d reference %d, want -1 and 6 (slot 6 at 100)", noPrimary.Own, noPrimary.Reference)
 	}
@@ -239,7 +239,7 @@ func TestCoversTable(t *testing.T) {
 		{"live with a higher baseline elsewhere", b(live(2, 1, 20)...), b(live(2, 1, 10)...), false},
 	}
 	for _, tc := range tests {
-		if got := Covers(Spec(), tc.old, tc.carry); got != tc.want {
+		if got := Covers(Proposed(), tc.old, tc.carry); got != tc.want {
 			t.Errorf("%s: Covers = %v, want %v", tc.name, got, tc.want)
 		}
 	}

@@ -145,7 +145,7 @@ func TestReservedNamespaceRoundTrip(t *testing.T) {
 // TestDecodeUnescapesThroughRules: the receive-side unescape is a Rules
 // decision, so a rule set that strips every esc: changes what arrives.
 func TestDecodeUnescapesThroughRules(t *testing.T) {
-	greedy := Spec()
+	greedy := Proposed()
 	greedy.Unescape = func(w string) string {
 		for strings.HasPrefix(w, EscMarker) {
 			w = w[len(EscMarker):]
@@ -153,7 +153,7 @@ func TestDecodeUnescapesThroughRules(t *testing.T) {
 		return w
 	}
 	b := Blob{V: 1, ClientID: "a", Contexts: []Entry{{"esc:esc:foo", 1}}}
-	if st := MergeBlobs(Spec(), b); st.Frontiers["esc:foo"] != 1 {
+	if st := MergeBlobs(Proposed(), b); st.Frontiers["esc:foo"] != 1 {
 		t.Fatalf("spec: %v", st.Frontiers)
 	}
 	if st := MergeBlobs(greedy, b); st.Frontiers["foo"] != 1 {

@@ -36,7 +36,7 @@ func LegacySanitize(entries []Entry) ([]Entry, []Drop) {
 // rules.SanitizeValue), override keys included, with no group rule.
 func ParseBlobLegacy(rules *Rules, data []byte) (Blob, Report, error) {
 	if rules == nil {
-		rules = Spec()
+		rules = Proposed()
 	}
 	doc, rep, raws, err := scanContexts(data)
 	if err != nil {

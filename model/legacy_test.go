@@ -36,7 +36,7 @@ func TestLegacySanitize(t *testing.T) {
 // the upgraded parser rejects whole is kept, minus its invalid sibling.
 func TestParseBlobLegacy(t *testing.T) {
 	data := []byte(blobWith(`"c":1,"ov_s:c":2,"ov_c:c":"x","ov_b:c":3,"ov_s:p":4,"d":1.0`))
-	b, rep, err := ParseBlobLegacy(Spec(), data)
+	b, rep, err := ParseBlobLegacy(Proposed(), data)
 	if err != nil {
 		t.Fatal(err)
 	}

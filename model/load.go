@@ -70,7 +70,7 @@ type LoadConfig struct {
 	// and the client's others may exceed it is not attempted (see
 	// LoadRules.FenceFits).
 	RelayMaxSubs int
-	// Rules makes every decision; nil means Spec().
+	// Rules makes every decision; nil means Proposed().
 	Rules *Rules
 }
 
@@ -201,7 +201,7 @@ const maxPushRetries = 3
 func NewLoad(cfg LoadConfig) (*Load, error) {
 	rules := cfg.Rules
 	if rules == nil {
-		rules = Spec()
+		rules = Proposed()
 	}
 	if !isLowerHex(cfg.PubKey, 64) {
 		return nil, ErrLoadPubKey

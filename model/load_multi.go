@@ -59,7 +59,7 @@ func NewMultiLoad(relays []string, cfg LoadConfig, known map[string]bool) (*Mult
 	}
 	m := &MultiLoad{rules: cfg.Rules, relays: slices.Clone(relays)}
 	if m.rules == nil {
-		m.rules = Spec()
+		m.rules = Proposed()
 	}
 	seen := map[string]bool{}
 	for _, r := range relays {

@@ -62,7 +62,7 @@ func TestMarkUnreadRefusesKeysOverTheLimit(t *testing.T) {
 // with the check removed, a 252-byte context reads unread on the device
 // and read on every peer that received its publication.
 func TestLongOverrideWithoutRefusalDiverges(t *testing.T) {
-	rules := Spec()
+	rules := Proposed()
 	rules.OverrideKeysFit = func(string) error { return nil }
 	ctx := longID(252)
 	r := NewReplica("a")

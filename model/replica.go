@@ -59,12 +59,12 @@ type Replica struct {
 
 // NewReplica returns an upgraded replica with the production rules.
 func NewReplica(clientID string) *Replica {
-	return &Replica{ClientID: clientID, Rules: Spec()}
+	return &Replica{ClientID: clientID, Rules: Proposed()}
 }
 
 // NewLegacyReplica returns a legacy replica (no override layer).
 func NewLegacyReplica(clientID string, mode LegacyMode) *Replica {
-	return &Replica{ClientID: clientID, Legacy: true, LegacyMode: mode, Rules: Spec()}
+	return &Replica{ClientID: clientID, Legacy: true, LegacyMode: mode, Rules: Proposed()}
 }
 
 // Clone returns an independent copy sharing Rules and Parent.

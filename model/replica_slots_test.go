@@ -208,14 +208,14 @@ func TestRotationCarryForwardAndDeletion(t *testing.T) {
 		t.Fatalf("rotated to %+v (replica %q)", plan.New, r.ClientID)
 	}
 	carried := plan.Events[0].Blob
-	if carried.ClientID != "new" || !Covers(Spec(), oldPrimary, carried) {
+	if carried.ClientID != "new" || !Covers(Proposed(), oldPrimary, carried) {
 		t.Fatalf("carry-forward %s does not cover the old primary", EncodeBlob(carried))
 	}
 	if v, ok := carried.Value(PrefixC + "a"); !ok || v != 7 {
 		t.Fatal("the old primary's floor was not carried forward")
 	}
 
-	decisions := PlanDeletion(Spec(), DeletionInput{
+	decisions := PlanDeletion(Proposed(), DeletionInput{
 		Self: plan.New, Predecessor: plan.Old, Fetched: fetched, Carried: carried,
 		Accepted: map[string]bool{"relay-a": true}, Complete: true,
 	})
@@ -239,14 +239,14 @@ func TestRotationCarryForwardAndDeletion(t *testing.T) {
 	}
 	// A carry-forward that lost the floor authorises nothing.
 	lossy := Blob{V: 1, ClientID: "new", Contexts: []Entry{{"a", 10}}}
-	for _, d := range PlanDeletion(Spec(), DeletionInput{Self: plan.New, Predecessor: plan.Old, Fetched: fetched, Carried: lossy,
+	for _, d := range PlanDeletion(Proposed(), DeletionInput{Self: plan.New, Predecessor: plan.Old, Fetched: fetched, Carried: lossy,
 		Accepted: map[string]bool{"relay-a": true, "relay-b": true}, Complete: true}) {
 		if d.Slot == slotN(1) && d.Err == nil {
 			t.Fatal("old primary deletable after a lossy carry-forward")
 		}
 	}
 	// Without a complete load nothing is deletable.
-	for _, d := range PlanDeletion(Spec(), DeletionInput{Self: plan.New, Predecessor: plan.Old, Fetched: fetched, Carried: carried,
+	for _, d := range PlanDeletion(Proposed(), DeletionInput{Self: plan.New, Predecessor: plan.Old, Fetched: fetched, Carried: carried,
 		Accepted: map[string]bool{"relay-a": true, "relay-b": true}}) {
 		if d.Err == nil {
 			t.Fatalf("%s@%s deletable without a complete load", d.Slot, d.Relay)

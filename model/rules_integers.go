@@ -19,7 +19,7 @@ const ByValueIntegersName = "by-value-integers"
 // literals", weighs; a spec author can run the gate with it
 // (cmd/explore -rules by-value-integers).
 func ByValueIntegers() *Rules {
-	r := Spec()
+	r := Proposed()
 	r.Name = ByValueIntegersName
 	r.SanitizeValue = SanitizeValueByValue
 	return r

@@ -66,7 +66,7 @@ func TestParseBlobWithByValue(t *testing.T) {
 		reg   Reg
 		x     bool
 	}{
-		{Spec(), 1, Reg{}, false},
+		{Proposed(), 1, Reg{}, false},
 		{ByValueIntegers(), 6, Reg{S: 2, C: 1, B: 10}, true},
 	}
 	for _, tc := range tests {

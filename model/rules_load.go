@@ -50,13 +50,15 @@ type LoadRules struct {
 	FenceMovesCursor func(ev *nostr.Event) bool
 	// PushIsResult reports whether a query delivery that the fence pushed
 	// while that query was in flight counts as one of the query's results.
-	// It does not: a relay may push an event it accepts to every open
+	// Spec counts every delivery (the text knows no push on a query's own
+	// subscription); proposal in-flight-push-not-result does not: a relay may push an event it accepts to every open
 	// subscription, the query's own included, so such a delivery may be a
 	// push rather than a stored event, and a backdated push counted as a
 	// result moves the cursor below the band (step 3).
 	PushIsResult func(ev *nostr.Event) bool
 	// FirstUntil is the first band's until for a load's nonce, and
-	// whether it has one. It has: NonceUntil, MaxCreatedAt minus a few
+	// whether it has one. Spec has none (the text gives the first band
+	// no until); proposal distinct-load-filters gives NonceUntil, MaxCreatedAt minus a few
 	// seconds per nonce step, above every created_at a client writes, so
 	// that no two loads with different nonces send the same first band,
 	// and a relay caching results by the exact filter (which the relay
@@ -69,7 +71,9 @@ type LoadRules struct {
 	FirstUntil func(nonce uint32) (nostr.Timestamp, bool)
 	// Retry is the filter a band is asked again with after it delivered
 	// only events the fence pushed meanwhile (attempt counts from 1), and
-	// whether one exists. It never repeats a filter the load sent: the
+	// whether one exists. Spec never retries (the band ends the load as
+	// cannot prove complete); RepeatRetry asks the same filter again;
+	// DistinctRetry (proposed) never repeats a filter the load sent: the
 	// first band lowers its until by one per attempt, a continuation
 	// adds since: 0 (created_at is never below 0) on its first retry and
 	// has no further distinct equivalent. A relay caching by filter
@@ -79,7 +83,8 @@ type LoadRules struct {
 	// FenceFits reports whether the fence is sure to stay open on a
 	// connection holding others subscriptions besides the load's own
 	// LoadSubscriptions, given the relay's subscription capacity
-	// (0: unknown). A relay at capacity may drop the oldest subscription
+	// (0: unknown). Spec always sends it; proposal fence-within-capacity
+	// does not past a known capacity. A relay at capacity may drop the oldest subscription
 	// silently, and a fence that stopped receiving looks exactly like a
 	// fence with nothing to deliver; so a load that may exceed a known
 	// capacity is not attempted. An unknown capacity is the relay's to
@@ -87,6 +92,10 @@ type LoadRules struct {
 	FenceFits func(others, capacity int) bool
 }
 
+// specLoadRules is the load as the text states it: every delivery on a
+// query's subscription is one of its results, the first band has no
+// until, a band is never asked again, and the fence is sent whatever else
+// the connection holds.
 func specLoadRules() LoadRules {
 	return LoadRules{
 		Floor:             func() int { return FloorL },
@@ -99,10 +108,10 @@ func specLoadRules() LoadRules {
 		FenceEstablished:  func(_, eose bool) bool { return eose },
 		FenceCountsForC:   func(*nostr.Event) bool { return false },
 		FenceMovesCursor:  func(*nostr.Event) bool { return false },
-		PushIsResult:      func(*nostr.Event) bool { return false },
-		FirstUntil:        NonceUntil,
-		Retry:             DistinctRetry,
-		FenceFits:         func(others, capacity int) bool { return capacity == 0 || others+LoadSubscriptions <= capacity },
+		PushIsResult:      func(*nostr.Event) bool { return true },
+		FirstUntil:        func(uint32) (nostr.Timestamp, bool) { return 0, false },
+		Retry:             func(prev nostr.Filter, _ int, _ bool) (nostr.Filter, bool) { return prev, false },
+		FenceFits:         func(int, int) bool { return true },
 	}
 }
 

@@ -67,7 +67,7 @@ func workloadLoad(t *testing.T, rules *Rules) {
 }
 
 func TestSpecLoadRules(t *testing.T) {
-	lr := Spec().Load
+	lr := Proposed().Load
 	if lr.Floor() != 2 {
 		t.Errorf("L = %d", lr.Floor())
 	}

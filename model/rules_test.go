@@ -19,7 +19,7 @@ import (
 //		ruleWorkloads = append(ruleWorkloads, ruleWorkload{"slot split", func(t *testing.T, r *Rules) { … }})
 //	}
 //
-// Workloads must use the Rules they are given (never Spec()) and should
+// Workloads must use the Rules they are given (never Proposed()) and should
 // check their results, so that a wrapper which stopped calling the original
 // would be noticed. A new field must also be listed on every rulePath that
 // decides through it (below).
@@ -115,7 +115,7 @@ func wrapRuleFuncs(t *testing.T, v reflect.Value, path string, hits map[string]i
 				continue
 			}
 			if f.IsNil() {
-				t.Errorf("%s is nil in Spec()", p)
+				t.Errorf("%s is nil in Proposed()", p)
 				continue
 			}
 			orig := reflect.ValueOf(f.Interface())
@@ -139,7 +139,7 @@ func wrapRuleFuncs(t *testing.T, v reflect.Value, path string, hits map[string]i
 // Rules, nested SlotRules and LoadRules included, must be called by some
 // workload, through the Rules value the workload was handed.
 func TestRulesEveryFieldReached(t *testing.T) {
-	rules := Spec()
+	rules := Proposed()
 	hits := map[string]int{}
 	fields := wrapRuleFuncs(t, reflect.ValueOf(rules).Elem(), "Rules", hits)
 	for _, want := range []string{"Rules.Join", "Rules.Unescape", "Rules.ValidateGroup"} {
@@ -173,12 +173,12 @@ func TestRulesEveryFieldReached(t *testing.T) {
 // workloads can observe, and a replaced field really is what runs (a rule
 // set whose Live always says false makes mark-unread invisible).
 func TestRulesWrapperIsTransparent(t *testing.T) {
-	rules := Spec()
+	rules := Proposed()
 	wrapRuleFuncs(t, reflect.ValueOf(rules).Elem(), "Rules", map[string]int{})
 	for _, w := range ruleWorkloads {
 		t.Run(w.name, func(t *testing.T) { w.run(t, rules) })
 	}
-	never := Spec()
+	never := Proposed()
 	never.Live = func(Reg, uint32, TiePolicy) bool { return false }
 	r := NewReplica("a")
 	r.Rules = never
@@ -194,7 +194,7 @@ func TestRulesWrapperIsTransparent(t *testing.T) {
 // calls a field, so a driver that bypasses its Rules on one path (calling
 // the production function directly) goes unnoticed while another path
 // still reaches the field. TestRulesEachPathReachesItsFields runs every
-// path alone on a freshly wrapped Spec() and fails unless the path itself
+// path alone on a freshly wrapped Proposed() and fails unless the path itself
 // reached each field it lists.
 type rulePath struct {
 	name    string
@@ -278,7 +278,7 @@ func TestRulesEachPathReachesItsFields(t *testing.T) {
 	listed := map[string]bool{}
 	var fields []string
 	for _, p := range rulePaths {
-		rules := Spec()
+		rules := Proposed()
 		hits := map[string]int{}
 		fields = wrapRuleFuncs(t, reflect.ValueOf(rules).Elem(), "Rules", hits)
 		t.Run(p.name, func(t *testing.T) {
@@ -308,7 +308,7 @@ func TestRulesTieReachesLive(t *testing.T) {
 		if !slices.Contains(p.reaches, "Rules.Live") {
 			continue
 		}
-		rules := Spec().WithTie(SetWins)
+		rules := Proposed().WithTie(SetWins)
 		asked := map[TiePolicy]int{}
 		live := rules.Live
 		rules.Live = func(g Reg, f uint32, tie TiePolicy) bool {
@@ -325,7 +325,7 @@ func TestRulesTieReachesLive(t *testing.T) {
 }
 
 func TestWithTie(t *testing.T) {
-	spec := Spec()
+	spec := Proposed()
 	set := spec.WithTie(SetWins)
 	if spec.Tie != ClearWins || set.Tie != SetWins || set.Name != spec.Name || set == spec {
 		t.Fatalf("spec tie %v, WithTie %v (name %q)", spec.Tie, set.Tie, set.Name)

@@ -105,7 +105,7 @@ func checkSplit(t splitChecker, in Blob, sp SplitPlan, budget Budget) {
 
 func TestSplitFitsPrimary(t *testing.T) {
 	in := splitInput(3, 10)
-	sp, err := SplitBlob(Spec(), in, DefaultBudget(), nil)
+	sp, err := SplitBlob(Proposed(), in, DefaultBudget(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestSplitPinsOverrideGroups(t *testing.T) {
 	budget := Budget{PlaintextBytes: 4096, MaxEntries: MaxEntries}
 	for _, tc := range []struct{ ov, front int }{{0, 2000}, {20, 2000}, {40, 300}, {1, 1}} {
 		in := splitInput(tc.ov, tc.front)
-		sp, err := SplitBlob(Spec(), in, budget, nil)
+		sp, err := SplitBlob(Proposed(), in, budget, nil)
 		if err != nil {
 			t.Fatalf("%+v: %v", tc, err)
 		}
@@ -136,7 +136,7 @@ func TestSplitPinsOverrideGroups(t *testing.T) {
 func TestSplitDeterministic(t *testing.T) {
 	budget := Budget{PlaintextBytes: 2048, MaxEntries: MaxEntries}
 	in := splitInput(5, 500)
-	want, err := SplitBlob(Spec(), in, budget, nil)
+	want, err := SplitBlob(Proposed(), in, budget, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestSplitDeterministic(t *testing.T) {
 	for range 5 {
 		shuffled := slices.Clone(in.Contexts)
 		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-		got, err := SplitBlob(Spec(), Blob{V: 1, ClientID: in.ClientID, Contexts: shuffled}, budget, nil)
+		got, err := SplitBlob(Proposed(), Blob{V: 1, ClientID: in.ClientID, Contexts: shuffled}, budget, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,13 +159,13 @@ func TestSplitDeterministic(t *testing.T) {
 func TestSplitOverrideBudget(t *testing.T) {
 	budget := Budget{PlaintextBytes: 2048, MaxEntries: MaxEntries}
 	in := splitInput(40, 100) // 41 live groups of ~80 bytes do not fit 2 KiB
-	_, err := SplitBlob(Spec(), in, budget, nil)
+	_, err := SplitBlob(Proposed(), in, budget, nil)
 	if !errors.Is(err, ErrOverrideBudget) {
 		t.Fatalf("err = %v, want ErrOverrideBudget", err)
 	}
 	// The entry limit counts too.
 	small := Budget{PlaintextBytes: PlaintextBudget, MaxEntries: 8}
-	if _, err := SplitBlob(Spec(), splitInput(2, 0), small, nil); !errors.Is(err, ErrOverrideBudget) {
+	if _, err := SplitBlob(Proposed(), splitInput(2, 0), small, nil); !errors.Is(err, ErrOverrideBudget) {
 		t.Fatalf("12 override entries against 8: err = %v", err)
 	}
 }
@@ -192,7 +192,7 @@ func TestSplitEvictionOrder(t *testing.T) {
 		}
 		size := EncodedSize(Blob{V: 1, ClientID: "c", Contexts: kept})
 		budget := Budget{PlaintextBytes: size, MaxCoordinates: 1, MaxEntries: MaxEntries}
-		sp, err := SplitBlob(Spec(), in, budget, nil)
+		sp, err := SplitBlob(Proposed(), in, budget, nil)
 		if err != nil {
 			t.Fatalf("n=%d: %v", n, err)
 		}
@@ -219,7 +219,7 @@ func TestSplitEvictionOrder(t *testing.T) {
 		}
 	}
 	tiny := Budget{PlaintextBytes: EncodedSize(Blob{V: 1, ClientID: "c", Contexts: pinned}) - 1, MaxCoordinates: 1, MaxEntries: MaxEntries}
-	if _, err := SplitBlob(Spec(), in, tiny, nil); !errors.Is(err, ErrOverrideBudget) {
+	if _, err := SplitBlob(Proposed(), in, tiny, nil); !errors.Is(err, ErrOverrideBudget) {
 		t.Fatalf("tiny budget: %v", err)
 	}
 }
@@ -230,7 +230,7 @@ func TestSplitHorizon(t *testing.T) {
 	in := Blob{V: 1, ClientID: "c", Contexts: SortEntries(es)}
 	budget := DefaultBudget()
 	budget.Now, budget.Horizon = 6000, 1000
-	sp, err := SplitBlob(Spec(), in, budget, nil)
+	sp, err := SplitBlob(Proposed(), in, budget, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestSplitDominated(t *testing.T) {
 	es := []Entry{{ch, 150}, {th, 200}, {dom, 100}, {eq, 150}, {unres, 10}, {"thread:short", 1}}
 	es = append(es, liveGroup(msg, 120, 1, 0, 150)...) // a dominated child frontier in an override group
 	in := Blob{V: 1, ClientID: "c", Contexts: SortEntries(es)}
-	sp, err := SplitBlob(Spec(), in, DefaultBudget(), parent)
+	sp, err := SplitBlob(Proposed(), in, DefaultBudget(), parent)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +304,7 @@ func TestSplitGolden(t *testing.T) {
 	es = append(es, Entry{PrefixC + "chan-2", 4})
 	in := Blob{V: 1, ClientID: "golden", Contexts: SortEntries(es)}
 	budget := Budget{PlaintextBytes: 400, MaxCoordinates: 2, MaxEntries: MaxEntries}
-	sp, err := SplitBlob(Spec(), in, budget, nil)
+	sp, err := SplitBlob(Proposed(), in, budget, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,7 +423,7 @@ func TestSplitProperties(t *testing.T) {
 // last-wins blob it encodes to.
 func TestSplitDuplicateKeys(t *testing.T) {
 	in := Blob{V: 1, ClientID: "c", Contexts: []Entry{{"a", 1}, {"a", 5}, {"b", 2}}}
-	sp, err := SplitBlob(Spec(), in, DefaultBudget(), nil)
+	sp, err := SplitBlob(Proposed(), in, DefaultBudget(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

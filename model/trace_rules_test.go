@@ -44,7 +44,7 @@ func TestFrontierNeverDecreases(t *testing.T) {
 	}
 	// Merging blobs (Fetching step 4) keeps the larger too, in either order.
 	lo, hi := Blob{V: 1, ClientID: "x", Contexts: []Entry{{"c", 5}}}, Blob{V: 1, ClientID: "y", Contexts: []Entry{{"c", 9}}}
-	if MergeBlobs(Spec(), lo, hi).Frontiers["c"] != 9 || MergeBlobs(Spec(), hi, lo).Frontiers["c"] != 9 {
+	if MergeBlobs(Proposed(), lo, hi).Frontiers["c"] != 9 || MergeBlobs(Proposed(), hi, lo).Frontiers["c"] != 9 {
 		t.Fatal("MergeBlobs lowered a frontier")
 	}
 }
@@ -63,7 +63,7 @@ func TestAbsentContextReadsUnread(t *testing.T) {
 	for _, b := range blobs {
 		r.Receive(b)
 	}
-	st := MergeBlobs(Spec(), blobs...)
+	st := MergeBlobs(Proposed(), blobs...)
 	for _, ctx := range []string{"absent", "ov_s:absent", "esc:absent"} {
 		if r.HasFrontier(ctx) || r.EverRead(ctx) || r.Live(ctx) {
 			t.Fatalf("%q: frontier %v, ever read %v, live %v", ctx, r.HasFrontier(ctx), r.EverRead(ctx), r.Live(ctx))
@@ -131,7 +131,7 @@ func TestParentNeverWritten(t *testing.T) {
 			t.Fatalf("published key %q names no context of the replica", e.Key)
 		}
 	}
-	sp, err := SplitBlob(Spec(), with.Candidate(), DefaultBudget(), resolve)
+	sp, err := SplitBlob(Proposed(), with.Candidate(), DefaultBudget(), resolve)
 	if err != nil {
 		t.Fatal(err)
 	}

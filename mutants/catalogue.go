@@ -8,7 +8,7 @@ import (
 )
 
 // spec is the production rule set the mutants are made from.
-var spec = model.Spec()
+var spec = model.Proposed()
 
 // Core lists the mutants of the override layer: M1–M9 as the formal note
 // defines them (M3 and M5 made real), then one per further normative rule of

@@ -63,7 +63,7 @@ func (m Mutant) Rules() *model.Rules { return m.RulesUnder(model.ClearWins) }
 // applied after it, so a mutant that sets Tie itself (M3) keeps its own
 // policy under every run, and every other mutant follows the run's.
 func (m Mutant) RulesUnder(tie model.TiePolicy) *model.Rules {
-	r := model.Spec().WithTie(tie)
+	r := model.Proposed().WithTie(tie)
 	m.Apply(r)
 	r.Name = m.ID
 	return r
@@ -75,7 +75,7 @@ func (m Mutant) RulesUnder(tie model.TiePolicy) *model.Rules {
 // decides through RulesUnder of that tie (registry.go).
 func (m Mutant) RunRules(tie model.TiePolicy) *model.Rules {
 	if m.OneDevice {
-		return model.Spec().WithTie(tie)
+		return model.Proposed().WithTie(tie)
 	}
 	return m.RulesUnder(tie)
 }

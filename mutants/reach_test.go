@@ -12,7 +12,7 @@ import (
 // know still gives right answers (it counts as asked by every run), but no
 // mutant of it would ever be taken from the control's run: add its case.
 func TestTracedWrapsEveryRule(t *testing.T) {
-	base := model.Spec()
+	base := model.Proposed()
 	rules, _ := traced(base, nil)
 	d := diffRules(base, rules)
 	var fns []int
@@ -35,12 +35,12 @@ func TestTracedWrapsEveryRule(t *testing.T) {
 // it replaces and only there; a one-installation mutant whose device
 // decides as the run's rules do differs in nothing.
 func TestDiffRules(t *testing.T) {
-	if d := diffRules(model.Spec(), model.Spec().Clone()); !d.decidable || len(d.changed) > 0 {
+	if d := diffRules(model.Proposed(), model.Proposed().Clone()); !d.decidable || len(d.changed) > 0 {
 		t.Errorf("spec against its clone: %+v", d)
 	}
 	for _, m := range append(Core(), Load()...) {
 		for _, tie := range []model.TiePolicy{model.ClearWins, model.SetWins} {
-			d := diffRules(model.Spec().WithTie(tie), m.RulesUnder(tie))
+			d := diffRules(model.Proposed().WithTie(tie), m.RulesUnder(tie))
 			switch {
 			case m.OneDevice && tie == model.SetWins:
 				if !d.decidable || len(d.changed) > 0 {
@@ -65,7 +65,7 @@ func TestTraceRecordsCallsAndAnswers(t *testing.T) {
 	m1, _ := Lookup("M1")   // Live without F <= B
 	m27, _ := Lookup("M27") // Live without S > 0: equivalent under clear-wins
 	m17, _ := Lookup("M17") // MarkUnread
-	base := model.Spec()
+	base := model.Proposed()
 	var sh []shadow
 	for _, m := range []Mutant{m1, m27, m17} {
 		r := m.RulesUnder(model.ClearWins)

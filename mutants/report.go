@@ -301,7 +301,7 @@ func (m Mutant) ChangedFields() []string {
 		m.Community(b)
 		return diffFields(reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem(), "")
 	}
-	a, b := model.Spec(), model.Spec().Clone()
+	a, b := model.Proposed(), model.Proposed().Clone()
 	if m.Apply != nil {
 		m.Apply(b)
 	}

@@ -39,7 +39,7 @@ type Options struct {
 	Catalog *exhaustive.Catalog
 	// Baseline is the rule set the control runs and every mutant changes,
 	// under a tie policy; nil means the production rules. BaselineName
-	// names it ("spec" by default). Under another baseline a check the
+	// names it ("proposed" by default). Under another baseline a check the
 	// control trips cannot tell a mutant from it, so no mutant runs it,
 	// and the catalogue's expectations (made against spec) are not
 	// required.
@@ -48,7 +48,7 @@ type Options struct {
 }
 
 // spec reports whether the run's baseline is the production rules.
-func (o *Options) spec() bool { return o.BaselineName == "spec" }
+func (o *Options) spec() bool { return o.BaselineName == "proposed" }
 
 // DefaultSeed and DefaultLoadCases are the load searches' defaults, those
 // of the props tests' searches.
@@ -75,8 +75,8 @@ func (o *Options) fill() {
 		Register(o.Catalog)
 	}
 	if o.Baseline == nil {
-		o.Baseline = func(t model.TiePolicy) *model.Rules { return model.Spec().WithTie(t) }
-		o.BaselineName = "spec"
+		o.Baseline = func(t model.TiePolicy) *model.Rules { return model.Proposed().WithTie(t) }
+		o.BaselineName = "proposed"
 	}
 }
 

@@ -32,7 +32,7 @@ func TestReadingsRegistered(t *testing.T) {
 	if v, ok := rules.SanitizeValue("1.0"); !ok || v != 1 {
 		t.Errorf("by-value reading of 1.0: %d, %t", v, ok)
 	}
-	if _, ok := model.Spec().SanitizeValue("1.0"); ok {
+	if _, ok := model.Proposed().SanitizeValue("1.0"); ok {
 		t.Error("the production rules accept 1.0")
 	}
 }

@@ -14,7 +14,7 @@ import (
 func BenchmarkGateSoundness(b *testing.B) {
 	for _, profiles := range [][]string{{"conformant"}, GateProfiles(CheckSoundness)} {
 		b.Run(strings.Join(profiles, "+"), func(b *testing.B) {
-			cfg := SearchConfig{Check: CheckSoundness, Rules: model.Spec(), Cases: 1000, Seed: 20240601}
+			cfg := SearchConfig{Check: CheckSoundness, Rules: model.Proposed(), Cases: 1000, Seed: 20240601}
 			for b.Loop() {
 				if w, err := SearchProfiles(cfg, profiles); err != nil || w != nil {
 					b.Fatal(w, err)

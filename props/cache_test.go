@@ -13,7 +13,7 @@ import (
 
 // noNonce sends the first band with no until: the fence's own filter.
 func noNonce() *model.Rules {
-	r := model.Spec()
+	r := model.Proposed()
 	r.Load.FirstUntil = func(uint32) (nostr.Timestamp, bool) { return 0, false }
 	r.Name = "no-nonce"
 	return r
@@ -21,7 +21,7 @@ func noNonce() *model.Rules {
 
 // sameRetry asks a push-only band again with the very filter it sent.
 func sameRetry() *model.Rules {
-	r := model.Spec()
+	r := model.Proposed()
 	r.Load.Retry = func(prev nostr.Filter, _ int, _ bool) (nostr.Filter, bool) { return prev, true }
 	r.Name = "same-retry"
 	return r

@@ -100,8 +100,11 @@ func traceText(w props.Witness, log []string) string {
 
 func rulesNamed(t *testing.T, name string) *model.Rules {
 	t.Helper()
-	if name == "spec" {
+	switch name {
+	case "spec":
 		return model.Spec()
+	case model.ProposedName:
+		return model.Proposed()
 	}
 	for _, m := range mutants.Load() {
 		if m.ID == name {
@@ -118,7 +121,7 @@ func rulesNamed(t *testing.T, name string) *model.Rules {
 func TestNecessity(t *testing.T) {
 	for _, p := range relaysim.Breaking(searchCap) {
 		t.Run(p.Name, func(t *testing.T) {
-			w := search(t, props.CheckSoundness, model.Spec(), p.Name)
+			w := search(t, props.CheckSoundness, model.Proposed(), p.Name)
 			if got := outcome(w); got != "false complete" {
 				t.Fatalf("%s (breaks %s): search found %q, want a false complete", p.Name, p.Breaks[0], got)
 			}
@@ -136,7 +139,7 @@ func TestLoadMutantsCaught(t *testing.T) {
 	note := readNote(t)
 	checks := []struct{ prop, name string }{{props.CheckSoundness, mutants.CheckLoadSoundness}, {props.CheckQuiescent, mutants.CheckLoadQuiescent}}
 	for _, c := range checks {
-		if w := searchGate(t, c.prop, model.Spec()); w != nil {
+		if w := searchGate(t, c.prop, model.Proposed()); w != nil {
 			t.Fatalf("production rules caught by %s: %s", c.name, w.Violation)
 		}
 	}
@@ -170,8 +173,8 @@ func TestRelayProfileFindings(t *testing.T) {
 	profiles := append(relaysim.Breaking(searchCap), relaysim.RealLike(searchCap)...)
 	for _, p := range profiles {
 		t.Run(p.Name, func(t *testing.T) {
-			s := search(t, props.CheckSoundness, model.Spec(), p.Name)
-			q := search(t, props.CheckQuiescent, model.Spec(), p.Name)
+			s := search(t, props.CheckSoundness, model.Proposed(), p.Name)
+			q := search(t, props.CheckQuiescent, model.Proposed(), p.Name)
 			if s != nil && len(p.Breaks) != 1 { // the single-requirement profiles record theirs in TestNecessity
 				record(t, "profile-"+p.Name+"-soundness", s)
 			}
@@ -221,7 +224,7 @@ func TestWitnessFiles(t *testing.T) {
 			}
 			control := w
 			control.Config.Profile = "conformant"
-			if v, _ := props.Replay(control, model.Spec()); v != nil {
+			if v, _ := props.Replay(control, model.Proposed()); v != nil {
 				t.Errorf("the scenario over the conformant relay with the production rules: %v", v)
 			}
 		})
@@ -281,7 +284,7 @@ func search2(t *testing.T, cfg props.SearchConfig) *props.Witness {
 
 // TestSearchBadInput: what cannot run is an error, never a panic.
 func TestSearchBadInput(t *testing.T) {
-	ok := props.SearchConfig{Check: props.CheckQuiescent, Rules: model.Spec(), Profile: "conformant", Cases: 10, Seed: 1}
+	ok := props.SearchConfig{Check: props.CheckQuiescent, Rules: model.Proposed(), Profile: "conformant", Cases: 10, Seed: 1}
 	for name, mod := range map[string]func(*props.SearchConfig){
 		"unknown check":   func(c *props.SearchConfig) { c.Check = "liveness" },
 		"no rules":        func(c *props.SearchConfig) { c.Rules = nil },

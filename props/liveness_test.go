@@ -20,7 +20,7 @@ func TestSingleCoordinateCompletes(t *testing.T) {
 		for n := 2; n <= 8; n++ {
 			for _, at := range []int64{0, 1, StartClock} {
 				t.Run(fmt.Sprintf("cap=%d/n=%d/at=%d", cap, n, at), func(t *testing.T) {
-					w, v := Quiescent(Config{Profile: "conformant", Cap: cap, N: n}, model.Spec(), []Step{{Op: OpPublish, When: WhenAt, At: at}})
+					w, v := Quiescent(Config{Profile: "conformant", Cap: cap, N: n}, model.Proposed(), []Step{{Op: OpPublish, When: WhenAt, At: at}})
 					if v != nil {
 						t.Fatal(v)
 					}
@@ -54,7 +54,7 @@ func TestPlateauNeverComplete(t *testing.T) {
 			for i := range rsIn {
 				setup = append(setup, Step{Op: OpPublish, I: 10 + i, When: WhenAt, At: plateau})
 			}
-			w, v := Quiescent(cfg, model.Spec(), setup)
+			w, v := Quiescent(cfg, model.Proposed(), setup)
 			if v != nil {
 				rt.Fatal(v)
 			}
@@ -73,7 +73,7 @@ func TestRunMatchesWorld(t *testing.T) {
 		rapid.Check(t, func(rt *rapid.T) {
 			src := rapidSource{rt}
 			cfg := DrawConfig(src, "conformant")
-			w, _ := Quiescent(cfg, model.Spec(), DrawSetup(src))
+			w, _ := Quiescent(cfg, model.Proposed(), DrawSetup(src))
 			prof, _ := relaysim.ByName(cfg.Profile, cfg.Cap)
 			r := relaysim.New(prof)
 			r.Preload(w.Relay().Events()...)

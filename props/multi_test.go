@@ -26,7 +26,7 @@ func TestMultiRelay(t *testing.T) {
 			conns := map[string]*relaysim.Conn{}
 			truth := map[string]*nostr.Event{} // d tag -> the newest version on either relay
 			for _, name := range relays {
-				w, err := NewWorld(cfg, model.Spec())
+				w, err := NewWorld(cfg, model.Proposed())
 				if err != nil {
 					rt.Fatal(err)
 				}

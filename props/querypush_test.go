@@ -15,7 +15,7 @@ import (
 // subscription were told apart from stored results: every delivery before
 // a query's end-of-stored-events counts toward C and the cursor.
 func pushAsResult() *model.Rules {
-	r := model.Spec()
+	r := model.Proposed()
 	r.Name = "push-as-result"
 	r.Load.PushIsResult = func(*nostr.Event) bool { return true }
 	return r
@@ -25,7 +25,7 @@ func pushAsResult() *model.Rules {
 // and also pushes onto queries still being answered (khatru's listener
 // registration), the production rules never report a false complete.
 func TestQueryPushSoundness(t *testing.T) {
-	withChecks(1000, func() { checkProperty(t, SoundnessProperty(model.Spec(), "conformant-query-push")) })
+	withChecks(1000, func() { checkProperty(t, SoundnessProperty(model.Proposed(), "conformant-query-push")) })
 }
 
 // TestQueryPushFindsCountedPush: the same soundness search finds a false
@@ -44,7 +44,7 @@ func TestQueryPushFindsCountedPush(t *testing.T) {
 	if v == nil || v.Error() != w.Violation {
 		t.Fatalf("witness does not replay: %v", v)
 	}
-	if v, _ := runScenario(w.Config, model.Spec(), w.Steps); v != nil {
+	if v, _ := runScenario(w.Config, model.Proposed(), w.Steps); v != nil {
 		t.Fatalf("the production rules on the witness: %v\n%s", v, strings.Join(log, "\n"))
 	}
 	t.Logf("witness (%s):\n%s", w.Config, strings.Join(log, "\n"))

@@ -15,14 +15,14 @@ import (
 // foreign data, deletions, lapses and further loads; and no load is left
 // running with nothing to exchange.
 func TestSoundnessConformant(t *testing.T) {
-	withChecks(1000, func() { checkProperty(t, SoundnessProperty(model.Spec(), "conformant")) })
+	withChecks(1000, func() { checkProperty(t, SoundnessProperty(model.Proposed(), "conformant")) })
 }
 
 // TestQuiescentConformant: with nothing written during the load, the
 // verdict is exactly the one the spec's reasoning predicts (Predict), and
 // a complete one is sound.
 func TestQuiescentConformant(t *testing.T) {
-	withChecks(1000, func() { checkProperty(t, QuiescentProperty(model.Spec(), "conformant")) })
+	withChecks(1000, func() { checkProperty(t, QuiescentProperty(model.Proposed(), "conformant")) })
 }
 
 // TestMachineReachesEveryVerdict guards the search itself: over the
@@ -36,7 +36,7 @@ func TestMachineReachesEveryVerdict(t *testing.T) {
 			src := rapidSource{rt}
 			cfg := DrawConfig(src, "conformant")
 			steps := append(append(DrawSetup(src), Step{Op: OpStart}), DrawInterleaving(src)...)
-			w, err := NewWorld(cfg, model.Spec())
+			w, err := NewWorld(cfg, model.Proposed())
 			if err != nil {
 				rt.Fatal(err)
 			}

@@ -158,7 +158,7 @@ func TestCheckpointRefusals(t *testing.T) {
 		{"truncated", clone("truncated", rewrite("level-002.states", func(b []byte) []byte { return b[:len(b)/2] })), nil, "truncated or changed"},
 		{"flipped byte", clone("flipped", rewrite("level-003.tables", func(b []byte) []byte { b[len(b)/2] ^= 1; return b })), nil, "checksum mismatch"},
 		{"not a manifest", clone("foreign", rewrite("manifest.json", func([]byte) []byte { return []byte("PK\x03\x04 an archive") })), nil, "not a checkpoint manifest"},
-		{"another rule set", good, []string{"-rules", "M6"}, `rules "spec" there, "M6" here`},
+		{"another rule set", good, []string{"-rules", "M6"}, `rules "proposed" there, "M6" here`},
 		{"another universe", good, []string{"-universe", "network"}, `universe "network-whole" there, "network" here`},
 		{"another reduction", good, []string{"-por"}, "search.por"},
 		{"missing directory", filepath.Join(dir, "nowhere"), nil, "no such directory"},

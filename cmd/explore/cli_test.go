@@ -37,7 +37,7 @@ func TestCommandLineContract(t *testing.T) {
 		{[]string{"-h"}, exitOK, []string{"explore: the bounded explorer", "examples (a built binary", "-replay mutants/testdata/M3.clear.json", "exit codes:", "  3  unknown"}, ""},
 		{[]string{"-help"}, exitOK, []string{"flags:", "  -universe string", "  2  usage or input error"}, ""},
 		{[]string{"-version"}, exitOK, []string{"explore "}, ""},
-		{[]string{"-list"}, exitOK, []string{"b-max-frontier       amendment: mark-unread sets B := max(oldB, F)", "M17                  mutant: ", "spec                 the production rules"}, ""},
+		{[]string{"-list"}, exitOK, []string{"b-max-frontier       amendment: mark-unread sets B := max(oldB, F)", "M17                  mutant: ", "spec                 the rules NIP-RS.md states", "proposed             spec and every proposal"}, ""},
 		{[]string{"-nonesuch"}, exitUsage, nil, "flag provided but not defined: -nonesuch"},
 		{[]string{"-depth", "many"}, exitUsage, nil, `invalid value "many" for flag -depth`},
 		{[]string{"-depth", "-1"}, exitUsage, nil, "-depth -1 is negative"},

@@ -94,7 +94,7 @@ func changes(w *witnessfile.Witness) []string {
 		if a, ok := amendments.Lookup(w.Rules); ok {
 			out = append(out, fmt.Sprintf("amendment %s: %s (%s); why: %s", a.Name, a.Title, a.Section, a.Rationale))
 		} else if len(out) == 0 {
-			what := "the production rules (model.Spec)"
+			what := "the production rules (model.Proposed)"
 			if w.Kind == history.KindHistory {
 				what = "the walk as community-history-sync.md states it"
 			}

@@ -105,7 +105,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers")
 	fs.BoolVar(&o.directed, "directed", true, "also run the directed checks")
 	fs.StringVar(&o.only, "only", "", "run only these directed checks (comma-separated keys)")
-	fs.StringVar(&o.rules, "rules", "spec", "rule set to run under (see -list)")
+	fs.StringVar(&o.rules, "rules", "proposed", "rule set to run under (see -list): proposed (the text and every proposal), spec (the text as written), an amendment, a mutant; the walk universe takes spec by default")
 	fs.StringVar(&o.variant, "variant", "default", "with -universe walk: default, ties, capped, future, strays, overlap or backdate (see -list)")
 	fs.IntVar(&o.maxStates, "max-states", defaultMaxStates, "stop with result unknown beyond this many distinct states, a guard on memory (0: no limit)")
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object")
@@ -169,6 +169,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, err)
 	}
 	defer stop()
+	if o.universe == history.UniverseName && !o.isSet("rules") {
+		o.rules = "spec" // the walk's own rule sets: the text is its default
+	}
 	switch {
 	case o.sim.merge:
 		return mergeSim(o, stdout, stderr)
@@ -227,7 +230,8 @@ func list(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  %-12s depth %d  %s (rule sets and invariants below)\n", history.UniverseName, history.DefaultUniverse().Depth, walkDoc())
 	fmt.Fprintln(w, "rule sets of every universe but walk:")
-	fmt.Fprintf(w, "  %-20s the production rules (model.Spec)\n", "spec")
+	fmt.Fprintf(w, "  %-20s the rules NIP-RS.md states, literally where it is silent (model.Spec)\n", "spec")
+	fmt.Fprintf(w, "  %-20s spec and every proposal: what a production client runs, the default (model.Proposed; ERRATA.md)\n", model.ProposedName)
 	for _, a := range amendments.All() {
 		fmt.Fprintf(w, "  %-20s amendment: %s (%s)\n", a.Name, a.Title, a.Section)
 	}

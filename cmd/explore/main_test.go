@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 // A test-only broken rule set: the incoming register wins whole.
 func init() {
 	cat.AddRules("test-lww-join", func() *model.Rules {
-		r := model.Spec().Clone()
+		r := model.Proposed().Clone()
 		r.Join = func(a, b model.Reg) model.Reg {
 			if b != (model.Reg{}) {
 				return b
@@ -51,7 +51,7 @@ func TestReferenceRunPasses(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	first, _, _ := strings.Cut(out, "\n")
-	for _, want := range []string{"-universe=reference", "-depth=4", "-tie=both", "-rules=spec", "-workers=", "-directed=true", "version"} {
+	for _, want := range []string{"-universe=reference", "-depth=4", "-tie=both", "-rules=proposed", "-workers=", "-directed=true", "version"} {
 		if !strings.Contains(first, want) {
 			t.Errorf("first line %q lacks %q", first, want)
 		}

@@ -15,7 +15,7 @@ import (
 // without the baseline condition.
 func init() {
 	cat.AddRules("test-live-no-baseline", func() *model.Rules {
-		r := model.Spec().Clone()
+		r := model.Proposed().Clone()
 		r.Live = func(g model.Reg, _ uint32, tie model.TiePolicy) bool {
 			if tie == model.SetWins {
 				return g.S > 0 && g.S >= g.C

@@ -67,7 +67,7 @@ func TestReplayRefusesOversizedFiles(t *testing.T) {
 	}
 	huge := bytes.Replace(m3, []byte(`"detail": "`), []byte(`"detail": "`+strings.Repeat("x", witnessfile.MaxFileBytes)), 1)
 	longDetail := bytes.Replace(m3, []byte(`"detail": "`), []byte(`"detail": "`+strings.Repeat("y", witnessfile.MaxDetailBytes)), 1)
-	longName := bytes.Replace(m3, []byte(`"rules": "spec"`), []byte(`"rules": "`+strings.Repeat("z", witnessfile.MaxNameBytes+1)+`"`), 1)
+	longName := bytes.Replace(m3, []byte(`"rules": "proposed"`), []byte(`"rules": "`+strings.Repeat("z", witnessfile.MaxNameBytes+1)+`"`), 1)
 	for _, tc := range []struct {
 		name  string
 		data  []byte

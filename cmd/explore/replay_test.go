@@ -141,7 +141,7 @@ func TestReplayHTML(t *testing.T) {
 // every explorer witness carries the legend of its notation.
 func TestWitnessNamesItsRulesAndNotation(t *testing.T) {
 	_, out, _ := runCLI(t, "-replay", "../../mutants/testdata/M3.clear.json")
-	for _, want := range []string{"tie clear, rules spec (d0 runs M3)\n", "legend: reg=(S,C,B) is the override register", "f=- none held (f=0 is a frontier of 0)"} {
+	for _, want := range []string{"tie clear, rules proposed (d0 runs M3)\n", "legend: reg=(S,C,B) is the override register", "f=- none held (f=0 is a frontier of 0)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("replay lacks %q:\n%s", want, out)
 		}

@@ -30,7 +30,7 @@ func TestCommandLineContract(t *testing.T) {
 		{[]string{"-list"}, exitOK, []string{"mutants:", "amendments (-control NAME):", "checks:"}, ""},
 		{[]string{"-nonesuch"}, exitUsage, nil, "flag provided but not defined: -nonesuch"},
 		{[]string{"-workers", "many"}, exitUsage, nil, `invalid value "many" for flag -workers`},
-		{[]string{"-control", "nonesuch"}, exitUsage, nil, "unknown amendment"},
+		{[]string{"-control", "nonesuch"}, exitUsage, nil, "unknown rule set"},
 		{[]string{"-golden", "/nonexistent", "-only", "M1"}, exitUsage, nil, "-golden /nonexistent: stat /nonexistent: no such file or directory (-update writes a new directory)"},
 		{[]string{"-golden", notDir, "-only", "M1"}, exitUsage, nil, "not a directory"},
 	} {

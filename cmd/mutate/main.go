@@ -96,7 +96,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	fs.BoolVar(&o.update, "update", false, "rewrite the golden witness files")
 	fs.BoolVar(&o.progress, "progress", true, "report every check run on stderr (-progress=false: quiet)")
 	fs.BoolVar(&o.list, "list", false, "list the mutants, the amendments and the checks, with one line each")
-	fs.StringVar(&o.control, "control", "spec", "baseline rule set: spec, or an amendment (see -list) to run the whole gate against")
+	fs.StringVar(&o.control, "control", "proposed", "baseline rule set: proposed (the text and every proposal), spec (the text as written), or an amendment (see -list) to run the whole gate against")
 	fs.StringVar(&o.html, "html", "", "also write the first witnesses as one self-contained HTML page to this file")
 	fs.StringVar(&o.shard, "shard", "", "run part i of n of the mutant list (i/n, counted from 1: 1/3, 2/3, 3/3; mutants dealt round-robin); with -json, its document is for -merge")
 	fs.BoolVar(&o.merge, "merge", false, "combine the -shard -json documents named as arguments into the whole run's -json document, and exit as the whole run would")
@@ -158,7 +158,7 @@ func usageError(stderr io.Writer, err error) int {
 // that does not exist (or is not a directory), unless -update writes it.
 // Checked before anything runs, so a mistyped path costs no gate run.
 func checkGolden(o *options) error {
-	if o.control != "spec" || o.update {
+	if o.control != "proposed" || o.update {
 		return nil
 	}
 	st, err := os.Stat(o.golden)
@@ -201,11 +201,16 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return usageError(stderr, err)
 	}
 	opts := mutants.Options{Ties: tl, Only: only, All: o.all, Workers: o.workers, Seed: o.seed, LoadCases: o.loadCases}
-	if o.control != "spec" {
-		a, ok := amendments.Lookup(o.control)
-		if !ok {
-			return usageError(stderr, fmt.Errorf("-control: unknown amendment %q (see -list)", o.control))
-		}
+	switch a, ok := amendments.Lookup(o.control); {
+	case o.control == "proposed":
+	case o.control == "spec":
+		// The text as written: the gate's findings under it are the
+		// text's own holes (ERRATA.md), and its mutants change the text.
+		opts.Ties, opts.BaselineName = tl, "spec"
+		opts.Baseline = func(t model.TiePolicy) *model.Rules { return model.Spec().WithTie(t) }
+	case !ok:
+		return usageError(stderr, fmt.Errorf("-control: unknown rule set %q: proposed, spec or an amendment (see -list)", o.control))
+	default:
 		if a.Pinned && slices.Contains(o.set, "tie") && (len(tl) != 1 || tl[0] != a.Tie) {
 			return usageError(stderr, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", o.tie, a.Name, a.Tie))
 		}
@@ -254,7 +259,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "mutate:", g.finished())
 	}
 	var changed []string
-	if o.control == "spec" {
+	if o.control == "proposed" {
 		changed, err = mutants.CompareGolden(o.golden, rep.Results, o.update)
 		if err != nil {
 			fmt.Fprintln(stderr, "mutate: golden witnesses:", err)
@@ -310,7 +315,7 @@ func runGate(ctx context.Context, opts mutants.Options) (*mutants.Report, error)
 // header is the first line: everything needed to reproduce the run.
 func header(o *options) string {
 	control := ""
-	if o.control != "spec" {
+	if o.control != "proposed" {
 		control = " -control=" + o.control
 	}
 	shard := ""
@@ -327,7 +332,7 @@ func header(o *options) string {
 // merge the line of the run they split.
 func runLine(o *options) string {
 	control := ""
-	if o.control != "spec" {
+	if o.control != "proposed" {
 		control = " -control=" + o.control
 	}
 	if o.update {

@@ -173,7 +173,7 @@ func (d *gateDoc) finish() {
 	switch {
 	case d.update && len(d.Changed) > 0:
 		d.Witnesses, d.Rewritten = "rewrote "+strings.Join(d.Changed, ", "), true
-	case d.baseline != "spec":
+	case d.baseline != "proposed":
 		d.Witnesses = "not compared (the golden files are recorded against spec)"
 	case len(d.Changed) == 0:
 		d.Witnesses = "every golden file matches"
@@ -182,7 +182,7 @@ func (d *gateDoc) finish() {
 	}
 	d.Problems = nil
 	for _, f := range c.Findings {
-		if d.baseline != "spec" && mutants.IsConformanceName(f.Check) {
+		if d.baseline != "proposed" && mutants.IsConformanceName(f.Check) {
 			continue // the amendment's expected difference from today's text
 		}
 		d.Problems = append(d.Problems, fmt.Sprintf("control (%s, tie %s): %s reports %s: %s", d.baseline, f.Tie, f.Check, f.Invariant, f.Detail))
@@ -215,7 +215,7 @@ func safetyLine(scope mutants.Scope, safety []string) string {
 
 func specTextLine(scope mutants.Scope, conf []string, baseline string) string {
 	unused := ""
-	if baseline != "spec" {
+	if baseline != "proposed" {
 		unused = " (expected of an amendment; those checks are not used to catch mutants)"
 	}
 	switch {

@@ -66,7 +66,7 @@ func runConfig(run string) (ties []model.TiePolicy, baseline string, only []stri
 	if ties, err = cli.ParseTies(tie); err != nil {
 		return nil, "", nil, err
 	}
-	baseline = "spec"
+	baseline = "proposed"
 	if _, rest, ok := strings.Cut(run, " -control="); ok {
 		baseline, _, _ = strings.Cut(rest, " ")
 	}

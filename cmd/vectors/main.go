@@ -22,7 +22,7 @@ import (
 func main() {
 	out := flag.String("out", "vectors", "directory to write the vectors to (or read them from, with -check)")
 	check := flag.Bool("check", false, "replay the vectors in -out instead of writing them")
-	rules := flag.String("rules", "spec", "with -check: spec, "+model.ByValueIntegersName+" or a mutant id of the catalogue")
+	rules := flag.String("rules", model.ProposedName, "with -check: proposed (what the vectors are generated under), spec (the text as written), "+model.ByValueIntegersName+" or a mutant id of the catalogue")
 	coverage := flag.Bool("coverage", false, "print which requirement rows (spec/requirements.tsv) the vectors in -out cite, by kind")
 	explored := flag.Bool("explored", false, "explore the reference, network-whole and hierarchy universes under every core mutant and write the smallest paths the traces are made from (internal/vectorgen/testdata/explored.json)")
 	flag.Parse()
@@ -75,8 +75,10 @@ func main() {
 // rules (M, L) or the history walk's (H); the other stays production.
 func ruleSet(name string) (vectorgen.RuleSet, error) {
 	switch name {
-	case "spec":
+	case model.ProposedName:
 		return vectorgen.SpecRules(), nil
+	case "spec":
+		return vectorgen.RuleSet{Model: model.Spec(), History: history.Spec()}, nil
 	case model.ByValueIntegersName:
 		return vectorgen.RuleSet{Model: model.ByValueIntegers(), History: history.Spec()}, nil
 	}

@@ -120,7 +120,7 @@ type RuleSet struct {
 }
 
 // SpecRules is the production rule set the vectors are generated under.
-func SpecRules() RuleSet { return RuleSet{Model: model.Spec(), History: history.Spec()} }
+func SpecRules() RuleSet { return RuleSet{Model: model.Proposed(), History: history.Spec()} }
 
 func computeRaw(k Kind, rs RuleSet, in json.RawMessage) (json.RawMessage, error) {
 	var out any

@@ -21,11 +21,11 @@ func propsVerdicts(t *testing.T, sc loadScenario) ([]string, bool) {
 	}
 	if sc.check == props.CheckQuiescent {
 		var v *props.Violation
-		w, v = props.Quiescent(sc.cfg, model.Spec(), sc.steps)
+		w, v = props.Quiescent(sc.cfg, model.Proposed(), sc.steps)
 		note(v)
 	} else {
 		var err error
-		if w, err = props.NewWorld(sc.cfg, model.Spec()); err != nil {
+		if w, err = props.NewWorld(sc.cfg, model.Proposed()); err != nil {
 			t.Fatal(err)
 		}
 		for _, s := range sc.steps {
@@ -123,14 +123,14 @@ func TestLoadBadInput(t *testing.T) {
 		fmt.Sprintf(`{"config":{"pubkey":"%s","limit":1,"sub_prefix":"x","first_until":%d},"frames":[]}`, pk, u),
 		fmt.Sprintf(`{"config":{"pubkey":"AB","limit":2,"sub_prefix":"x","first_until":%d},"frames":[]}`, u),
 	} {
-		if _, err := computeLoad(model.Spec(), json.RawMessage(in)); err == nil {
+		if _, err := computeLoad(model.Proposed(), json.RawMessage(in)); err == nil {
 			t.Errorf("accepted %s", in)
 		}
 	}
 	// The same prefix twice in a row: each vector has its own connection.
 	in := fmt.Sprintf(`{"config":{"pubkey":"%s","limit":2,"sub_prefix":"x","first_until":%d},"frames":[]}`, pk, u)
 	for range 2 {
-		out, err := computeLoad(model.Spec(), json.RawMessage(in))
+		out, err := computeLoad(model.Proposed(), json.RawMessage(in))
 		if err != nil {
 			t.Fatal(err)
 		}

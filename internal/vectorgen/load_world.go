@@ -289,7 +289,7 @@ func (w *loadWorld) write(d string, at int64, readState bool) {
 // to its verdict) or a quiescent one (the writes, every split replacement
 // settled, one load to its verdict), and returns every load it recorded.
 func runLoadScenario(cfg props.Config, check string, steps []props.Step, unproven string) ([]*loadRec, error) {
-	w, err := newLoadWorld(cfg, model.Spec(), unproven)
+	w, err := newLoadWorld(cfg, model.Proposed(), unproven)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 // and do: such a rule set fails the register vectors, the script of a tie
 // received from a peer among them, where the production rules fail none.
 func TestVectorsTellUniformSetWins(t *testing.T) {
-	set := model.Spec().WithTie(model.SetWins)
+	set := model.Proposed().WithTie(model.SetWins)
 	var failed []string
 	for _, f := range committed(t) {
 		fails, err := Check(set, f)
@@ -25,7 +25,7 @@ func TestVectorsTellUniformSetWins(t *testing.T) {
 		for _, x := range fails {
 			failed = append(failed, x.ID)
 		}
-		if clean, err := Check(model.Spec(), f); err != nil || len(clean) > 0 {
+		if clean, err := Check(model.Proposed(), f); err != nil || len(clean) > 0 {
 			t.Fatalf("%s: the production rules fail %d vectors (%v)", f.Kind, len(clean), err)
 		}
 	}

@@ -208,7 +208,7 @@ func (w *traceWalk) deliver(to, p int) {
 	if r.Legacy {
 		parse = model.ParseBlobLegacy
 	}
-	b, _, err := parse(model.Spec(), w.pubs[p])
+	b, _, err := parse(model.Proposed(), w.pubs[p])
 	if err == nil {
 		for _, e := range b.Contexts {
 			if c, ok := strings.CutPrefix(e.Key, "ov_c:"); ok && !r.Legacy && r.Live(c) &&
