@@ -31,6 +31,7 @@ var list = []func() Amendment{
 	BMaxFrontier,
 	SetWinsEverywhere,
 	RefuseUnreadNeverRead,
+	MarkReadOwnCounter,
 }
 
 // All returns every amendment.

@@ -207,6 +207,24 @@ func (r *runner) asControl(c Check, tie model.TiePolicy, m Mutant) *Finding {
 	return f
 }
 
+// trippedIn is what the control found on the checks of suite, per tie,
+// in check name order.
+func (r *runner) trippedIn(suite []Check) map[model.TiePolicy][]*Finding {
+	in := map[string]bool{}
+	for _, c := range suite {
+		in[c.Name] = true
+	}
+	out := map[model.TiePolicy][]*Finding{}
+	for tie, fs := range r.tripped() {
+		for _, f := range fs {
+			if in[f.Check] {
+				out[tie] = append(out[tie], f)
+			}
+		}
+	}
+	return out
+}
+
 // tripped is what the control found, per tie, in check name order.
 func (r *runner) tripped() map[model.TiePolicy][]*Finding {
 	var keys []string

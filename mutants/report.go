@@ -183,25 +183,40 @@ func (rep *Report) ControlScope() Scope {
 
 // Verdict is the one-line verdict on a rule set from what a run checked:
 // broken lists the safety findings, differs the spec-text ones. It never
-// claims more than the scope: a check not run is neither held nor agreed
-// with.
+// claims more than the scope: with a check of the suite not run and no
+// safety finding, the verdict is unknown, never safe.
 func Verdict(s Scope, broken, differs []string) string {
 	if len(broken) > 0 {
 		return "UNSAFE: " + strings.Join(broken, ", ")
 	}
-	safe := "safe"
 	if len(s.NotRun) > 0 {
-		safe = fmt.Sprintf("safe on the %s run (%s of the suite not run)", plural(len(s.Safety), "safety check"), plural(len(s.NotRun), "check"))
+		v := fmt.Sprintf("UNKNOWN: no safety finding on the %s run, but %s of the suite not run: %s",
+			plural(len(s.Safety), "safety check"), plural(len(s.NotRun), "check"), strings.Join(s.NotRun, ", "))
+		if len(differs) > 0 {
+			v += "; spec-text difference: " + strings.Join(differs, ", ")
+		}
+		return v
 	}
 	switch {
 	case len(differs) > 0:
-		return safe + ", with a spec-text difference: " + strings.Join(differs, ", ")
+		return "safe, with a spec-text difference: " + strings.Join(differs, ", ")
 	case len(s.SpecText) == 0:
-		return safe + "; spec-text conformance not checked"
-	case len(s.NotRun) > 0:
-		return safe + fmt.Sprintf(", agreeing with today's spec text on the %s run", plural(len(s.SpecText), "conformance check"))
+		return "safe; spec-text conformance not checked"
 	}
-	return safe + ", agreeing with today's spec text"
+	return "safe, agreeing with today's spec text"
+}
+
+// VerdictExit is the exit code a verdict line stands for, the same for
+// explore and mutate: 0 safe (a spec-text difference alone included),
+// 1 unsafe, 3 unknown.
+func VerdictExit(verdict string) int {
+	switch {
+	case strings.HasPrefix(verdict, "UNSAFE"):
+		return 1
+	case strings.HasPrefix(verdict, "UNKNOWN"):
+		return 3
+	}
+	return 0
 }
 
 // ScopeLines says what a scope checked and what it did not, one line

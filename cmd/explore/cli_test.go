@@ -86,53 +86,48 @@ func TestInterruptPrintsThePartialSummary(t *testing.T) {
 	}
 }
 
-// An amendment run names the amendment, counts the rule inputs it decided
-// otherwise than spec, and keeps safety apart from spec-text conformance.
+// An amendment run on one universe names the amendment, counts the rule
+// inputs it decided otherwise than proposed, keeps safety apart from
+// spec-text conformance, and, with checks of the suite not run, says
+// unknown (exit 3), never safe.
 func TestAmendmentRun(t *testing.T) {
-	code, out, _ := runCLI(t, "-rules", "b-max-frontier", "-witness", t.TempDir(), "-progress=0")
-	if code != exitViolation {
+	code, out, _ := runCLI(t, "-rules", "b-max-frontier", "-universe", "reference", "-witness", t.TempDir(), "-progress=0")
+	if code != exitUnknown {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	note := notefig.Section(t, "## Amendments")
-	notefig.RequireMention(t, note, "`b-max-frontier`, tie clear: "+between(out, "against spec, tie clear, universe reference: ", "\n"))
+	notefig.RequireMention(t, note, "`b-max-frontier`, tie clear: "+between(out, "against proposed, tie clear, universe reference: ", "\n"))
 	for _, want := range []string{
 		"amendment b-max-frontier (Actions (mark-unread))",
-		"against spec, tie clear, universe reference: 0 distinct rule inputs decided otherwise than spec",
+		"against proposed, tie clear, universe reference: 0 distinct rule inputs decided otherwise",
 		"checked: 30 of 51 checks: 22 safety, 8 spec-text conformance",
 		"not checked (21): explore:ceiling, explore:hierarchy, explore:long-id, explore:network, explore:network-whole, load:soundness",
-		"safety (convergence, no resurrection, intent, model laws): every check run holds (22)",
+		"safety: every check run holds (22: explore:reference, ",
 		"spec-text conformance: differs from today's spec text: C6 action-conformance (clear)",
-		"verdict: safe on the 22 safety checks run (21 checks of the suite not run), with a spec-text difference: C6 action-conformance (clear)",
+		"verdict: UNKNOWN: no safety finding on the 22 safety checks run, but 21 checks of the suite not run: explore:ceiling, ",
+		"; spec-text difference: C6 action-conformance (clear)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
-	// Refusing a mark-unread on a context never read: I8 scripts one and
-	// must not call the refusal unsafe; C6 sees it.
-	code, out, _ = runCLI(t, "-rules", "refuse-unread-never-read", "-witness", t.TempDir(), "-progress=0")
-	for _, want := range []string{
-		"safety (convergence, no resurrection, intent, model laws): every check run holds (22)",
-		"verdict: safe on the 22 safety checks run (21 checks of the suite not run), with a spec-text difference: C6 action-conformance (clear), C6 action-conformance (set)",
-	} {
-		if code != exitViolation || !strings.Contains(out, want) {
-			t.Errorf("refuse-unread-never-read: exit %d, output lacks %q:\n%s", code, want, out)
-		}
-	}
 	// Only the checks run are claimed: without cubes, conformance is not
 	// checked, not agreed with.
-	code, out, _ = runCLI(t, "-rules", "refuse-unread-never-read", "-directed=false", "-progress=0", "-witness", t.TempDir())
+	code, out, _ = runCLI(t, "-rules", "refuse-unread-never-read", "-universe", "reference", "-directed=false", "-progress=0", "-witness", t.TempDir())
 	for _, want := range []string{"checked: 1 of 51 checks: 1 safety, 0 spec-text conformance", "spec-text conformance: not checked in this run",
-		"verdict: safe on the 1 safety check run (50 checks of the suite not run); spec-text conformance not checked"} {
-		if code != exitOK || !strings.Contains(out, want) {
+		"verdict: UNKNOWN: no safety finding on the 1 safety check run, but 50 checks of the suite not run"} {
+		if code != exitUnknown || !strings.Contains(out, want) {
 			t.Errorf("-directed=false: exit %d, output lacks %q:\n%s", code, want, out)
 		}
 	}
-	code, out, _ = runCLI(t, "-rules", "set-wins-everywhere", "-progress=0", "-witness", t.TempDir())
-	if code != exitOK || !strings.Contains(out, "tie set, universe reference: 3 distinct rule inputs decided otherwise than spec") || strings.Contains(out, "clear-wins") {
+	code, out, _ = runCLI(t, "-rules", "set-wins-everywhere", "-universe", "reference", "-progress=0", "-witness", t.TempDir())
+	if code != exitUnknown || !strings.Contains(out, "tie set, universe reference: 3 distinct rule inputs decided otherwise") || strings.Contains(out, "clear-wins") {
 		t.Errorf("set-wins-everywhere: exit %d:\n%s", code, out)
 	}
-	notefig.RequireMention(t, note, "`set-wins-everywhere`, tie set: "+between(out, "against spec, tie set, universe reference: ", "\n"))
+	notefig.RequireMention(t, note, "`set-wins-everywhere`, tie set: "+between(out, "against proposed, tie set, universe reference: ", "\n"))
+	if !strings.Contains(out, "register (S, C, B) = (1, 1, 10) at frontier 10: proposed says inactive, the amendment says active") {
+		t.Errorf("set-wins-everywhere: the difference is not said in the spec's terms:\n%s", out)
+	}
 	if code, _, errOut := runCLI(t, "-rules", "set-wins-everywhere", "-tie", "clear"); code != exitUsage || !strings.Contains(errOut, "decides ties itself") {
 		t.Errorf("-tie clear with set-wins-everywhere: exit %d, %q", code, errOut)
 	}
@@ -166,5 +161,35 @@ func TestProfilesAreWritten(t *testing.T) {
 	bad := filepath.Join(dir, "missing", "cpu.prof")
 	if code, out, errOut := runCLI(t, "-cpuprofile", bad); code != exitUsage || out != "" || !strings.Contains(errOut, "-cpuprofile") {
 		t.Errorf("unwritable -cpuprofile: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// The README's amendment path: an amendment run without -universe runs
+// the whole suite, so a change that only the network universes can judge
+// is reported unsafe, exit 1, with a witness of a handful of steps that
+// replays; flags that bound one universe are refused.
+func TestAmendmentWholeSuite(t *testing.T) {
+	dir := t.TempDir()
+	code, out, _ := runCLI(t, "-rules", "mark-read-own-counter", "-tie", "clear", "-progress=0", "-witness", dir)
+	if code != exitViolation {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for _, want := range []string{
+		"checked: 51 of 51 checks", "not checked: nothing",
+		"safety: BROKEN: explore:hierarchy N3-intent-oracle (clear, 4 actions)",
+		"explore:network N3-intent-oracle (clear, ",
+		"explicit mark-read on register (S, C, B) = (1, 0, 0) (inactive after the frontier advance to 1): proposed makes (1, 2, 0), the amendment makes (1, 1, 0)",
+		"verdict: UNSAFE: ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	w := filepath.Join(dir, "amendment-mark-read-own-counter-explore-hierarchy-clear.json")
+	if code, rep, errOut := runCLI(t, "-replay", w); code != exitViolation || !strings.Contains(rep, "reproduced: N3-intent-oracle fails again") {
+		t.Errorf("replay of %s: exit %d\n%s%s", w, code, rep, errOut)
+	}
+	if code, _, errOut := runCLI(t, "-rules", "mark-read-own-counter", "-depth", "3"); code != exitUsage || !strings.Contains(errOut, "-depth bounds one universe") {
+		t.Errorf("-depth without -universe: exit %d, %q", code, errOut)
 	}
 }

@@ -190,6 +190,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case o.sim.walks != 0:
 		return simulate(o, stdout, stderr)
 	}
+	if am, ok := amendments.Lookup(o.rules); ok && !o.isSet("universe") {
+		return exploreAmendment(o, am, stdout, stderr)
+	}
 	return explore(o, stdout, stderr)
 }
 
@@ -377,6 +380,11 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		out.Directed = directed.Summarize(directed.RunSuite(rules, tl, o.workers, only))
 	}
 	code := out.status()
+	if amended && code != exitUnknown {
+		// An amendment's run exits as its verdict: a spec-text difference
+		// alone is no failure, and a check not run leaves it unknown.
+		code = mutants.VerdictExit(amendmentVerdict(out))
+	}
 	files, err := writeWitnesses(o.witness, out)
 	if err != nil {
 		fmt.Fprintln(stderr, "explore:", err)

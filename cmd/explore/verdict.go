@@ -73,7 +73,7 @@ func writeVerdict(w io.Writer, out *outcome) {
 	if a := out.Amendment; a != nil {
 		fmt.Fprintf(w, "amendment %s (%s): %s\n  why: %s\n", a.Name, a.Section, a.Title, a.Rationale)
 		for _, d := range out.Diffs {
-			fmt.Fprintf(w, "  against spec, %s\n", d)
+			fmt.Fprintf(w, "  against %s, %s\n", model.ProposedName, d)
 		}
 	}
 	for _, l := range mutants.ScopeLines(sc, "") {
@@ -84,11 +84,11 @@ func writeVerdict(w io.Writer, out *outcome) {
 	}
 	switch {
 	case out.Status == "unknown" && len(safety) == 0:
-		fmt.Fprintln(w, "safety (convergence, no resurrection, intent, model laws): not decided, a bound was hit")
+		fmt.Fprintln(w, "safety: not decided, a bound was hit")
 	case len(safety) == 0:
-		fmt.Fprintf(w, "safety (convergence, no resurrection, intent, model laws): every check run holds (%d)\n", len(sc.Safety))
+		fmt.Fprintf(w, "safety: every check run holds (%d: %s)\n", len(sc.Safety), strings.Join(sc.Safety, ", "))
 	default:
-		fmt.Fprintf(w, "safety (convergence, no resurrection, intent, model laws): BROKEN: %s\n", strings.Join(safety, ", "))
+		fmt.Fprintf(w, "safety: BROKEN: %s\n", strings.Join(safety, ", "))
 	}
 	switch {
 	case len(sc.SpecText) == 0:
@@ -99,6 +99,12 @@ func writeVerdict(w io.Writer, out *outcome) {
 		fmt.Fprintf(w, "spec-text conformance: differs from today's spec text: %s\n", strings.Join(conf, ", "))
 	}
 	if out.Amendment != nil && out.Status != "unknown" {
-		fmt.Fprintf(w, "verdict: %s\n", mutants.Verdict(sc, safety, conf))
+		fmt.Fprintf(w, "verdict: %s\n", amendmentVerdict(out))
 	}
+}
+
+// amendmentVerdict is the verdict line of a run under an amendment.
+func amendmentVerdict(out *outcome) string {
+	safety, conf := verdicts(out)
+	return mutants.Verdict(scope(out), safety, conf)
 }

@@ -72,6 +72,7 @@ type options struct {
 	list      bool
 	control   string
 	html      string
+	witness   string // where the control's own witnesses go
 	shard     string
 	merge     bool
 	profile   string // -cpuprofile: a CPU profile of the run ("" for none)
@@ -97,6 +98,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	fs.BoolVar(&o.progress, "progress", true, "report every check run on stderr (-progress=false: quiet)")
 	fs.BoolVar(&o.list, "list", false, "list the mutants, the amendments and the checks, with one line each")
 	fs.StringVar(&o.control, "control", "proposed", "baseline rule set: proposed (the text and every proposal), spec (the text as written), or an amendment (see -list) to run the whole gate against")
+	fs.StringVar(&o.witness, "witness", "witness", "directory the control's own witnesses are written to when the baseline fails a check")
 	fs.StringVar(&o.html, "html", "", "also write the first witnesses as one self-contained HTML page to this file")
 	fs.StringVar(&o.shard, "shard", "", "run part i of n of the mutant list (i/n, counted from 1: 1/3, 2/3, 3/3; mutants dealt round-robin); with -json, its document is for -merge")
 	fs.BoolVar(&o.merge, "merge", false, "combine the -shard -json documents named as arguments into the whole run's -json document, and exit as the whole run would")
@@ -269,6 +271,15 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if o.html != "" {
 		if err := writeHTML(o.html, rep); err != nil {
 			return usageError(stderr, err)
+		}
+	}
+	if shard.Whole() {
+		files, err := writeControlWitnesses(o.witness, rep)
+		if err != nil {
+			fmt.Fprintln(stderr, "mutate:", err)
+		}
+		for _, f := range files {
+			fmt.Fprintln(stderr, "mutate: control witness written to", f)
 		}
 	}
 	d := newDoc(runLine(o), rep, changed, o.update)

@@ -165,6 +165,16 @@ func (d *gateDoc) finish() {
 	}
 	c.Safety, c.SpecText = safetyLine(scope, safety), specTextLine(scope, conf, d.baseline)
 	c.Verdict = mutants.Verdict(scope, safety, conf)
+	if len(safety) > 0 {
+		// A mutant of an unsafe baseline is not judged: a check the
+		// baseline fails cannot catch it, so "survived" would be noise
+		// beside the one finding that matters, the baseline's own.
+		for i := range d.Results {
+			if r := &d.Results[i]; r.Status == mutants.StatusSurvived || r.Status == mutants.StatusSpecText {
+				r.Status, r.Problems = StatusNotJudged, nil
+			}
+		}
+	}
 
 	d.Summary = nil
 	for _, tie := range d.ties {
@@ -230,10 +240,14 @@ func specTextLine(scope mutants.Scope, conf []string, baseline string) string {
 	return fmt.Sprintf("agrees with today's spec text (all %d conformance checks)", len(scope.SpecText))
 }
 
+// StatusNotJudged is what a mutant that no check caught shows when the
+// baseline itself fails a safety check.
+const StatusNotJudged = "not judged"
+
 // summaryLine is one tie policy's outcome: the counts, and for every
 // mutant that survived, is a spec-text difference or is equivalent, why.
 func (d *gateDoc) summaryLine(tie model.TiePolicy) string {
-	var caught int
+	var caught, unjudged int
 	var surv, text, eq []string
 	for _, r := range d.Results {
 		if r.Tie != tie.String() {
@@ -243,6 +257,8 @@ func (d *gateDoc) summaryLine(tie model.TiePolicy) string {
 		switch r.Status {
 		case mutants.StatusCaught:
 			caught++
+		case StatusNotJudged:
+			unjudged++
 		case mutants.StatusEquivalent:
 			eq = append(eq, fmt.Sprintf("%s, expected: %s", r.ID, m.EquivalentUnder(tie)))
 		case mutants.StatusSpecText:
@@ -262,6 +278,9 @@ func (d *gateDoc) summaryLine(tie model.TiePolicy) string {
 	line := fmt.Sprintf("%s-wins: %d caught, %d survived, %d equivalent", tie, caught, len(surv), len(eq))
 	if len(text) > 0 {
 		line = fmt.Sprintf("%s-wins: %d caught, %d survived, %d spec-text differences, %d equivalent", tie, caught, len(surv), len(text), len(eq))
+	}
+	if unjudged > 0 {
+		line += fmt.Sprintf(", %d not judged (the baseline itself fails a safety check)", unjudged)
 	}
 	if len(surv) > 0 {
 		line += "; survived: " + strings.Join(surv, "; ")

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/nip-rs/harness/amendments"
+	"github.com/nip-rs/harness/internal/cli"
+	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/mutants"
+)
+
+// suiteFlags are the flags with a meaning when an amendment runs the whole
+// suite (explore -rules NAME without -universe): every other run flag
+// bounds one universe, and the suite's checks have their own bounds.
+var suiteFlags = map[string]bool{"rules": true, "tie": true, "workers": true, "witness": true, "progress": true, "json": true,
+	"cpuprofile": true, "memprofile": true}
+
+// amendmentReport is what a whole-suite run of an amendment found, as
+// -json prints it.
+type amendmentReport struct {
+	Run        string   `json:"run"`
+	Amendment  string   `json:"amendment"`
+	Title      string   `json:"title"`
+	Section    string   `json:"section"`
+	Baseline   string   `json:"baseline"`
+	Checked    []string `json:"checked"`
+	NotChecked []string `json:"not_checked"`
+	Safety     []string `json:"safety_findings"`
+	SpecText   []string `json:"spec_text_findings"`
+	Changes    []string `json:"changes"`
+	Witnesses  []string `json:"witnesses"`
+	Verdict    string   `json:"verdict"`
+}
+
+// exploreAmendment runs every check of the gate's suite (every universe,
+// simulation, cube, load search, the history walk and the community
+// universes) with the amendment as the rule set, as the gate's control
+// runs them, and reports one verdict that rests on all of them: a spec
+// author's amendment is never called safe on a part of the suite. Each
+// check it fails writes its shortest witness.
+func exploreAmendment(o *options, am amendments.Amendment, stdout, stderr io.Writer) int {
+	for _, f := range o.set {
+		if !suiteFlags[f] {
+			return usageError(stderr, fmt.Errorf("-%s bounds one universe: with -rules %s alone every check of the suite runs at its own bounds (add -universe U to explore one universe)", f, am.Name))
+		}
+	}
+	tl, err := cliTies(o, am)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	diffs := map[model.TiePolicy]*amendments.Diff{}
+	for _, t := range tl {
+		diffs[t] = &amendments.Diff{}
+	}
+	opts := mutants.Options{
+		Ties: tl, Workers: o.workers, Catalog: cat, ControlOnly: true, BaselineName: am.Name,
+		Baseline: func(t model.TiePolicy) *model.Rules {
+			d := diffs[t]
+			if d == nil {
+				d = &amendments.Diff{}
+			}
+			r := d.Wrap(am.Rules(t), am.Baseline(t))
+			r.Name = am.Name
+			return r
+		},
+	}
+	if o.progress > 0 {
+		opts.Progress = func(s string) { fmt.Fprintln(stderr, "explore:", s) }
+	}
+	head := fmt.Sprintf("explore -rules=%s -tie=%s -workers=%d: the whole suite (version %s)", am.Name, tieNames(tl), o.workers, cli.Version())
+	if !o.json {
+		fmt.Fprintln(stdout, head)
+	}
+	rep, err := mutants.Run(opts)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	out := amendmentReport{Run: head, Amendment: am.Name, Title: am.Title, Section: am.Section, Baseline: model.ProposedName}
+	sc := rep.ControlScope()
+	for _, c := range [][]string{sc.Safety, sc.SpecText, sc.Apart} {
+		out.Checked = append(out.Checked, c...)
+	}
+	slices.Sort(out.Checked)
+	out.NotChecked = append([]string{}, sc.NotRun...)
+	var safety, conf []string
+	for _, t := range tl {
+		for _, f := range rep.Control[t] {
+			line := fmt.Sprintf("%s %s (%s, %s)", f.Check, f.Invariant, t, mutants.DepthString(f))
+			if mutants.IsConformanceName(f.Check) {
+				conf = append(conf, line)
+			} else {
+				safety = append(safety, line)
+			}
+			if f.Witness == nil {
+				continue
+			}
+			p, err := writeAmendmentWitness(o.witness, am.Name, f, t)
+			if err != nil {
+				fmt.Fprintln(stderr, "explore:", err)
+				continue
+			}
+			out.Witnesses = append(out.Witnesses, p)
+		}
+		out.Changes = append(out.Changes, fmt.Sprintf("tie %s, every check: %s", t, diffs[t]))
+	}
+	out.Safety, out.SpecText = nonNil(safety), nonNil(conf)
+	out.Verdict = mutants.Verdict(sc, safety, conf)
+	if o.json {
+		b, _ := json.MarshalIndent(out, "", "  ") // plain data always marshals
+		fmt.Fprintln(stdout, string(b))
+	} else {
+		writeAmendmentText(stdout, am, sc, out)
+	}
+	return mutants.VerdictExit(out.Verdict)
+}
+
+func writeAmendmentText(w io.Writer, am amendments.Amendment, sc mutants.Scope, out amendmentReport) {
+	fmt.Fprintf(w, "\namendment %s (%s): %s\n  why: %s\n", am.Name, am.Section, am.Title, am.Rationale)
+	fmt.Fprintf(w, "  applied to %s (the text and every proposal, ERRATA.md), and compared with it\n", out.Baseline)
+	for _, c := range out.Changes {
+		fmt.Fprintf(w, "  what it decides otherwise, %s\n", c)
+	}
+	for _, l := range mutants.ScopeLines(sc, "") {
+		fmt.Fprintln(w, l)
+	}
+	switch {
+	case len(out.Safety) > 0:
+		fmt.Fprintf(w, "safety: BROKEN: %s\n", strings.Join(out.Safety, ", "))
+	default:
+		fmt.Fprintf(w, "safety: every check run holds (%d)\n", len(sc.Safety))
+	}
+	switch {
+	case len(out.SpecText) > 0:
+		fmt.Fprintf(w, "spec-text conformance: differs from today's spec text: %s\n", strings.Join(out.SpecText, ", "))
+	default:
+		fmt.Fprintf(w, "spec-text conformance: does what the spec's text says on the %d conformance checks\n", len(sc.SpecText))
+	}
+	for _, p := range out.Witnesses {
+		fmt.Fprintf(w, "witness written to %s (explore -replay %s; -html FILE draws it)\n", p, p)
+	}
+	fmt.Fprintf(w, "verdict: %s\n", out.Verdict)
+}
+
+// writeAmendmentWitness writes a finding's witness, named by amendment,
+// check and tie, with its text beside it.
+func writeAmendmentWitness(dir, name string, f *mutants.Finding, t model.TiePolicy) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("witness directory: %w", err)
+	}
+	base := filepath.Join(dir, fmt.Sprintf("amendment-%s-%s-%s", name, strings.ReplaceAll(f.Check, ":", "-"), t))
+	if err := os.WriteFile(base+".json", f.Witness.JSON, 0o644); err != nil {
+		return "", fmt.Errorf("write witness: %w", err)
+	}
+	if f.Witness.Text != "" {
+		if err := os.WriteFile(base+".txt", []byte(f.Witness.Text), 0o644); err != nil {
+			return "", fmt.Errorf("write witness: %w", err)
+		}
+	}
+	return base + ".json", nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func tieNames(tl []model.TiePolicy) string {
+	if len(tl) == 2 {
+		return "both"
+	}
+	return tl[0].String()
+}
+
+// cliTies is the tie policies an amendment's run covers: -tie, or the
+// amendment's own when it decides ties itself (another -tie is refused).
+func cliTies(o *options, am amendments.Amendment) ([]model.TiePolicy, error) {
+	tl, err := cli.ParseTies(o.tie)
+	if err != nil {
+		return nil, err
+	}
+	if am.Pinned && o.isSet("tie") && (len(tl) != 1 || tl[0] != am.Tie) {
+		return nil, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", o.tie, am.Name, am.Tie)
+	}
+	return am.Ties(tl), nil
+}
