@@ -16,7 +16,7 @@ import (
 // unchanged: each wrapped rule returns the amended decision.
 type Diff struct {
 	mu    sync.Mutex
-	calls map[string]map[string]bool // rule -> every distinct input seen
+	calls map[string]map[string]bool   // rule -> every distinct input seen
 	diff  map[string]map[string]string // rule -> distinct input decided otherwise -> what differs, in words
 }
 
