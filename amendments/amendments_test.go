@@ -104,7 +104,7 @@ func TestDiffCountsDifferingInputs(t *testing.T) {
 		if cs := d.Counts(); len(cs) != 1 || cs[0].Rule != "verdict" || cs[0].Inputs != 2 {
 			t.Errorf("%s: counts %+v", tc.name, cs)
 		}
-		if tc.differs > 0 && !strings.Contains(d.String(), "(1,1,10) 10") {
+		if tc.differs > 0 && !strings.Contains(d.String(), "register (S, C, B) = (1, 1, 10) at frontier 10: proposed says inactive, the amendment says active") {
 			t.Errorf("%s: no example in %q", tc.name, &d)
 		}
 	}
