@@ -85,10 +85,10 @@ func replay(o *options, stdout, stderr io.Writer) int {
 	}
 	stored := *w
 	if o.isSet("rules") {
-		// A history witness names the walk's rule sets (its replayer
-		// refuses an unknown one as a bad witness); every other kind
-		// names the catalogue's.
-		if _, err := cat.Rules(o.rules); err != nil && w.Kind != history.KindHistory {
+		// A history or community witness names its own package's rule
+		// sets (its replayer refuses an unknown one as a bad witness);
+		// every other kind names the catalogue's.
+		if _, err := cat.Rules(o.rules); err != nil && w.Kind != history.KindHistory && w.Kind != mutants.KindCommunity {
 			return usageError(stderr, fmt.Errorf("-rules: %v", err))
 		}
 		w.Rules = o.rules

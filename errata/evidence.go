@@ -1,0 +1,96 @@
+package errata
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/history"
+	"github.com/nip-rs/harness/history/community"
+	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/props"
+)
+
+// Evidence runs the finding's check under its fix at the bounds stated
+// and says what it found: the bounded evidence that the fix closes the
+// hole, or, where it does not, what remains. Nothing here is quoted from
+// an earlier run.
+func Evidence(f Finding) (string, error) {
+	switch f.Layer {
+	case LayerModel:
+		cat := catalog()
+		u, err := cat.Universe(f.Where)
+		if err != nil {
+			return "", err
+		}
+		var parts []string
+		for _, tie := range []model.TiePolicy{model.ClearWins, model.SetWins} {
+			res, err := exhaustive.Explore(exhaustive.Config{Universe: u, Depth: u.Depth, Rules: model.Proposed().WithTie(tie)})
+			if err != nil {
+				return "", err
+			}
+			parts = append(parts, fmt.Sprintf("%s-wins %s states, %s", tie, notefig.Commas(int64(res.Distinct)), statusText(res)))
+		}
+		return fmt.Sprintf("`explore -universe %s` under proposed, depth %d, every invariant checked at every state: %s.", f.Where, u.Depth, strings.Join(parts, "; ")), nil
+	case LayerLoad:
+		w, err := props.Search(props.SearchConfig{Check: props.CheckSoundness, Rules: model.Proposed(), Profile: f.Where, Cases: LoadCases, Seed: LoadSeed})
+		if err != nil {
+			return "", err
+		}
+		if w == nil {
+			return fmt.Sprintf("The load's soundness search under proposed over the `%s` relay: no false complete in %s scenarios (seed %d).",
+				f.Where, notefig.Commas(int64(LoadCases)), LoadSeed), nil
+		}
+		return fmt.Sprintf("The proposal narrows the hole and does not close it: under proposed the soundness search over `%s` still finds, in %d steps, %q. The rest is the relay's: see relay-fresh-answers.",
+			f.Where, len(w.Steps), w.Violation), nil
+	case LayerRelay:
+		profiles := props.GateProfiles(props.CheckSoundness)
+		w, err := props.SearchProfiles(props.SearchConfig{Check: props.CheckSoundness, Rules: model.Proposed(), Cases: LoadCases, Seed: LoadSeed}, profiles)
+		if err != nil {
+			return "", err
+		}
+		if w != nil {
+			return fmt.Sprintf("UNKNOWN: over the relays that meet every requirement the search still finds %q (%s).", w.Violation, w.Config.Profile), nil
+		}
+		return fmt.Sprintf("The client cannot defend itself: the witness fails under proposed too. Over the relay profiles that meet every requirement, this one included (`%s`), the load under proposed: no false complete in %s scenarios each (seed %d).",
+			strings.Join(profiles, "`, `"), notefig.Commas(int64(LoadCases)), LoadSeed), nil
+	case LayerHistory:
+		u, ok := historyVariant(f.Where)
+		if !ok {
+			return "", fmt.Errorf("%s: no walk variant %q", f.ID, f.Where)
+		}
+		rules := history.RuleSets()[f.FixRules()]()
+		out, err := history.Explore(u, rules, history.ReportAll, 0, false)
+		if err != nil {
+			return "", err
+		}
+		found := "no invariant violated"
+		if len(out.Violations) > 0 {
+			found = fmt.Sprintf("VIOLATED: %v", out.Violations)
+		}
+		return fmt.Sprintf("`explore -universe walk -variant %s -rules %s`, depth %d: %s states, %s.", f.Where, f.FixRules(), u.Depth, notefig.Commas(int64(out.Distinct)), found), nil
+	case LayerCommunity:
+		u, ok := community.UniverseNamed(f.Where)
+		if !ok {
+			return "", fmt.Errorf("%s: no community universe %q", f.ID, f.Where)
+		}
+		res := community.Explore(u, community.Heal(), nil, true)
+		found := "no invariant violated"
+		if res.Witness != nil {
+			found = "VIOLATED: " + res.Witness.Invariant
+		}
+		return fmt.Sprintf("The %s community universe under rekey-heal, depth %d: %s states, %s.", f.Where, u.Depth, notefig.Commas(int64(res.Distinct)), found), nil
+	}
+	return "", fmt.Errorf("%s: unknown layer %q", f.ID, f.Layer)
+}
+
+func statusText(r *exhaustive.Result) string {
+	switch r.Status {
+	case exhaustive.StatusOK:
+		return "no violation"
+	case exhaustive.StatusViolation:
+		return "VIOLATED: " + r.Witness.Invariant
+	}
+	return "UNKNOWN (a bound was hit: " + r.BoundHit + ")"
+}
