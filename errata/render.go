@@ -10,7 +10,7 @@ import (
 // Ambiguity is a sentence of the text with two readings that a client
 // author meets, and what the harness knows of it.
 type Ambiguity struct {
-	Section, Sentence string
+	Section, Sentence  string
 	ReadingA, ReadingB string
 	// Status says what has been run; "" means nothing yet.
 	Status string
