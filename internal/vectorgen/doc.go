@@ -2,7 +2,9 @@
 // vectors/ and replays them against any rule set.
 //
 // Every vector is an input and the output the production core
-// (model.Proposed()) computes from it. A kind (codec, register, slots, events)
+// (model.Proposed()) computes from it; its proposals member names the
+// proposals of model.Proposals that output needs (none: it holds under
+// model.Spec() too). A kind (codec, register, slots, events)
 // owns a list of cases and one compute function from a rule set and an
 // input to an output; generation runs compute under model.Proposed(), and the
 // runner runs it under the rule set being checked and compares. The input a

@@ -33,6 +33,10 @@ type Vector struct {
 	// ByValueExpected is set on codec vectors where reading a number
 	// literal by its value (model.ByValueIntegers) decides otherwise.
 	ByValueExpected json.RawMessage `json:"by_value_expected,omitempty"`
+	// Proposals names the proposals of ERRATA.md (model.Proposals) the
+	// expected output holds under only: absent, the vector holds under
+	// the text as written (model.Spec) too.
+	Proposals []string `json:"proposals,omitempty"`
 }
 
 // Case is one vector before generation.
@@ -98,6 +102,11 @@ func Generate(k Kind) (File, error) {
 			return File{}, fmt.Errorf("%s: %w", c.ID, err)
 		}
 		v := Vector{ID: c.ID, Section: c.Section, Description: c.Description, Input: in, Expected: out}
+		if k.Compute != nil {
+			if v.Proposals, err = needs(k, in, out); err != nil {
+				return File{}, fmt.Errorf("%s: %w", c.ID, err)
+			}
+		}
 		if k.ByValue {
 			alt, err := computeRaw(k, RuleSet{Model: model.ByValueIntegers(), History: history.Spec()}, in)
 			if err != nil {
@@ -110,6 +119,35 @@ func Generate(k Kind) (File, error) {
 		f.Vectors = append(f.Vectors, v)
 	}
 	return f, nil
+}
+
+// needs lists the proposals a vector's output out holds under only: each
+// proposal whose absence alone changes the output, or, where the text
+// decides otherwise and no single absence does, every proposal.
+func needs(k Kind, in, out json.RawMessage) ([]string, error) {
+	text, err := computeRaw(k, RuleSet{Model: model.Spec(), History: history.Spec()}, in)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.Equal(text, out) {
+		return nil, nil
+	}
+	var names, all []string
+	for _, p := range model.Proposals() {
+		all = append(all, p.Name)
+		without, _ := model.Without(p.Name)
+		alt, err := computeRaw(k, RuleSet{Model: without, History: history.Spec()}, in)
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.Equal(alt, out) {
+			names = append(names, p.Name)
+		}
+	}
+	if len(names) == 0 {
+		return all, nil
+	}
+	return names, nil
 }
 
 // RuleSet is what the vectors are replayed under: the core's rules and

@@ -67,3 +67,35 @@ func TestNodeExample(t *testing.T) {
 		t.Fatalf("an adapter answering [] to history: want %d failed, %d skipped:\n%s", counts["history"], counts["load"], tail(out))
 	}
 }
+
+// TestNodeTextOnly: with NIPRS_RULES=spec the node runner skips exactly
+// the vectors that carry a proposals member, and runs every other one.
+func TestNodeTextOnly(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the node runner of vectors/examples is not exercised")
+	}
+	var total, proposed int
+	for _, f := range committed(t) {
+		if f.Kind != "load" {
+			continue
+		}
+		for _, v := range f.Vectors {
+			total++
+			if len(v.Proposals) > 0 {
+				proposed++
+			}
+		}
+	}
+	if proposed == 0 || proposed == total {
+		t.Fatalf("%d of %d load vectors carry proposals: the test shows nothing", proposed, total)
+	}
+	adapter := filepath.Join(t.TempDir(), "adapter.mjs")
+	if err := os.WriteFile(adapter, []byte("export function load(input) { return {}; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := runNode(t, node, "NIPRS_CLIENT="+adapter, "NIPRS_KINDS=load", "NIPRS_RULES=spec")
+	if tapCount(t, out, "skipped") != proposed || tapCount(t, out, "fail") != total-proposed {
+		t.Fatalf("NIPRS_RULES=spec: want %d skipped, %d run:\n%s", proposed, total-proposed, tail(out))
+	}
+}

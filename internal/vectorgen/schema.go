@@ -18,6 +18,7 @@ func SchemaJSON(kind string) ([]byte, error) {
 		"input":             ref("input"),
 		"expected":          ref("output"),
 		"by_value_expected": ref("output"),
+		"proposals":         arr(str(nil)),
 	}, "id", "section", "description", "input", "expected")
 	s := map[string]any{
 		"$schema":              "https://json-schema.org/draft/2020-12/schema",
