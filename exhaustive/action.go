@@ -55,6 +55,10 @@ type Action struct {
 	Ctx    string
 	Value  uint32
 	Msg    int
+	// failed: the replica reported the action as failed (a refusal, or a
+	// mark-read at the ceiling that left the override active). Not part
+	// of a witness file: the replay recomputes it.
+	failed bool
 }
 
 func (a Action) String() string {

@@ -69,14 +69,14 @@ func (u *Universe) applyLocal(rep *model.Replica, dev, slot int) (Action, bool) 
 	}
 	switch kind {
 	case KindMarkUnread:
-		_ = rep.MarkUnread(ctx) // a refusal leaves the replica as it was
+		a.failed = rep.MarkUnread(ctx) != nil // a refusal leaves the replica as it was
 	case KindMarkRead:
 		v, ok := u.nextValue(rep.Frontier(ctx))
 		if !ok {
 			return a, false
 		}
 		a.Value = v
-		_ = rep.MarkRead(ctx, v) // the replica reports a failure at the ceiling
+		a.failed = rep.MarkRead(ctx, v) != nil // the replica reports a failure at the ceiling
 	case KindCompact:
 		if !rep.HasReg(ctx) {
 			return a, false

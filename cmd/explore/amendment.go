@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/nip-rs/harness/amendments"
+	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
@@ -34,6 +35,7 @@ type amendmentReport struct {
 	Safety     []string `json:"safety_findings"`
 	SpecText   []string `json:"spec_text_findings"`
 	Changes    []string `json:"changes"`
+	Visible    []string `json:"visible_difference"`
 	Witnesses  []string `json:"witnesses"`
 	Verdict    string   `json:"verdict"`
 }
@@ -109,6 +111,7 @@ func exploreAmendment(o *options, am amendments.Amendment, stdout, stderr io.Wri
 		}
 		out.Changes = append(out.Changes, fmt.Sprintf("tie %s, every check: %s", t, diffs[t]))
 	}
+	out.Visible = visibleDifference(am, tl[0])
 	out.Safety, out.SpecText = nonNil(safety), nonNil(conf)
 	out.Verdict = mutants.Verdict(sc, safety, conf)
 	if o.json {
@@ -125,6 +128,9 @@ func writeAmendmentText(w io.Writer, am amendments.Amendment, sc mutants.Scope, 
 	fmt.Fprintf(w, "  applied to %s (the text and every proposal, ERRATA.md), and compared with it\n", out.Baseline)
 	for _, c := range out.Changes {
 		fmt.Fprintf(w, "  what it decides otherwise, %s\n", c)
+	}
+	for _, l := range out.Visible {
+		fmt.Fprintln(w, "  "+l)
 	}
 	for _, l := range mutants.ScopeLines(sc, "") {
 		fmt.Fprintln(w, l)
@@ -190,4 +196,22 @@ func cliTies(o *options, am amendments.Amendment) ([]model.TiePolicy, error) {
 		return nil, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", o.tie, am.Name, am.Tie)
 	}
 	return am.Ties(tl), nil
+}
+
+// visibleDifference is what a user can see change under the amendment:
+// the lockstep search of proposed and the amendment in the reference
+// universe (explore -diff), as lines.
+func visibleDifference(am amendments.Amendment, tie model.TiePolicy) []string {
+	u, err := cat.Universe("reference")
+	if err != nil {
+		return []string{"what a user sees differ: unknown (" + err.Error() + ")"}
+	}
+	res, err := exhaustive.Diff(u, am.Baseline(tie), am.Rules(tie), 0)
+	if err != nil {
+		return []string{"what a user sees differ: unknown (" + err.Error() + ")"}
+	}
+	if res.Differences == nil {
+		return []string{fmt.Sprintf("what a user sees differ: nothing in the reference universe to depth %d (%d distinct pairs of states; explore -diff %s,%s)", res.Depth, res.Pairs, res.A, res.B)}
+	}
+	return append([]string{"what a user sees differ (explore -diff " + res.A + "," + res.B + "):"}, diffLines(res)...)
 }

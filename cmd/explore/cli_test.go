@@ -193,3 +193,30 @@ func TestAmendmentWholeSuite(t *testing.T) {
 		t.Errorf("-depth without -universe: exit %d, %q", code, errOut)
 	}
 }
+
+// -diff finds the shortest history a user can tell two rule sets apart
+// by, and says so in the spec's terms; where none exists within the
+// bounds it says that, with the bounds.
+func TestDiffRuleSets(t *testing.T) {
+	code, out, errOut := runCLI(t, "-diff", "proposed,mark-read-own-counter")
+	for _, want := range []string{"the shortest history that tells proposed and mark-read-own-counter apart (2 steps, universe reference",
+		"step 1: mark_unread d0 c0", "step 2: mark_read d0 c0 10",
+		`d0 publishes {"v":1,"client_id":"d0","contexts":{"c0":10,"ov_c:c0":2}} under proposed, {"v":1,"client_id":"d0","contexts":{"c0":10,"ov_c:c0":1}} under mark-read-own-counter`} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("exit %d, output lacks %q:\n%s%s", code, want, out, errOut)
+		}
+	}
+	code, out, _ = runCLI(t, "-diff", "proposed,refuse-unread-never-read")
+	if code != exitOK || !strings.Contains(out, "mark_unread d0 c0 reports failure under proposed: false, under refuse-unread-never-read: true") {
+		t.Errorf("refuse-unread-never-read: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "-diff", "proposed,b-max-frontier", "-depth", "3")
+	if code != exitOK || !strings.Contains(out, "no difference within the bounds: universe reference, depth 3,") {
+		t.Errorf("b-max-frontier: exit %d\n%s", code, out)
+	}
+	for _, bad := range [][]string{{"-diff", "proposed"}, {"-diff", "proposed,nonesuch"}, {"-diff", "spec,spec"}, {"-diff", "spec,proposed", "-universe", "network"}, {"-diff", "spec,proposed", "-all"}} {
+		if code, _, errOut := runCLI(t, bad...); code != exitUsage || errOut == "" {
+			t.Errorf("%q: exit %d, %q", bad, code, errOut)
+		}
+	}
+}

@@ -79,6 +79,7 @@ type options struct {
 	html      string
 	all       bool
 	compare   string
+	diff      string
 	sim       simOptions
 	por       porOptions
 	store     storeOptions
@@ -119,6 +120,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file (go tool pprof)")
 	fs.StringVar(&o.compare, "compare", "", compareFlagDoc)
+	fs.StringVar(&o.diff, "diff", "", "A,B: the shortest history after which a user can tell rule sets A and B apart (a frontier, an override shown, an action failed, a published blob), in -universe (reference by default) to -depth")
 	o.sim.register(fs)
 	o.por.register(fs)
 	o.store.register(fs)
@@ -181,6 +183,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return replay(o, stdout, stderr)
 	case o.compare != "":
 		return compare(o, o.compare, stdout, stderr)
+	case o.diff != "":
+		return diffRules(o, stdout, stderr)
 	case o.universe == history.UniverseName && o.sim.walks != 0:
 		return simulateWalk(o, stdout, stderr)
 	case o.universe == history.UniverseName:

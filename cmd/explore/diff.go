@@ -1,0 +1,112 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/nip-rs/harness/amendments"
+	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/internal/cli"
+	"github.com/nip-rs/harness/model"
+)
+
+// diffFlags are the flags with a meaning for -diff.
+var diffFlags = map[string]bool{"diff": true, "universe": true, "depth": true, "tie": true, "json": true}
+
+// diffRules runs the lockstep search of two rule sets (exhaustive.Diff):
+// the shortest history in which something a user can see differs, or
+// "no difference within the bounds" with the bounds. Exit 0 either way
+// (a difference is what an amendment is for); 2 on a bad flag or name.
+func diffRules(o *options, stdout, stderr io.Writer) int {
+	for _, f := range o.set {
+		if !diffFlags[f] {
+			return usageError(stderr, fmt.Errorf("-%s has no meaning with -diff (it takes -universe, -depth, -tie and -json)", f))
+		}
+	}
+	names := strings.Split(o.diff, ",")
+	if len(names) != 2 || names[0] == "" || names[1] == "" || names[0] == names[1] {
+		return usageError(stderr, fmt.Errorf("-diff %q: want two different rule sets, A,B (see -list)", o.diff))
+	}
+	u, err := cat.Universe(o.universe)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	tl, err := cli.ParseTies(o.tie)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	if !o.isSet("tie") {
+		tl = tl[:1]
+	}
+	if len(tl) != 1 {
+		return usageError(stderr, fmt.Errorf("-diff takes one tie policy (clear or set)"))
+	}
+	rules := make([]*model.Rules, 2)
+	for i, n := range names {
+		r, err := cat.Rules(n)
+		if err != nil {
+			return usageError(stderr, fmt.Errorf("-diff: %v", err))
+		}
+		rules[i] = r.WithTie(tl[0])
+		if am, ok := amendments.Lookup(n); ok && am.Pinned {
+			rules[i] = r.WithTie(am.Tie)
+		}
+	}
+	res, err := exhaustive.Diff(u, rules[0], rules[1], o.depth)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	if o.json {
+		b, _ := json.MarshalIndent(diffDoc(res), "", "  ") // plain data always marshals
+		fmt.Fprintln(stdout, string(b))
+		return exitOK
+	}
+	fmt.Fprintf(stdout, "explore -diff=%s -universe=%s -depth=%d -tie=%s (version %s)\n", o.diff, u.Name, res.Depth, tl[0], cli.Version())
+	if res.Differences == nil {
+		fmt.Fprintf(stdout, "no difference within the bounds: universe %s, depth %d, %d distinct pairs of states; a user of any device sees the same frontiers, overrides, failures and published blobs under %s and %s\n",
+			u.Name, res.Depth, res.Pairs, res.A, res.B)
+		return exitOK
+	}
+	for _, l := range diffLines(res) {
+		fmt.Fprintln(stdout, l)
+	}
+	return exitOK
+}
+
+// diffLines says a found difference: the history, then what differs.
+func diffLines(res *exhaustive.DiffResult) []string {
+	steps := fmt.Sprintf("%d steps", len(res.Actions))
+	if len(res.Actions) == 1 {
+		steps = "1 step"
+	}
+	out := []string{fmt.Sprintf("the shortest history that tells %s and %s apart (%s, universe %s, %d distinct pairs of states explored):", res.A, res.B, steps, res.Universe, res.Pairs)}
+	for i, a := range res.Actions {
+		out = append(out, fmt.Sprintf("  step %d: %s", i+1, a))
+	}
+	out = append(out, "then:")
+	for _, d := range res.Differences {
+		out = append(out, "  "+d)
+	}
+	return out
+}
+
+type diffJSON struct {
+	Universe    string   `json:"universe"`
+	Depth       int      `json:"depth"`
+	A           string   `json:"a"`
+	B           string   `json:"b"`
+	Pairs       int      `json:"pairs"`
+	Actions     []string `json:"actions"`
+	Differences []string `json:"differences"`
+}
+
+func diffDoc(r *exhaustive.DiffResult) diffJSON {
+	d := diffJSON{Universe: r.Universe, Depth: r.Depth, A: r.A, B: r.B, Pairs: r.Pairs, Actions: []string{}, Differences: []string{}}
+	for _, a := range r.Actions {
+		d.Actions = append(d.Actions, a.String())
+	}
+	d.Differences = append(d.Differences, r.Differences...)
+	return d
+}
