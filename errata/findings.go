@@ -39,6 +39,10 @@ const (
 	LayerRelay     Layer = "relay"     // a relay requirement: the load cannot defend, the relay must
 	LayerHistory   Layer = "history"   // history.Spec / history.Proposed, a walk variant
 	LayerCommunity Layer = "community" // community.Spec / community.Heal, a community universe
+	// LayerRelax: a requirement of the text that the load does not need;
+	// its evidence is a search that finds nothing without it, and it has
+	// no witness.
+	LayerRelax Layer = "relax"
 )
 
 // Finding is one thing the text gets wrong or leaves open, and its fix.
@@ -144,6 +148,13 @@ func catalogue() []Finding {
 			"The first band is the enumeration filter itself, with no until, so every load on the same account sends the same first REQ.",
 			"A relay that answers a filter it saw before from its earlier answer (R1-R5 speak of what is stored, not of when it was read) gives a later load the snapshot an earlier load took, from before a write the later load's fence never sees.",
 			"cached", "soundness", ""),
+		{ID: "r1-tie-clause", Severity: Liveness, Layer: LayerRelax, Document: NIPRS, Section: "Full-State Load (relay requirements: newest-first prefix delivery)",
+			Says: "A capped result must hold the newest events by created_at, ties broken by lowest id.",
+			Wrong: "The tie clause is stricter than the load needs: a cap cuts inside the delivery's oldest second only, step 4 reads that second again " +
+				"by the pinned window, and step 5 discharges it only when the window delivers fewer than max(C, L), which by R2 is the whole second in any order. " +
+				"badger, lmdb and @nostr-relay/core order ties by insertion, so a client that requires the clause refuses them for nothing.",
+			Proposal: "A capped result MUST consist of the newest events by created_at for the filter. (The order of events sharing a created_at is not constrained.)",
+			Where:    "insertion-ties", Invariant: "soundness"},
 		fromRelay("relay-atomic-replacement",
 			"The relay requirements say nothing of how an addressable event is replaced."),
 		fromRelay("relay-fresh-answers",

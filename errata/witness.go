@@ -61,6 +61,8 @@ func catalog() *exhaustive.Catalog {
 // finds the same witness.
 func Generate(f Finding) ([]byte, error) {
 	switch f.Layer {
+	case LayerRelax:
+		return nil, fmt.Errorf("%s: a relaxation has no witness", f.ID)
 	case LayerModel:
 		cat := catalog()
 		u, err := cat.Universe(f.Where)

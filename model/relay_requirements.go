@@ -32,3 +32,14 @@ const (
 	// silently (@nostr-relay/core evicts the oldest past 20).
 	ReqSubs RelayRequirement = "R8 subscription capacity"
 )
+
+// ReqTieOrder is the tie clause of the newest-first prefix requirement
+// (R1): a cap inside one second keeps the lowest ids. The load does not
+// rest on it: the only second a cap can cut is the delivery's oldest,
+// T, and step 4 reads T again whole by the pinned window, whose count
+// alone (step 5) decides whether T is discharged, whatever subset of T
+// a relay delivers. The simulated relay insertion-ties breaks it alone,
+// and the load's soundness search over it finds no false complete
+// (props' TestTieOrderIsNotNeeded; ERRATA.md). The probe reports it and
+// the gate does not require it.
+const ReqTieOrder RelayRequirement = "R1 ties by lowest id"

@@ -21,7 +21,7 @@ var Checks = []CheckInfo{
 	{"bounds-pinned", ReqPrefix, "the pinned window {since: T, until: T} holds every event at T (bounds inclusive)"},
 	{"bounds-since", ReqPrefix, "since is inclusive"},
 	{"bounds-until", ReqPrefix, "until is inclusive"},
-	{"order-ties", ReqPrefix, "a cap inside one second keeps the lowest ids, in order (chance pass < 1e-3)"},
+	{"order-ties", ReqTieOrder, "a cap inside one second keeps the lowest ids, in order (chance pass < 1e-3)"},
 	{"order-newest", ReqPrefix, "a cap across seconds keeps the newest"},
 	{"answers-valid", ReqPrefix, "every answer: valid ids and signatures, matching its filter, within its limit"},
 	{"cap-stable", ReqCap, "windows differing only in time bounds get the same cap"},

@@ -169,7 +169,8 @@ func tieEvents(k int) (n int, chance float64) {
 }
 
 // checkOrder: a cap cutting inside one second keeps the lowest ids, in
-// ascending order, and a cap across seconds keeps the newest (R1,
+// ascending order (R1's tie clause, reported and not gated on:
+// model.ReqTieOrder), and a cap across seconds keeps the newest (R1,
 // NIP-01's order for limit). The tie is decided with enough events at one
 // second that a relay ordering ties any other way passes by chance with
 // probability below maxFalsePass.
@@ -179,12 +180,12 @@ func (p *prober) checkOrder(ctx context.Context) []Check {
 
 func (p *prober) checkTies(ctx context.Context) Check {
 	if p.cap == 0 {
-		return unknown("order-ties", ReqPrefix, "the relay's cap was not measured")
+		return unknown("order-ties", ReqTieOrder, "the relay's cap was not measured")
 	}
 	k := min(p.cap, 3)
 	n, chance := tieEvents(k)
 	if n == 0 {
-		return unknown("order-ties", ReqPrefix, fmt.Sprintf("at cap %d no tie of a few dozen events decides the order with a chance pass below %g", p.cap, maxFalsePass))
+		return unknown("order-ties", ReqTieOrder, fmt.Sprintf("at cap %d no tie of a few dozen events decides the order with a chance pass below %g", p.cap, maxFalsePass))
 	}
 	at := p.base + tieAt
 	var evs []*nostr.Event
@@ -193,15 +194,15 @@ func (p *prober) checkTies(ctx context.Context) Check {
 	}
 	acc, why := p.publish(ctx, evs...)
 	if why != "" {
-		return unknown("order-ties", ReqPrefix, why)
+		return unknown("order-ties", ReqTieOrder, why)
 	}
 	f := p.filter(k, ts(at-1), ts(at))
 	a, err := p.query(ctx, "ties", f)
 	if err != nil || a.Refused {
-		return unknown("order-ties", ReqPrefix, failed(err, a))
+		return unknown("order-ties", ReqTieOrder, failed(err, a))
 	}
 	want := nip01Order(acc)[:k]
-	c := Check{ID: "order-ties", Requirement: ReqPrefix, Verdict: Conforms, Chance: chance,
+	c := Check{ID: "order-ties", Requirement: ReqTieOrder, Verdict: Conforms, Chance: chance,
 		Detail: fmt.Sprintf("a cap of %d inside a second of %d events kept the lowest ids in ascending order; a tie order unrelated to ids passes by chance with probability 1/%.0f < %g",
 			k, n, 1/chance, maxFalsePass)}
 	if !slices.Equal(ids(a.Events), ids(want)) {

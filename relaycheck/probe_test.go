@@ -116,15 +116,15 @@ func TestProbeProfiles(t *testing.T) {
 	}{
 		{p: relaysim.Conformant(10), capacity: 64},
 		{p: relaysim.Conformant(2), capacity: 64, checks: checks{"bounds-pinned": conf, "bounds-since": conf, "floor-pinned": conf, "order-ties": conf}},
-		{p: relaysim.NonPrefix(10), violated: reqs{relaycheck.ReqPrefix}, capacity: 64,
+		{p: relaysim.NonPrefix(10), violated: reqs{relaycheck.ReqPrefix, relaycheck.ReqTieOrder}, capacity: 64,
 			checks: checks{"cap-prefix": viol, "order-ties": viol, "order-newest": viol}},
 		{p: relaysim.CapShrinking(10), violated: reqs{relaycheck.ReqCap}, capacity: 64, checks: checks{"cap-stable": viol}},
 		{p: relaysim.FloorOne(10), violated: reqs{relaycheck.ReqPrefix, relaycheck.ReqFloor}, capacity: 64,
 			checks: checks{"floor": viol, "floor-pinned": viol, "order-ties": unkn, "bounds-pinned": conf}},
 		{p: relaysim.NoPush(10), violated: reqs{relaycheck.ReqPush, relaycheck.ReqBarrier},
 			checks: checks{"push": viol, "barrier": viol, "subs-fence": unkn, "subs-capacity": unkn}},
-		{p: relaysim.StrfryLike(10), violated: reqs{relaycheck.ReqPrefix}, capacity: 64, checks: checks{"order-ties": viol}},
-		{p: relaysim.KhatruSliceLike(10), violated: reqs{relaycheck.ReqPrefix, relaycheck.ReqFloor, relaycheck.ReqReplacement}, capacity: 64,
+		{p: relaysim.StrfryLike(10), violated: reqs{relaycheck.ReqTieOrder}, capacity: 64, checks: checks{"order-ties": viol}},
+		{p: relaysim.KhatruSliceLike(10), violated: reqs{relaycheck.ReqPrefix, relaycheck.ReqFloor, relaycheck.ReqTieOrder, relaycheck.ReqReplacement}, capacity: 64,
 			checks: checks{"bounds-pinned": viol, "bounds-until": conf, "floor-pinned": viol, "order-ties": viol, "replace-same-low-first": viol}},
 		{p: relaysim.Cached(10), violated: reqs{relaycheck.ReqFresh}, capacity: 64, checks: checks{"fresh-after-write": viol}},
 		{p: maxSubs, violated: reqs{relaycheck.ReqSubs}, capacity: 20, checks: checks{"subs-fence": conf, "subs-capacity": viol}},
@@ -181,7 +181,7 @@ func TestProbeKhatru(t *testing.T) {
 		violated reqs
 		checks   checks
 	}{
-		{"slicestore", khatrutest.Options{MaxLimit: 10}, reqs{relaycheck.ReqPrefix, relaycheck.ReqFloor, relaycheck.ReqReplacement},
+		{"slicestore", khatrutest.Options{MaxLimit: 10}, reqs{relaycheck.ReqPrefix, relaycheck.ReqFloor, relaycheck.ReqTieOrder, relaycheck.ReqReplacement},
 			checks{"bounds-pinned": viol, "bounds-since": viol, "bounds-until": conf,
 				"floor-pinned": viol, "order-ties": viol, "order-newest": conf, "floor": conf,
 				"cap-stable": conf, "push": conf, "replace-newer": conf,

@@ -15,7 +15,7 @@ import (
 // another version is not evidence for this one (the gate treats it as
 // absent): the checks, their trial counts and what they decide change
 // between versions.
-const ProbeVersion = "relaycheck/2"
+const ProbeVersion = "relaycheck/3"
 
 // Verdict is what the probe concluded about one check or requirement.
 type Verdict string
@@ -49,6 +49,9 @@ const (
 	ReqAtomic  = model.ReqAtomic
 	ReqFresh   = model.ReqFresh
 	ReqSubs    = model.ReqSubs
+	// ReqTieOrder is reported, not gated on: the load does not rest on
+	// it (model.ReqTieOrder).
+	ReqTieOrder = model.ReqTieOrder
 
 	ReqReplacement Requirement = "NIP-01 addressable replacement"
 	ReqTags        Requirement = "NIP-01 tag filter"
@@ -64,7 +67,7 @@ const (
 // conforms (Gate).
 var LoadRequirements = []Requirement{ReqPrefix, ReqCap, ReqFloor, ReqPush, ReqBarrier, ReqAtomic, ReqFresh, ReqSubs}
 
-var allRequirements = append(append([]Requirement{}, LoadRequirements...), ReqReplacement, ReqTags, ReqNoCollateral)
+var allRequirements = append(append([]Requirement{}, LoadRequirements...), ReqTieOrder, ReqReplacement, ReqTags, ReqNoCollateral)
 
 // Evidence is one exchange: the REQ sent (or the writes made) and what
 // came back, each event as "created_at id d".

@@ -70,7 +70,9 @@ const (
 	ReqBarrier = model.ReqBarrier
 	ReqAtomic  = model.ReqAtomic
 	ReqFresh   = model.ReqFresh
-	ReqSubs    = model.ReqSubs
+	// ReqTieOrder is R1's tie clause, which the load does not rest on.
+	ReqTieOrder = model.ReqTieOrder
+	ReqSubs     = model.ReqSubs
 )
 
 // Profile is a relay's behaviour.
@@ -289,11 +291,12 @@ func DeleteThenSaveGap(cap int) Profile {
 }
 
 // InsertionTies orders same-second events most recently stored first
-// (badger, lmdb, @nostr-relay/core). Otherwise conformant; it breaks R1,
-// whose newest-first order breaks ties by id.
+// (badger, lmdb, @nostr-relay/core). Otherwise conformant; it breaks only
+// R1's tie clause (ties by lowest id), which the load does not rest on
+// (model.ReqTieOrder).
 func InsertionTies(cap int) Profile {
 	p := Conformant(cap)
-	p.Name, p.Ties, p.Breaks = "insertion-ties", TieInsertionDesc, []Requirement{ReqPrefix}
+	p.Name, p.Ties, p.Breaks = "insertion-ties", TieInsertionDesc, []Requirement{ReqTieOrder}
 	p.Note = "badger, lmdb, @nostr-relay/core: ties under a cap in insertion order"
 	return p
 }
