@@ -165,10 +165,21 @@ const (
 	// subscription capacity, and a relay at capacity may drop the fence
 	// without a word (LoadConfig.OtherSubs, LoadRules.FenceFits).
 	ReasonSubscriptions
+	// ReasonFenceOverflow: the fence delivered more events before its
+	// end-of-stored-events than the stored events it asked for and the
+	// pushes a load allows meanwhile (fencePrePushes). Pushes may arrive
+	// before the end-of-stored-events, so this is no evidence against the
+	// relay; it bounds what the load holds.
+	ReasonFenceOverflow
 )
 
+// fencePrePushes is how many deliveries beyond its requested n the fence
+// may make before its end-of-stored-events: writes accepted while the
+// relay answers the fence.
+const fencePrePushes = 64
+
 func (r Reason) String() string {
-	return [...]string{"none", "plateau", "fence-lapsed", "relay-failure", "non-conforming", "query-push", "unproven", "subscriptions"}[r]
+	return [...]string{"none", "plateau", "fence-lapsed", "relay-failure", "non-conforming", "query-push", "unproven", "subscriptions", "fence-overflow"}[r]
 }
 
 // LoadStats counts what a load exchanged with its relay.

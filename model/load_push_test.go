@@ -166,3 +166,31 @@ func TestLoadDefaultIDsUnique(t *testing.T) {
 		}
 	}
 }
+
+// TestFencePushBeforeEOSE: the fence may be pushed a write accepted
+// while the relay answers it, before its end-of-stored-events. One more
+// delivery than the n stored events asked for is such a push, no
+// evidence against the relay: the load goes on and collects it. A stream
+// past the pushes a load allows ends it, still without evidence.
+func TestFencePushBeforeEOSE(t *testing.T) {
+	a := mkEv(slotD(1), 100, "a")
+	b := mkEv(slotD(2), 90, "b")
+	a2 := mkEv(slotD(1), 101, "a2") // the replacement of a, pushed before the fence's EOSE
+	l := newTestLoad(t, 2, nil)
+	f := l.FenceID()
+	script(l, evIn(f, a), evIn(f, b), evIn(f, a2), eoseIn(f))
+	if l.Verdict() != Running {
+		t.Fatalf("%s/%s (%s): an extra delivery before the fence's EOSE ended the load", l.Verdict(), l.Result().Reason, l.Result().Detail)
+	}
+	l.Abort("next case")
+	l = newTestLoad(t, 2, nil)
+	f = l.FenceID()
+	var in []In
+	for i := range 2 + fencePrePushes + 1 {
+		in = append(in, evIn(f, mkEv(slotD(i+1), int64(100+i), "x")))
+	}
+	script(l, in...)
+	if l.Verdict() != CannotProveComplete || l.Result().Reason != ReasonFenceOverflow || l.Result().Reason == ReasonNonConforming {
+		t.Fatalf("a flood of %d: %s/%s (%s), want %s/%s", len(in), l.Verdict(), l.Result().Reason, l.Result().Detail, CannotProveComplete, ReasonFenceOverflow)
+	}
+}
