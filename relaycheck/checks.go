@@ -263,6 +263,12 @@ func (p *prober) checkTags(ctx context.Context) []Check {
 			c.Verdict, c.Detail = Violates, "delivered an event without the wanted tag"
 		}
 	}
+	if len(a.Rejected) > 0 {
+		// Query keeps only events matching the filter: one without the
+		// tag is among the rejected (answers-valid leaves tag filters to
+		// this check: the load sends none).
+		c.Verdict, c.Detail = Violates, fmt.Sprintf("delivered %d events the #t filter does not match: %s", len(a.Rejected), strings.Join(a.Rejected, "; "))
+	}
 	if c.Verdict == Conforms {
 		c.Detail = "tags apply before the cap"
 		if len(a.Events) < tagsWanted {

@@ -99,8 +99,10 @@ func TestQueryEndlessStream(t *testing.T) {
 	after := liveHeap()
 	grew := int64(after) - int64(before)
 	t.Logf("%d events kept, %d read past the limit; live heap %d -> %d bytes (%+d)", len(a.Events), a.Excess, before, after, grew)
-	if len(a.Events) != limit || a.Excess == 0 || len(a.Rejected) != 0 {
-		t.Fatalf("kept %d events, excess %d, rejected %d; want %d kept and excess", len(a.Events), a.Excess, len(a.Rejected), limit)
+	// One event sent again and again: kept once, the next limit-1
+	// copies counted as duplicates, the rest as excess.
+	if len(a.Events) != 1 || a.Duplicates != limit-1 || a.Excess == 0 || len(a.Rejected) != 0 {
+		t.Fatalf("kept %d events, %d duplicates, excess %d, rejected %d; want 1 kept, %d duplicates and excess", len(a.Events), a.Duplicates, a.Excess, len(a.Rejected), limit-1)
 	}
 	if grew > 32<<20 {
 		t.Fatalf("live heap grew %d bytes over an endless stream", grew)
@@ -162,6 +164,32 @@ func TestQueryVerifies(t *testing.T) {
 	}
 	if a.Excess != 1 {
 		t.Fatalf("excess %d, want 1 (the tenth event under limit 9)", a.Excess)
+	}
+}
+
+// TestQueryKeepsADuplicateOnce: a relay that delivers a stored event and
+// then pushes the same event on the query's subscription (a write
+// accepted while it answers) is answered with the event once, so that no
+// check counts it twice as a larger cap.
+func TestQueryKeepsADuplicateOnce(t *testing.T) {
+	one, two := signedEv(30078, "one"), signedEv(30078, "two")
+	c := dialHostile(t, func(p *wsrelay.Peer) {
+		sub, ok := subOf(p)
+		if !ok {
+			return
+		}
+		for _, ev := range []*nostr.Event{one, two, one} {
+			_ = p.Text(eventFrame(sub, ev))
+		}
+		_ = p.Text(`["EOSE","` + sub + `"]`)
+		p.Drain()
+	})
+	a, err := c.Query(context.Background(), "q", nostr.Filter{Kinds: []int{30078}, Limit: 5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Events) != 2 || a.Duplicates != 1 || a.Excess != 0 {
+		t.Fatalf("kept %d events, %d duplicates, %d excess; want 2, 1, 0", len(a.Events), a.Duplicates, a.Excess)
 	}
 }
 

@@ -29,6 +29,11 @@ type Answer struct {
 	// onto a query's own subscription before its EOSE (khatru does), so
 	// excess is evidence for the checks to weigh, not an error.
 	Excess int
+	// Duplicates counts events delivered again for the subscription after
+	// a copy was kept (a stored event, then the same event pushed): kept
+	// once, so that no count the checks take (a cap, a prefix) counts one
+	// event twice.
+	Duplicates int
 	// Closed is the CLOSED reason if the relay refused the REQ, escaped
 	// (Printable).
 	Closed string
@@ -50,6 +55,7 @@ func (c *Conn) Query(ctx context.Context, sub string, f nostr.Filter, other func
 	bound := answerBound(f)
 	var a Answer
 	read := 0
+	kept := map[string]bool{}
 	for {
 		env, err := c.Next(ctx)
 		if err != nil {
@@ -67,6 +73,11 @@ func (c *Conn) Query(ctx context.Context, sub string, f nostr.Filter, other func
 					a.Rejected = append(a.Rejected, fmt.Sprintf("event %s: %s", Printable(ev.ID), why))
 					continue
 				}
+				if kept[ev.ID] {
+					a.Duplicates++
+					continue
+				}
+				kept[ev.ID] = true
 				a.Events = append(a.Events, &ev)
 				continue
 			}

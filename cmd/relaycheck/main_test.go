@@ -228,7 +228,7 @@ func TestText(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, errb.String())
 	}
 	text := out.String()
-	for _, want := range []string{"requirement", "trials/bound", "R8 subscription capacity", "order-ties [R1 newest-first prefix] violates"} {
+	for _, want := range []string{"requirement", "trials/bound", "R8 subscription capacity", "order-ties [R1 ties by lowest id] violates"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in\n%s", want, text)
 		}
