@@ -40,6 +40,7 @@ const (
 // alone (step 5) decides whether T is discharged, whatever subset of T
 // a relay delivers. The simulated relay insertion-ties breaks it alone,
 // and the load's soundness search over it finds no false complete
-// (props' TestTieOrderIsNotNeeded; ERRATA.md). The probe reports it and
-// the gate does not require it.
+// (props' TestTieOrderIsNotNeeded; ERRATA.md). The probe reports it on
+// its own; the gate still requires it, as a stopgap
+// (relaycheck.LoadRequirements says why).
 const ReqTieOrder RelayRequirement = "R1 ties by lowest id"

@@ -18,8 +18,8 @@ const tieCases = 5000
 // only R1's tie clause (same-second events capped newest-stored first,
 // as badger, lmdb and @nostr-relay/core do), neither the load as the text
 // states it nor the proposed load says complete without a coordinate or
-// fails to end, in tieCases scenarios each; the probe's order-ties is
-// therefore reported and not gated on (model.ReqTieOrder). The same
+// fails to end, in tieCases scenarios each; the probe's order-ties
+// reports a requirement of its own (model.ReqTieOrder). The same
 // search over non-prefix, which breaks R1's order by created_at, finds a
 // false complete: the search can see an R1 fault when there is one.
 func TestTieOrderIsNotNeeded(t *testing.T) {

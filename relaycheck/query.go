@@ -52,49 +52,106 @@ func (c *Conn) Query(ctx context.Context, sub string, f nostr.Filter, other func
 	if err := c.Send(ctx, &nostr.ReqEnvelope{SubscriptionID: sub, Filters: nostr.Filters{f}}); err != nil {
 		return Answer{}, err
 	}
-	bound := answerBound(f)
-	var a Answer
-	read := 0
-	kept := map[string]bool{}
-	for {
+	col := newCollector(f)
+	err := c.collect(ctx, map[string]*collector{sub: col}, other)
+	return col.a, err
+}
+
+// QueryAll sends one REQ of f per subscription id, all before reading,
+// so that the relay answers them concurrently, and reads until every one
+// has ended (end-of-stored-events or CLOSED). Each answer is held and
+// verified as Query holds and verifies one. The subscriptions are left
+// open.
+func (c *Conn) QueryAll(ctx context.Context, subs []string, f nostr.Filter) ([]Answer, error) {
+	cols := map[string]*collector{}
+	for _, sub := range subs {
+		if _, dup := cols[sub]; dup {
+			return nil, fmt.Errorf("relaycheck: subscription %q twice", sub)
+		}
+		cols[sub] = newCollector(f)
+	}
+	for _, sub := range subs {
+		if err := c.Send(ctx, &nostr.ReqEnvelope{SubscriptionID: sub, Filters: nostr.Filters{f}}); err != nil {
+			return nil, err
+		}
+	}
+	err := c.collect(ctx, cols, nil)
+	out := make([]Answer, len(subs))
+	for i, sub := range subs {
+		out[i] = cols[sub].a
+	}
+	return out, err
+}
+
+// collector is one subscription's answer being read.
+type collector struct {
+	f     nostr.Filter
+	bound int
+	read  int
+	kept  map[string]bool
+	a     Answer
+	ended bool
+}
+
+func newCollector(f nostr.Filter) *collector {
+	return &collector{f: f, bound: answerBound(f), kept: map[string]bool{}}
+}
+
+// event takes one delivered event: past the bound it is excess, an event
+// that fails verification is rejected with its reason, a second copy of
+// a kept one is a duplicate.
+func (col *collector) event(ev nostr.Event) {
+	if col.read++; col.read > col.bound {
+		col.a.Excess++
+		return
+	}
+	if why := verify(&ev, col.f); why != "" {
+		col.a.Rejected = append(col.a.Rejected, fmt.Sprintf("event %s: %s", Printable(ev.ID), why))
+		return
+	}
+	if col.kept[ev.ID] {
+		col.a.Duplicates++
+		return
+	}
+	col.kept[ev.ID] = true
+	col.a.Events = append(col.a.Events, &ev)
+}
+
+// collect reads frames until every collector's subscription has ended;
+// frames for other subscriptions go to other.
+func (c *Conn) collect(ctx context.Context, cols map[string]*collector, other func(nostr.Envelope)) error {
+	open := len(cols)
+	for open > 0 {
 		env, err := c.Next(ctx)
 		if err != nil {
-			return a, err
+			return err
 		}
 		switch e := env.(type) {
 		case *nostr.EventEnvelope:
-			if e.SubscriptionID != nil && *e.SubscriptionID == sub {
-				if read++; read > bound {
-					a.Excess++
+			if e.SubscriptionID != nil {
+				if col, ok := cols[*e.SubscriptionID]; ok && !col.ended {
+					col.event(e.Event)
 					continue
 				}
-				ev := e.Event
-				if why := verify(&ev, f); why != "" {
-					a.Rejected = append(a.Rejected, fmt.Sprintf("event %s: %s", Printable(ev.ID), why))
-					continue
-				}
-				if kept[ev.ID] {
-					a.Duplicates++
-					continue
-				}
-				kept[ev.ID] = true
-				a.Events = append(a.Events, &ev)
-				continue
 			}
 		case *nostr.EOSEEnvelope:
-			if string(*e) == sub {
-				return a, nil
+			if col, ok := cols[string(*e)]; ok && !col.ended {
+				col.ended = true
+				open--
+				continue
 			}
 		case *nostr.ClosedEnvelope:
-			if e.SubscriptionID == sub {
-				a.Closed, a.Refused = Printable(e.Reason), true
-				return a, nil
+			if col, ok := cols[e.SubscriptionID]; ok && !col.ended {
+				col.a.Closed, col.a.Refused, col.ended = Printable(e.Reason), true, true
+				open--
+				continue
 			}
 		}
 		if other != nil {
 			other(env)
 		}
 	}
+	return nil
 }
 
 // answerBound is how many events a relay may send for f before its end
