@@ -142,6 +142,10 @@ func (p Peer) Start(t testing.TB, cap int) (url string, stop func()) {
 		t.Fatalf("peers: %s: %v", p.Name, err)
 	}
 	dir := dataDir(t, p.Name)
+	if p.kind == node {
+		// The repository's cap is ten times its default limit.
+		cap = max(1, cap/10) * 10
+	}
 	argv = append(argv, p.flag("dir"), dir, p.flag("limit"), strconv.Itoa(cap))
 	if p.kind == node {
 		argv = append(argv, "--cache-ttl", strconv.Itoa(p.cacheTTL))

@@ -56,11 +56,13 @@ func startProcess(argv []string, timeout time.Duration) (*process, error) {
 	select {
 	case p.url = <-lines:
 	case <-timer.C:
+		_ = p.stop(stopTimeout)
+		return nil, fmt.Errorf("%s printed no URL within %v; stderr: %s", argv[0], timeout, p.tail)
 	}
 	if !strings.HasPrefix(p.url, "ws://127.0.0.1:") {
 		got := p.url
-		_ = p.stop(stopTimeout)
-		return nil, fmt.Errorf("%s printed %q within %v, not its ws://127.0.0.1 URL; stderr: %s", argv[0], got, timeout, p.tail)
+		err := p.stop(stopTimeout)
+		return nil, fmt.Errorf("%s printed %q, not its ws://127.0.0.1 URL (%v)", argv[0], got, err)
 	}
 	return p, nil
 }
