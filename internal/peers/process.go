@@ -29,6 +29,8 @@ func startProcess(argv []string, timeout time.Duration) (*process, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	p := &process{cmd: cmd, tail: &tailBuffer{max: 4096}, done: make(chan struct{})}
 	cmd.Stderr = p.tail
+	// A child the peer left behind holding stderr must not hold Wait.
+	cmd.WaitDelay = time.Second
 	var err error
 	if p.stdin, err = cmd.StdinPipe(); err != nil {
 		return nil, err
@@ -42,12 +44,12 @@ func startProcess(argv []string, timeout time.Duration) (*process, error) {
 	}
 	lines := make(chan string, 1)
 	go func() {
+		// One goroutine reads stdout to its end and only then waits:
+		// Wait closes the pipe, and a line not yet read would be lost.
 		r := bufio.NewReader(stdout)
 		line, _ := r.ReadString('\n')
 		lines <- strings.TrimSpace(line)
 		_, _ = io.Copy(io.Discard, r) // a full pipe must never block the peer
-	}()
-	go func() {
 		p.err = cmd.Wait()
 		close(p.done)
 	}()
@@ -56,12 +58,12 @@ func startProcess(argv []string, timeout time.Duration) (*process, error) {
 	select {
 	case p.url = <-lines:
 	case <-timer.C:
-		_ = p.stop(stopTimeout)
+		_ = p.stop(0) // it is not serving: no grace
 		return nil, fmt.Errorf("%s printed no URL within %v; stderr: %s", argv[0], timeout, p.tail)
 	}
 	if !strings.HasPrefix(p.url, "ws://127.0.0.1:") {
 		got := p.url
-		err := p.stop(stopTimeout)
+		err := p.stop(0)
 		return nil, fmt.Errorf("%s printed %q, not its ws://127.0.0.1 URL (%v)", argv[0], got, err)
 	}
 	return p, nil
