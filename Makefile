@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: vectors test race fmt-check vet lint tools unit fuzz bench explore explore-deep por-check mutate props-long history-long amendment simulate peers
+.PHONY: peer-deps vectors test race fmt-check vet lint tools unit fuzz bench explore explore-deep por-check mutate props-long history-long amendment simulate peers
 
 test: fmt-check vet unit race
 
@@ -32,8 +32,16 @@ lint:
 	@out=$$($(GOBIN)/goimports -l -local github.com/nip-rs/harness $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "goimports needed:"; echo "$$out"; exit 1; fi
 
-unit:
+unit: peer-deps
 	$(GO) test -count=1 -timeout 14m $(PKGS)
+
+# The peer relays that run as subprocesses, built and installed into the
+# cache the tests start them from (internal/peers): rely and the newest
+# khatru (nested Go modules), the JS relay's npm packages. Quick when
+# nothing changed; a peer whose tools are absent is reported and its tests
+# skip, unless PEERS_REQUIRE is set (.ci/run sets it).
+peer-deps:
+	$(GO) run ./internal/peers/prepare
 
 # Fuzz each target for FUZZTIME (seed corpora run as part of `make test`).
 FUZZTIME ?= 30s
@@ -122,12 +130,14 @@ simulate:
 	done
 	$(GO) run ./cmd/explore -universe walk -simulate $(SIM_WALKS) -steps $(SIM_STEPS) -seed $(SIM_SEED)
 
-# The dynamic load scenarios against every peer relay (khatru over
-# slicestore, badger, lmdb, sqlite3) with many more loads than `make test`
-# runs (PEERS_LOADS per scenario), ungated figures logged and gated loads
-# asserted to have no false complete; the disk stores on disk, not in RAM.
+# The dynamic load scenarios against every peer relay (internal/peers:
+# khatru v0.8.4 over slicestore, badger, lmdb, sqlite3; rely; the newest
+# khatru; the JS relay with and without its cache) with many more loads
+# than `make test` runs (PEERS_LOADS per scenario), ungated figures logged
+# and gated loads asserted to have no false complete, each probe with its
+# full 2000 race trials; the disk stores on disk, not in RAM.
 PEERS_LOADS ?= 100
-peers:
+peers: peer-deps
 	KHATRUTEST_DATA_DIR=$${TMPDIR:-/tmp} PEERS_LOADS=$(PEERS_LOADS) $(GO) test -count=1 -timeout 60m ./internal/khatrutest/ -run 'TestScenariosOnPeers|TestGatedLoadsOnPeers' -v
 
 # The conformance vectors (vectors/, README "Test your client against the

@@ -99,11 +99,14 @@ func dataDir(backend string) (string, error) {
 	if backend == Slicestore {
 		return "", nil
 	}
-	return os.MkdirTemp(dataParent(), "khatrutest-"+backend+"-")
+	return os.MkdirTemp(DataParent(), "khatrutest-"+backend+"-")
 }
 
-// dataParent is the directory fresh data directories are made in.
-func dataParent() string {
+// DataParent is the directory fresh data directories are made in (see
+// DataDirEnv); empty means the system's temporary directory. The peers
+// started as subprocesses (internal/peers) keep their data there too, for
+// the same reason.
+func DataParent() string {
 	if d := os.Getenv(DataDirEnv); d != "" {
 		return d
 	}
