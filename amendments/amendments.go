@@ -109,3 +109,14 @@ func register(cat *exhaustive.Catalog, as []Amendment) error {
 	}
 	return nil
 }
+
+// TextDifferences are the differences from the spec's text that the
+// amendment makes by construction and that no conformance check can see,
+// because every check runs under the amendment's own policy: deciding
+// ties by another policy than the text's clear-wins (Tie Policy).
+func (a Amendment) TextDifferences() []string {
+	if a.Pinned && a.Tie != model.Spec().Tie {
+		return []string{fmt.Sprintf("Tie Policy: the text decides a set/clear tie as %s, the amendment as %s", model.Spec().Tie, a.Tie)}
+	}
+	return nil
+}

@@ -143,3 +143,16 @@ func TestRefuseUnreadNeverReadIsSafeWithASpecTextDifference(t *testing.T) {
 		t.Errorf("spec-text differences %v, want action-conformance under each tie", differs)
 	}
 }
+
+// An amendment that decides ties by set-wins differs from the text's
+// clear-wins by construction, which no conformance check can see (each
+// runs under the amendment's own policy): it says so itself; the others
+// declare nothing.
+func TestTextDifferences(t *testing.T) {
+	for _, a := range All() {
+		d := a.TextDifferences()
+		if want := a.Pinned && a.Tie == model.SetWins; (len(d) == 1) != want {
+			t.Errorf("%s: text differences %q", a.Name, d)
+		}
+	}
+}

@@ -111,6 +111,7 @@ func exploreAmendment(o *options, am amendments.Amendment, stdout, stderr io.Wri
 		}
 		out.Changes = append(out.Changes, fmt.Sprintf("tie %s, every check: %s", t, diffs[t]))
 	}
+	conf = append(conf, am.TextDifferences()...)
 	out.Visible = visibleDifference(am, tl[0])
 	out.Safety, out.SpecText = nonNil(safety), nonNil(conf)
 	out.Verdict = mutants.Verdict(sc, safety, conf)

@@ -61,9 +61,12 @@ func TestReadmeExploreCommands(t *testing.T) {
 		if network {
 			run = append(run, "-depth", "4")
 		}
-		if !strings.Contains(strings.Join(args, " "), "-replay") {
+		switch line := strings.Join(args, " "); {
+		case strings.Contains(line, "-diff"):
+			run = run[2:] // -diff writes no witness and shows no progress
+		case !strings.Contains(line, "-replay"):
 			run = append(run, "-progress=0")
-		} else {
+		default:
 			run = run[2:] // -witness means nothing to a replay
 		}
 		code, out, errOut := runCLI(t, run...)

@@ -36,6 +36,9 @@ func verdicts(out *outcome) (safety, conformance []string) {
 			}
 		}
 	}
+	if out.Amendment != nil {
+		conformance = append(conformance, out.Amendment.TextDifferences()...)
+	}
 	return safety, conformance
 }
 

@@ -163,6 +163,9 @@ func (d *gateDoc) finish() {
 			safety = append(safety, s)
 		}
 	}
+	if a, ok := amendments.Lookup(d.baseline); ok {
+		conf = append(conf, a.TextDifferences()...)
+	}
 	c.Safety, c.SpecText = safetyLine(scope, safety), specTextLine(scope, conf, d.baseline)
 	c.Verdict = mutants.Verdict(scope, safety, conf)
 	if len(safety) > 0 {
