@@ -138,7 +138,7 @@ simulate:
 # full 2000 race trials; the disk stores on disk, not in RAM.
 PEERS_LOADS ?= 100
 peers: peer-deps
-	KHATRUTEST_DATA_DIR=$${TMPDIR:-/tmp} PEERS_LOADS=$(PEERS_LOADS) $(GO) test -count=1 -timeout 60m ./internal/khatrutest/ -run 'TestScenariosOnPeers|TestGatedLoadsOnPeers' -v
+	KHATRUTEST_DATA_DIR=$${TMPDIR:-/tmp} PEERS_LOADS=$(PEERS_LOADS) $(GO) test -count=1 -timeout 60m ./internal/khatrutest/ -run 'TestScenariosOnPeers|TestGatedLoadsOnPeers|TestGatedTwoPassLoadsOnPeers|TestUngatedPassesOnKhatru' -v
 
 # The conformance vectors (vectors/, README "Test your client against the
 # vectors"): the explorer's paths the traces are made from re-explored,

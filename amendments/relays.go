@@ -44,9 +44,12 @@ func Relays() []Relay {
 			Section: "Full-State Load (relay requirements)",
 			Rationale: "khatru v0.8.x deletes the stored version, then saves the new one; a query in the gap " +
 				"finds neither, and the fence, which was pushed nothing yet, cannot show it.",
-			Profile: "delete-then-save",
-			Witness: "necessity-delete-then-save",
-			Covered: "nothing: the gap is invisible to the fence, so no defence inside the load is sound",
+			Profile:  "delete-then-save",
+			Witness:  "necessity-delete-then-save",
+			Defences: []string{"Passes"},
+			Covered: "a load run with two passes (model.LoadConfig.Passes) reads the coordinate again and makes one round trip more, " +
+				"sound over delete-then-save-settling; it rests on a timing assumption the verdict states (a split finishes within a pass, " +
+				"its push within a round trip); without it nothing inside the load is sound, since the gap is invisible to the fence",
 		},
 		{
 			Name:        "relay-fresh-answers",

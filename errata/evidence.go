@@ -53,8 +53,8 @@ func Evidence(f Finding) (string, error) {
 		if w != nil {
 			return fmt.Sprintf("UNKNOWN: over the relays that meet every requirement the search still finds %q (%s).", w.Violation, w.Config.Profile), nil
 		}
-		return fmt.Sprintf("The client cannot defend itself: the witness fails under proposed too. Over the relay profiles that meet every requirement, this one included (`%s`), the load under proposed: no false complete in %s scenarios each (seed %d).",
-			strings.Join(profiles, "`, `"), notefig.Commas(int64(LoadCases)), LoadSeed), nil
+		return fmt.Sprintf("The proposed rules alone do not defend: the witness fails under proposed too. Over the relay profiles the gate searches (`%s`), the load under proposed: no false complete in %s scenarios each (seed %d). Client defence: %s.",
+			strings.Join(profiles, "`, `"), notefig.Commas(int64(LoadCases)), LoadSeed, f.Defence), nil
 	case LayerRelax:
 		var parts []string
 		for _, rules := range []*model.Rules{model.Spec(), model.Proposed()} {

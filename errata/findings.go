@@ -65,6 +65,9 @@ type Finding struct {
 	Where string
 	// Invariant is the check the witness breaks under the text.
 	Invariant string
+	// Defence says what the client can do against a relay finding, and
+	// under what assumption (amendments.Relay.Covered).
+	Defence string
 	// Without names the rule set that is the proposal minus this fix (a
 	// mutant of the catalogue, or "" where proposed without it is the
 	// text itself or the fix is the relay's).
@@ -127,7 +130,7 @@ func fromProposal(name string, sev Severity, layer Layer, says, wrong, where, in
 func fromRelay(name, says string) Finding {
 	r := relay(name)
 	return Finding{ID: r.Name, Severity: FalseComplete, Layer: LayerRelay, Document: NIPRS, Section: r.Section, Says: says,
-		Wrong: r.Rationale, Proposal: r.Title, Where: r.Profile, Invariant: "soundness"}
+		Wrong: r.Rationale, Proposal: r.Title, Where: r.Profile, Invariant: "soundness", Defence: r.Covered}
 }
 
 func catalogue() []Finding {

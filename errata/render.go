@@ -93,7 +93,7 @@ then completeness claimed without it, then liveness and efficiency.
 		fmt.Fprintf(&b, "- **Witness:** `%s`, %s in %s, breaking %s.\n", path, steps(e.Steps), whereText(e.Finding), e.Invariant)
 		fmt.Fprintf(&b, "  Under the text: `go run ./cmd/explore -replay %s -rules %s` (exit 1).\n", path, e.TextRules())
 		if e.Layer == LayerRelay {
-			fmt.Fprintf(&b, "  The client's fixes do not help: the witness fails under `proposed`, which is its text rule set here; the requirement is the relay's.\n")
+			fmt.Fprintf(&b, "  The proposed rules do not help: the witness fails under `proposed`, which is its text rule set here; the requirement is the relay's (a client defence, where one exists, is under evidence).\n")
 		} else {
 			fmt.Fprintf(&b, "  Under the fix: `go run ./cmd/explore -replay %s -rules %s` (exit 0).\n", path, e.FixRules())
 		}
@@ -138,7 +138,7 @@ func steps(n int) string {
 func fixCell(e Entry) string {
 	switch e.Layer {
 	case LayerRelay:
-		return "the relay's: no client fix"
+		return "the relay's (client defence in the entry)"
 	case LayerRelax:
 		return "the gate stops requiring it"
 	}

@@ -70,9 +70,25 @@ type LoadConfig struct {
 	// and the client's others may exceed it is not attempted (see
 	// LoadRules.FenceFits).
 	RelayMaxSubs int
+	// Passes is how many full enumerations the load runs on its one
+	// fence before it may say complete (0 and 1: one; at most
+	// MaxLoadPasses). Every pass's findings are merged, and the load is
+	// complete only when every pass ran to an exhausted enumeration. It is
+	// the client's defence against a relay that replaces an addressable
+	// event by deleting the old version before saving the new one (R6
+	// broken, as khatru v0.8.x is): a query in that gap finds neither
+	// version, and a second pass reads the coordinate again. It rests on a
+	// timing assumption the verdict states: a replacement the relay
+	// started before a pass is finished before that pass reads its
+	// coordinate (khatru's gap is microseconds, a pass several round
+	// trips).
+	Passes int
 	// Rules makes every decision; nil means Proposed().
 	Rules *Rules
 }
+
+// MaxLoadPasses bounds LoadConfig.Passes.
+const MaxLoadPasses = 4
 
 // MaxCreatedAt is the largest created_at the load steps through: the
 // stores real relays use keep created_at as an unsigned 32-bit integer,
@@ -117,6 +133,8 @@ var (
 	ErrLoadConnection = errors.New("load: connection must be a comparable value")
 	// ErrLoadSubs: a negative OtherSubs or RelayMaxSubs.
 	ErrLoadSubs = errors.New("load: negative subscription count")
+	// ErrLoadPasses: Passes below 0 or above MaxLoadPasses.
+	ErrLoadPasses = errors.New("load: passes out of range")
 )
 
 // Load is the full-state load against one relay as a sans-I/O state
@@ -170,6 +188,9 @@ type Load struct {
 	q           *query
 	nq          int
 	retries     int
+	// passes is how many enumerations the load runs (Rules.Load.Passes
+	// of LoadConfig.Passes); pass is the one running, from 1.
+	passes, pass int
 
 	// pushedAt maps an event the fence delivered after its
 	// end-of-stored-events to the number of queries issued when it
@@ -188,6 +209,10 @@ type query struct {
 	id     string
 	num    int // its number in the load, from 1
 	pinned bool
+	// ping is the round trip a multi-pass load makes after its last pass
+	// (afterBand): a query nothing can match, whose end-of-stored-events
+	// comes after the pushes the relay has sent meanwhile.
+	ping   bool
 	filter nostr.Filter
 	seen   map[string]bool
 	evs    []*nostr.Event
@@ -213,6 +238,9 @@ func NewLoad(cfg LoadConfig) (*Load, error) {
 	if cfg.OtherSubs < 0 || cfg.RelayMaxSubs < 0 {
 		return nil, fmt.Errorf("%w: other=%d, max=%d", ErrLoadSubs, cfg.OtherSubs, cfg.RelayMaxSubs)
 	}
+	if cfg.Passes < 0 || cfg.Passes > MaxLoadPasses {
+		return nil, fmt.Errorf("%w: %d (0 to %d)", ErrLoadPasses, cfg.Passes, MaxLoadPasses)
+	}
 	if cfg.Connection != nil && !reflect.TypeOf(cfg.Connection).Comparable() {
 		return nil, fmt.Errorf("%w: %T", ErrLoadConnection, cfg.Connection)
 	}
@@ -224,6 +252,7 @@ func NewLoad(cfg LoadConfig) (*Load, error) {
 		rules: rules, pubkey: cfg.PubKey, n: cfg.Limit, floor: floor,
 		prefix: cfg.SubPrefix, known: cfg.KnownNonConforming, why: cfg.Evidence, maxEv: cfg.MaxEventBytes, unproven: cfg.Unproven,
 		nonce: nonce, others: cfg.OtherSubs, maxSub: cfg.RelayMaxSubs, top: MaxCreatedAt,
+		passes: rules.Load.Passes(cfg.Passes), pass: 1,
 		coords: map[string]*nostr.Event{}, pushedAt: map[string]int{}, counted: map[string]bool{},
 	}
 	if l.prefix == "" {
@@ -267,6 +296,9 @@ func (l *Load) Established() bool { return l.established }
 
 // C is the largest delivery of any enumeration query so far.
 func (l *Load) C() int { return l.c }
+
+// Pass is the enumeration pass running, from 1 (LoadConfig.Passes).
+func (l *Load) Pass() int { return l.pass }
 
 // Cursor is T and whether it is set.
 func (l *Load) Cursor() (nostr.Timestamp, bool) { return l.t, l.tSet }
@@ -538,6 +570,11 @@ func (l *Load) eose(sub string) []Out {
 	q := l.q
 	l.q = nil
 	out := []Out{{Kind: OutCLOSE, SubID: q.id}}
+	if q.ping {
+		l.finish(Complete, ReasonNone, fmt.Sprintf("enumeration exhausted in each of %d passes, and a round trip made after the last; "+
+			"complete assuming a replacement the relay splits (deletes, then saves) finishes within a pass, and its push within a round trip", l.passes))
+		return append(out, l.closeAll()...)
+	}
 	res, delivered := l.results(q)
 	if why := outOfOrder(q.id, res); why != "" {
 		l.finish(CannotProveComplete, ReasonNonConforming, why)
@@ -562,6 +599,24 @@ func (l *Load) eose(sub string) []Out {
 func (l *Load) afterBand(q *query, res []*nostr.Event, delivered int) []Out {
 	l.c = max(l.c, len(res))
 	if l.rules.Load.Finished(delivered, l.n) {
+		if l.pass < l.passes {
+			// Another pass from the top, on the same fence: its cursor
+			// starts again, C stays (the cap does not shrink within a
+			// load, R2), and what it finds merges with what is held.
+			l.pass++
+			l.t, l.tSet, l.retries = 0, false, 0
+			return l.first()
+		}
+		if l.passes > 1 {
+			// One more round trip before the verdict: a push of a
+			// replacement finished during the last pass, sent behind
+			// that pass's end-of-stored-events by a relay whose pushes
+			// lag its answers, arrives before this query's.
+			u := MaxCreatedAt
+			ping := l.issue(false, &u, &u)
+			l.q.ping = true
+			return []Out{ping}
+		}
 		l.finish(Complete, ReasonNone, fmt.Sprintf("%s delivered %d events: enumeration exhausted", q.id, delivered))
 		return l.closeAll()
 	}

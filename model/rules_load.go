@@ -90,6 +90,11 @@ type LoadRules struct {
 	// capacity is not attempted. An unknown capacity is the relay's to
 	// meet (R8).
 	FenceFits func(others, capacity int) bool
+	// Passes is how many full enumerations a load runs, given the
+	// client's LoadConfig.Passes: as configured, at least one. The text
+	// knows one pass; more is a client's option against a relay that
+	// splits a replacement (LoadConfig.Passes says what it assumes).
+	Passes func(configured int) int
 }
 
 // specLoadRules is the load as the text states it: every delivery on a
@@ -112,6 +117,7 @@ func specLoadRules() LoadRules {
 		FirstUntil:        func(uint32) (nostr.Timestamp, bool) { return 0, false },
 		Retry:             func(prev nostr.Filter, _ int, _ bool) (nostr.Filter, bool) { return prev, false },
 		FenceFits:         func(int, int) bool { return true },
+		Passes:            func(configured int) int { return max(configured, 1) },
 	}
 }
 

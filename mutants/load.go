@@ -117,5 +117,14 @@ func Load() []Mutant {
 			Apply:      func(r *model.Rules) { r.Load.FenceFits = func(int, int) bool { return true } },
 			ExpectedBy: []string{CheckLoadSoundness},
 		},
+		{
+			ID: "L13", Rule: "a load configured for several passes runs every pass before it says complete",
+			Section: "Full-State Load, step 7 (client option: passes against split replacements)",
+			// One pass only: over a relay that deletes before it saves, a
+			// query in the gap finds neither version and nothing reads
+			// the coordinate again.
+			Apply:      func(r *model.Rules) { r.Load.Passes = func(int) int { return 1 } },
+			ExpectedBy: []string{CheckLoadSoundness},
+		},
 	}
 }

@@ -165,6 +165,8 @@ func wrap(fn any, alts []any, p *probe) (w any, shadowed bool) {
 	// The full-state load.
 	case func() int: // Floor
 		return w0(f, as[func() int](alts), p, eq), true
+	case func(int) int: // Passes
+		return w1(f, as[func(int) int](alts), p, eq), true
 	case func(string, int) nostr.Filter: // EnumerationFilter
 		return w2(f, nil, p, nil), false
 	case func(*nostr.Event, *nostr.Event) bool: // Retain

@@ -62,6 +62,9 @@ func DrawConfig(src Source, profile string) Config {
 	if p, err := relaysim.ByName(profile, 2); err == nil && p.MaxSubs > 0 {
 		cfg.Others = src.IntRange(0, 2, "others")
 	}
+	if p, err := relaysim.ByName(profile, 2); err == nil && p.SettleBeforePass {
+		cfg.Passes = 2 // the client's defence against its split replacements
+	}
 	return cfg
 }
 
@@ -273,7 +276,9 @@ func GateProfiles(check string) []string {
 	for _, p := range relaysim.Quirks(2) {
 		names = append(names, p.Name)
 	}
-	return names
+	// A relay breaking R6 the way khatru does, against a client using
+	// its defence (two passes) under that defence's timing assumption.
+	return append(names, relaysim.DeleteThenSaveSettling(2).Name)
 }
 
 // SearchProfiles runs Search over each named profile in order and returns

@@ -30,12 +30,19 @@ type Config struct {
 	// (model.LoadConfig.OtherSubs). Drawn only over a relay that bounds
 	// its subscriptions.
 	Others int `json:"others,omitempty"`
+	// Passes is every load's LoadConfig.Passes: two over a relay that
+	// splits replacements and finishes each before a load's next pass
+	// (relaysim.Profile.SettleBeforePass), none otherwise.
+	Passes int `json:"passes,omitempty"`
 }
 
 func (c Config) String() string {
 	s := fmt.Sprintf("profile=%s cap=%d n=%d", c.Profile, c.Cap, c.N)
 	if c.Others > 0 {
 		s += fmt.Sprintf(" others=%d", c.Others)
+	}
+	if c.Passes > 0 {
+		s += fmt.Sprintf(" passes=%d", c.Passes)
 	}
 	return s
 }
@@ -181,7 +188,8 @@ func (w *World) Apply(s Step) *Violation {
 		// Each load's nonce is its number: distinct first bands, and the
 		// same filters on every replay.
 		l, err := model.NewLoad(model.LoadConfig{PubKey: UserPubKey, Limit: w.cfg.N, Rules: w.rules, SubPrefix: fmt.Sprintf("L%d", w.loads),
-			Nonce: uint32(w.loads), Connection: w.conn, OtherSubs: w.cfg.Others, RelayMaxSubs: w.relay.Profile().AdvertisedSubs})
+			Nonce: uint32(w.loads), Connection: w.conn, OtherSubs: w.cfg.Others, RelayMaxSubs: w.relay.Profile().AdvertisedSubs,
+			Passes: w.cfg.Passes})
 		if err != nil {
 			w.logf("  load refused: %v", err)
 			return nil
@@ -284,8 +292,15 @@ func (w *World) deliver(k int) *Violation {
 			return nil
 		}
 		w.logf("  ← %s", describeIn(m))
-		was := w.load.Verdict()
+		was, pass := w.load.Verdict(), w.load.Pass()
 		w.send(w.load.Feed(m))
+		if w.load.Pass() > pass && w.relay.Profile().SettleBeforePass {
+			// The timing assumption of a multi-pass load: every split
+			// replacement is finished before the next pass reads.
+			for w.relay.Settle() {
+				w.logf("  relay settles a split replacement before pass %d", w.load.Pass())
+			}
+		}
 		if was == model.Running && w.load.Verdict() != model.Running {
 			if v := w.verdict(); v != nil {
 				return v

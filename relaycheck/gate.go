@@ -36,6 +36,14 @@ type GateOptions struct {
 	OtherSubs int
 	// Now is the time records are judged at (zero: time.Now()).
 	Now time.Time
+	// Passes is the LoadConfig.Passes the client loads with. With two or
+	// more the load reads every coordinate again in a second pass, so a
+	// relay that replaces by deleting before saving (R6 broken) is no
+	// longer a false complete, under the passes' timing assumption (a
+	// split replacement finishes within a pass): the gate then requires
+	// neither R6 nor R1's tie clause (kept only because the probe's R6
+	// misses such relays), and its decision says so.
+	Passes int
 }
 
 // Decision is the gate's answer for one relay.
@@ -90,6 +98,18 @@ func GateWith(s Store, relay string, cfg model.LoadConfig, o GateOptions) (Decis
 		now = time.Now()
 	}
 	d := Decision{Config: cfg}
+	defended := map[Requirement]bool{}
+	if o.Passes >= 2 {
+		defended[ReqAtomic], defended[ReqTieOrder] = true, true
+	}
+	var violated []Requirement
+	if ok {
+		for _, req := range rec.Violated {
+			if !defended[req] {
+				violated = append(violated, req)
+			}
+		}
+	}
 	unproven := func(why string) (Decision, error) {
 		d.Config.Unproven, d.Unproven, d.Reason = why, true, why
 		return d, nil
@@ -102,9 +122,9 @@ func GateWith(s Store, relay string, cfg model.LoadConfig, o GateOptions) (Decis
 		absent = fmt.Sprintf("the record of %s expired on %s", relay, rec.ExpiresAt().UTC().Format(time.DateOnly))
 	case rec.Source == "probe" && rec.ProbeVersion != ProbeVersion:
 		absent = fmt.Sprintf("the record of %s is from probe version %q, not %s", relay, rec.ProbeVersion, ProbeVersion)
-	case rec.NonConforming():
+	case len(violated) > 0:
 		d.Config.KnownNonConforming = true
-		d.Config.Evidence = fmt.Sprintf("%s evidence: %v: %s", rec.Source, rec.Violated, rec.Detail)
+		d.Config.Evidence = fmt.Sprintf("%s evidence: %v: %s", rec.Source, violated, rec.Detail)
 		d.Reason = d.Config.Evidence
 		return d, nil
 	}
@@ -119,7 +139,14 @@ func GateWith(s Store, relay string, cfg model.LoadConfig, o GateOptions) (Decis
 		return unproven("no probe has recorded " + relay + " (only a load's record)")
 	}
 	var notProven []string
+	if o.Passes >= 2 {
+		d.Config.Passes = max(d.Config.Passes, o.Passes)
+		d.Reason = fmt.Sprintf("%d passes: R6 and R1's tie clause not required, assuming a replacement the relay splits finishes within a pass", o.Passes)
+	}
 	for _, req := range LoadRequirements {
+		if defended[req] {
+			continue
+		}
 		i := slices.IndexFunc(rec.Verdicts, func(rv RequirementVerdict) bool { return rv.Requirement == req })
 		switch {
 		case i < 0:

@@ -382,3 +382,40 @@ func TestUnprovenLoadOverProfile(t *testing.T) {
 		}
 	}
 }
+
+// TestGatePasses: a relay whose record shows R6 (and R1's tie clause)
+// violated and everything else conforming is refused to a one-pass load
+// and admitted to a two-pass one, whose configuration then carries the
+// passes and whose reason states the timing assumption; any other
+// violation still refuses it.
+func TestGatePasses(t *testing.T) {
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	const relay = "wss://relay.example.com"
+	split := relaycheck.Record{Relay: relay, Source: "probe", ProbeVersion: relaycheck.ProbeVersion, Date: now.Add(-24 * time.Hour),
+		Verdicts: conformingVerdicts(relaycheck.Violates, relaycheck.ReqAtomic, relaycheck.ReqTieOrder), SubCapacity: 20,
+		Violated: []relaycheck.Requirement{relaycheck.ReqAtomic, relaycheck.ReqTieOrder}}
+	gate := func(rec relaycheck.Record, passes int) relaycheck.Decision {
+		st := relaycheck.NewMemStore()
+		if err := st.Put(rec); err != nil {
+			t.Fatal(err)
+		}
+		d, err := relaycheck.GateWith(st, relay, model.LoadConfig{PubKey: userPK, Limit: 10}, relaycheck.GateOptions{Now: now, Passes: passes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	if d := gate(split, 1); !d.Config.KnownNonConforming {
+		t.Errorf("one pass: %+v, want refused", d)
+	}
+	d := gate(split, 2)
+	if d.Config.KnownNonConforming || d.Unproven || d.Config.Passes != 2 || !strings.Contains(d.Reason, "assuming a replacement the relay splits finishes within a pass") {
+		t.Errorf("two passes: %+v, want admitted with 2 passes and the assumption stated", d)
+	}
+	other := split
+	other.Verdicts = conformingVerdicts(relaycheck.Violates, relaycheck.ReqAtomic, relaycheck.ReqBarrier)
+	other.Violated = []relaycheck.Requirement{relaycheck.ReqAtomic, relaycheck.ReqBarrier}
+	if d := gate(other, 2); !d.Config.KnownNonConforming {
+		t.Errorf("two passes, R5 violated too: %+v, want refused", d)
+	}
+}

@@ -89,6 +89,16 @@ type Profile struct {
 	// DeleteThenSave splits a replacement: the old version is removed at
 	// once, the new one stored (and pushed) only when Settle runs.
 	DeleteThenSave bool
+	// SettleBeforePass finishes every split replacement before a load's
+	// next enumeration pass reads the store: the timing assumption of a
+	// load run with LoadConfig.Passes > 1 (a split is shorter than a
+	// pass). The world of package props applies it; a client loading
+	// over such a relay runs two passes.
+	SettleBeforePass bool
+	// AckAtSave acknowledges a split replacement when its new version is
+	// saved, as khatru sends OK after saving: until then it is no part of
+	// what a complete load must hold (Coordinates).
+	AckAtSave bool
 	// KeepStale stores every arrival, even one older than the stored
 	// version, removing only versions older than it.
 	KeepStale bool
@@ -290,6 +300,19 @@ func DeleteThenSaveGap(cap int) Profile {
 	return p
 }
 
+// DeleteThenSaveSettling splits replacements as DeleteThenSaveGap does
+// (it breaks R6) and acknowledges one when its new version is saved, as
+// khatru v0.8.x does, and finishes every split before a load's next pass
+// reads the store: a split shorter than a pass (microseconds against
+// several round trips). The load survives it with two passes
+// (model.LoadConfig.Passes).
+func DeleteThenSaveSettling(cap int) Profile {
+	p := DeleteThenSaveGap(cap)
+	p.Name, p.SettleBeforePass, p.AckAtSave = "delete-then-save-settling", true, true
+	p.Note = "khatru v0.8.x's split replacement, each split finished before a load's next pass"
+	return p
+}
+
 // InsertionTies orders same-second events most recently stored first
 // (badger, lmdb, @nostr-relay/core). Otherwise conformant; it breaks only
 // R1's tie clause (ties by lowest id), which the load does not rest on
@@ -340,7 +363,8 @@ func Breaking(cap int) []Profile {
 
 // RealLike lists the profiles that mimic real relays.
 func RealLike(cap int) []Profile {
-	return []Profile{StrfryLike(cap), KhatruSliceLike(cap), SQLiteSubstringTagLike(cap), SoftDeletedRows(cap), Cached(cap), InsertionTies(cap)}
+	return []Profile{StrfryLike(cap), KhatruSliceLike(cap), SQLiteSubstringTagLike(cap), SoftDeletedRows(cap), Cached(cap), InsertionTies(cap),
+		DeleteThenSaveSettling(cap)}
 }
 
 // Quirks lists the profiles that meet the five requirements in a way

@@ -20,6 +20,8 @@ type Relay struct {
 	tick    int
 	conns   []*Conn
 	pending []*nostr.Event
+	// replacing holds, per pending split, the newest version it removed.
+	replacing []*nostr.Event
 	cache   map[string]cached
 	// Record makes every connection keep, for each REQ it processes, the
 	// read-state coordinates the relay held when the REQ read storage
@@ -118,15 +120,20 @@ func (r *Relay) Publish(ev *nostr.Event) (bool, string) {
 		}
 	}
 	removed := false
+	var acked *nostr.Event // the newest version removed: what stands acknowledged during a split
 	r.rows = slices.DeleteFunc(r.rows, func(w *row) bool {
 		if sameCoordinate(w.ev, ev) && Newer(ev, w.ev) {
 			removed = true
+			if acked == nil || Newer(w.ev, acked) {
+				acked = w.ev
+			}
 			return true
 		}
 		return false
 	})
 	if removed && r.prof.DeleteThenSave {
 		r.pending = append(r.pending, ev)
+		r.replacing = append(r.replacing, acked)
 		return true, ""
 	}
 	r.store(ev)
@@ -143,7 +150,7 @@ func (r *Relay) Settle() bool {
 		return false
 	}
 	ev := r.pending[0]
-	r.pending = r.pending[1:]
+	r.pending, r.replacing = r.pending[1:], r.replacing[1:]
 	r.tick++
 	r.store(ev)
 	return true
@@ -216,7 +223,12 @@ func (r *Relay) Coordinates() map[string]*nostr.Event {
 			add(w.ev)
 		}
 	}
-	for _, ev := range r.pending {
+	for i, ev := range r.pending {
+		if r.prof.AckAtSave {
+			// Not acknowledged until saved: the version it replaces
+			// still stands for the coordinate.
+			ev = r.replacing[i]
+		}
 		add(ev)
 	}
 	return out

@@ -37,6 +37,10 @@ type loadConfigIn struct {
 	RelayMaxSubs       int    `json:"relay_max_subs,omitempty"`
 	Unproven           string `json:"unproven,omitempty"`
 	KnownNonConforming bool   `json:"known_non_conforming,omitempty"`
+	// Passes is how many full enumerations the load runs before it may
+	// say complete (absent: one): the client option against relays that
+	// split replacements (model.LoadConfig.Passes).
+	Passes int `json:"passes,omitempty"`
 }
 
 // loadOutput is what the load sent and decided.
@@ -140,7 +144,7 @@ func computeLoad(rules *model.Rules, raw json.RawMessage) (any, error) {
 	c, nonce, frames := p.cfg, p.nonce, p.frames
 	l, err := model.NewLoad(model.LoadConfig{PubKey: c.PubKey, Limit: c.Limit, SubPrefix: c.SubPrefix, Nonce: nonce,
 		OtherSubs: c.OtherSubs, RelayMaxSubs: c.RelayMaxSubs, Unproven: c.Unproven, KnownNonConforming: c.KnownNonConforming,
-		Connection: new(byte), Rules: rules})
+		Passes: c.Passes, Connection: new(byte), Rules: rules})
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +218,8 @@ func (f *frameEncoder) frame(m model.In) (json.RawMessage, error) {
 func (f *frameEncoder) input(r *loadRec) (loadInput, error) {
 	u, _ := model.NonceUntil(r.cfg.Nonce)
 	in := loadInput{Config: loadConfigIn{PubKey: r.cfg.PubKey, Limit: r.cfg.Limit, SubPrefix: r.cfg.SubPrefix, FirstUntil: int64(u),
-		OtherSubs: r.cfg.OtherSubs, RelayMaxSubs: r.cfg.RelayMaxSubs, Unproven: r.cfg.Unproven, KnownNonConforming: r.cfg.KnownNonConforming},
+		OtherSubs: r.cfg.OtherSubs, RelayMaxSubs: r.cfg.RelayMaxSubs, Unproven: r.cfg.Unproven, KnownNonConforming: r.cfg.KnownNonConforming,
+		Passes: r.cfg.Passes},
 		Frames: []json.RawMessage{}}
 	for _, m := range r.frames {
 		b, err := f.frame(m)

@@ -172,7 +172,7 @@ func (w *loadWorld) start() {
 	}
 	cfg := model.LoadConfig{PubKey: props.UserPubKey, Limit: w.cfg.N, Rules: w.rules, SubPrefix: fmt.Sprintf("L%d", w.loads),
 		Nonce: uint32(w.loads), Connection: w.conn, OtherSubs: w.cfg.Others, RelayMaxSubs: w.relay.Profile().AdvertisedSubs,
-		Unproven: w.unprove}
+		Unproven: w.unprove, Passes: w.cfg.Passes}
 	l, err := model.NewLoad(cfg)
 	if err != nil {
 		return
@@ -197,7 +197,12 @@ func (w *loadWorld) deliver(k int) {
 		if !ok {
 			return
 		}
+		pass := w.load.Pass()
 		out := w.load.Feed(m)
+		if w.load.Pass() > pass && w.relay.Profile().SettleBeforePass {
+			for w.relay.Settle() { // as props.World: splits finish before the next pass
+			}
+		}
 		r := w.rec()
 		r.frames = append(r.frames, m)
 		r.replies = append(r.replies, out)

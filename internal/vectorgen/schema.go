@@ -219,7 +219,7 @@ func schemaDefs() map[string]map[string]any {
 			"input": obj(map[string]any{
 				"config": obj(map[string]any{
 					"pubkey": hexStr, "limit": count, "sub_prefix": str(nil), "first_until": i64,
-					"other_subs": count, "relay_max_subs": count, "unproven": str(nil), "known_non_conforming": boolean,
+					"other_subs": count, "relay_max_subs": count, "unproven": str(nil), "known_non_conforming": boolean, "passes": count,
 				}, "pubkey", "limit", "sub_prefix", "first_until"),
 				"frames": arr(frame),
 			}, "config", "frames"),
