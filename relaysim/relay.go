@@ -22,7 +22,7 @@ type Relay struct {
 	pending []*nostr.Event
 	// replacing holds, per pending split, the newest version it removed.
 	replacing []*nostr.Event
-	cache   map[string]cached
+	cache     map[string]cached
 	// Record makes every connection keep, for each REQ it processes, the
 	// read-state coordinates the relay held when the REQ read storage
 	// (Snapshot). It costs a pass over storage per REQ.
