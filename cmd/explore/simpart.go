@@ -26,7 +26,9 @@ import (
 // would, which is what a merge exists to avoid; README says so.
 
 // Header is the part's header, for cli.ReadShards.
-func (d *simDoc) Header() cli.PartHeader { return cli.PartHeader{Run: d.Run, Build: d.Build, Shard: d.Shard} }
+func (d *simDoc) Header() cli.PartHeader {
+	return cli.PartHeader{Run: d.Run, Build: d.Build, Shard: d.Shard}
+}
 
 // simRun is a simulation's configuration read back from its run line.
 type simRun struct {

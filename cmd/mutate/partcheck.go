@@ -24,7 +24,9 @@ import (
 // is what a merge exists to avoid; README says so.
 
 // Header is the part's header, for cli.ReadShards.
-func (d *gateDoc) Header() cli.PartHeader { return cli.PartHeader{Run: d.Run, Build: d.Build, Shard: d.Shard} }
+func (d *gateDoc) Header() cli.PartHeader {
+	return cli.PartHeader{Run: d.Run, Build: d.Build, Shard: d.Shard}
+}
 
 // CheckPart is cli.Part's check of one mutate part.
 func (d *gateDoc) CheckPart() error {
