@@ -109,14 +109,13 @@ func ReadShards[D Part](names []string, newDoc func() D) ([]ShardFile[D], error)
 		case h.Build != build:
 			return nil, fmt.Errorf("-merge: %s: written by another build than this one (its \"build\" %q, this one %q); merge with the executable that ran the parts", name, h.Build, build)
 		}
+		// The header's parse above already refused data after the
+		// document; this one refuses members the command does not know.
 		d := newDoc()
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(d); err != nil {
 			return nil, fmt.Errorf("-merge: %s: not a shard document of this command: %v", name, err)
-		}
-		if _, err := dec.Token(); err != io.EOF {
-			return nil, fmt.Errorf("-merge: %s: data after the document", name)
 		}
 		if err := d.CheckPart(); err != nil {
 			return nil, fmt.Errorf("-merge: %s: %v", name, err)
