@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,16 +23,28 @@ import (
 // file in the same directory and renaming it over the old one, so a
 // reader sees the old file or the new, never a partial one, and no
 // writer loses another's record. A missing file is an empty store; a file
-// that does not parse is an error, never overwritten. Fields a newer
-// version of the file carries are kept.
+// that does not parse is an error, never overwritten. Fields this
+// version does not know, in a file of its own version, are kept; a file
+// of another version is refused, read or written, and never rewritten
+// (a newer format's records may not mean what this one's do, and a
+// rewrite would label this version's record with the newer number).
+// The file must be a regular file of at most MaxStoreBytes: the store
+// is read whole on every Get and Put, and a FIFO or a device would block
+// or never end.
 type FileStore struct {
 	Path string
 	mu   sync.Mutex
 }
 
-// storeVersion is the file format this package writes; it reads any
-// version from 1 on, keeping what it does not know.
+// storeVersion is the file format this package reads and writes.
 const storeVersion = 1
+
+// MaxStoreBytes bounds the store file. A record is some hundred bytes
+// (the relay, the verdict, the source, a short detail), so 16 MiB holds
+// tens of thousands of relays; a larger file is not one this package
+// wrote, and reading it whole on every Get would cost seconds and
+// hundreds of MB.
+const MaxStoreBytes = 16 << 20
 
 type storeFile struct {
 	Version int      `json:"version"`
@@ -70,19 +83,19 @@ func (s *FileStore) lock(how int) (func(), error) {
 
 func (s *FileStore) read() (storeContents, error) {
 	c := storeContents{version: storeVersion, relays: map[string]Record{}}
-	data, err := os.ReadFile(s.Path)
+	data, err := readStore(s.Path)
 	if errors.Is(err, os.ErrNotExist) {
 		return c, nil
 	}
 	if err != nil {
-		return c, fmt.Errorf("relaycheck: evidence store: %w", err)
+		return c, fmt.Errorf("relaycheck: evidence store %s: %w", s.Path, err)
 	}
 	var f storeFile
 	if c.unknown, err = splitUnknown(data, &f); err != nil {
 		return c, fmt.Errorf("relaycheck: evidence store %s: %w", s.Path, err)
 	}
-	if f.Version < storeVersion {
-		return c, fmt.Errorf("relaycheck: evidence store %s: version %d, want %d or later", s.Path, f.Version, storeVersion)
+	if f.Version != storeVersion {
+		return c, fmt.Errorf("relaycheck: evidence store %s: version %d, this harness reads and writes version %d only (the file is left as it is)", s.Path, f.Version, storeVersion)
 	}
 	c.version = f.Version
 	for _, r := range f.Relays {
@@ -167,4 +180,33 @@ func (s *FileStore) write(c storeContents) error {
 		return fmt.Errorf("relaycheck: evidence store: %w", err)
 	}
 	return nil
+}
+
+// readStore reads the store file: a regular file of at most MaxStoreBytes.
+// It is opened without blocking, so that a FIFO given as the store is
+// refused rather than waited on, and read through a limit, so that a
+// file growing after the check is still bounded.
+func readStore(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("not a regular file (%s)", st.Mode().Type())
+	case st.Size() > MaxStoreBytes:
+		return nil, fmt.Errorf("%d bytes, more than a store can hold (%d)", st.Size(), MaxStoreBytes)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxStoreBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxStoreBytes {
+		return nil, fmt.Errorf("more than %d bytes", MaxStoreBytes)
+	}
+	return data, nil
 }

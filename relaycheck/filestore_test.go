@@ -141,13 +141,13 @@ func TestFileStoreProcesses(t *testing.T) {
 	checkAll(t, path, writers)
 }
 
-// TestFileStoreKeepsUnknownFields: a file written by a newer version,
-// with fields this one does not know at the top and in a record, keeps
-// them through a Put of another relay; a file of version 0 is refused.
+// TestFileStoreKeepsUnknownFields: a file of this version with fields
+// this one does not know, at the top and in a record, keeps them through
+// a Put of another relay; a file of version 0 is refused.
 func TestFileStoreKeepsUnknownFields(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "relays.json")
-	newer := `{"version": 2, "signed_by": "operator", "relays": [{"relay": "wss://a.example.com/", "violated": null, "source": "probe", "detail": "", "probe_version": "relaycheck/9", "html_report": "a.html"}]}`
-	if err := os.WriteFile(path, []byte(newer), 0o600); err != nil {
+	extra := `{"version": 1, "signed_by": "operator", "relays": [{"relay": "wss://a.example.com/", "violated": null, "source": "probe", "detail": "", "probe_version": "relaycheck/9", "html_report": "a.html"}]}`
+	if err := os.WriteFile(path, []byte(extra), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	s := &relaycheck.FileStore{Path: path}
@@ -162,7 +162,7 @@ func TestFileStoreKeepsUnknownFields(t *testing.T) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		t.Fatal(err)
 	}
-	if f["version"] != 2.0 || f["signed_by"] != "operator" {
+	if f["version"] != 1.0 || f["signed_by"] != "operator" {
 		t.Fatalf("top-level fields lost: %s", data)
 	}
 	relays, _ := f["relays"].([]any)

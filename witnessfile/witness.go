@@ -120,6 +120,17 @@ func parse(data []byte) (*Witness, error) {
 		return parseLoad(data)
 	case head.Kind == KindExplore || head.Kind == KindDirected:
 		return parseStrict(data)
+	case head.Kind == KindHistory:
+		// The walk's witness has this package's fields and no others; it
+		// decides no ties, so a tie is a file the harness did not write.
+		w, err := parseStrict(data)
+		if err == nil && w.Tie != "" {
+			return nil, Bad("tie %q: a history witness has none (the walk decides no ties)", w.Tie)
+		}
+		if err == nil {
+			w.Raw = data
+		}
+		return w, err
 	case head.Kind == "":
 		return nil, Bad("no kind named (want %s, %s, or a load witness's config)", KindExplore, KindDirected)
 	}

@@ -67,6 +67,11 @@ type Conn struct {
 	inflate  *wsflate.Reader // nil unless compression was negotiated
 	msgState wsflate.MessageState
 	rerr     error // sticky: a failed read leaves the stream unframed
+	// overhead is what the message being read may still spend on frame
+	// headers and control frames (frameOverhead): the payload bound
+	// alone would let a relay send endless empty continuation frames,
+	// or endless pings between fragments, and never end the message.
+	overhead int64
 
 	wmu sync.Mutex // frames written whole, pongs between them
 
@@ -112,8 +117,16 @@ func Dial(ctx context.Context, url string, opts Options) (*Conn, error) {
 		State:  state,
 		// The header's announced length is checked before any of the
 		// payload is read.
-		MaxFrameSize:   max,
-		OnIntermediate: c.control,
+		MaxFrameSize: max,
+		OnIntermediate: func(h ws.Header, r io.Reader) error {
+			// Charged as the largest a control frame can be: answering
+			// a ping costs a pong write whatever its size.
+			if err := c.frameOverhead(h, ws.MaxHeaderSize-int64(ws.HeaderSize(h))+ws.MaxControlFramePayloadSize); err != nil {
+				return err
+			}
+			return c.control(h, r)
+		},
+		OnContinuation: func(h ws.Header, _ io.Reader) error { return c.frameOverhead(h, 0) },
 	}
 	if compressed {
 		c.r.Extensions = []wsutil.RecvExtension{&c.msgState}
@@ -179,8 +192,12 @@ func (c *Conn) ReadMessage(ctx context.Context, buf io.Writer) (err error) {
 		break
 	}
 	// wire counts the bytes of every fragment; the frame bound alone
-	// would let a relay send endless fragments each under it.
+	// would let a relay send endless fragments each under it. Headers
+	// and control frames within the message are counted apart, against
+	// a bound of their own as large, so that a message at the payload
+	// bound still arrives in however many fragments.
 	wire := &io.LimitedReader{R: c.r, N: c.max + 1}
+	c.overhead = c.max
 	var src io.Reader = wire
 	if c.inflate != nil && c.msgState.IsCompressed() {
 		c.inflate.Reset(wire)
@@ -203,6 +220,18 @@ func (c *Conn) ReadMessage(ctx context.Context, buf io.Writer) (err error) {
 	}
 	if wire.N == 0 {
 		return fmt.Errorf("%w (%d bytes)", ErrTooLarge, c.max)
+	}
+	return nil
+}
+
+// frameOverhead charges one frame within a message (a continuation, or a
+// control frame between fragments) to the message's overhead bound: its
+// header and extra, for a control frame what it is charged beyond its
+// header (its payload never passes through the message's wire count).
+func (c *Conn) frameOverhead(h ws.Header, extra int64) error {
+	c.overhead -= int64(ws.HeaderSize(h)) + extra
+	if c.overhead < 0 {
+		return fmt.Errorf("%w: more than %d bytes of frame headers and control frames within one message", ErrTooLarge, c.max)
 	}
 	return nil
 }

@@ -52,6 +52,18 @@ func TestReadBounded(t *testing.T) {
 			}
 			p.Drain()
 		}, "", wsconn.ErrTooLarge},
+		// Issue 34 row 12: frames that carry nothing never grew the
+		// payload count, so these never ended.
+		{"endless empty continuation frames", false, func(p *hostile.Peer) {
+			_ = p.Frame(ws.Header{OpCode: ws.OpText, Length: 2}, []byte(`["`))
+			for p.Frame(ws.Header{OpCode: ws.OpContinuation}, nil) == nil {
+			}
+		}, "", wsconn.ErrTooLarge},
+		{"endless pings between fragments", false, func(p *hostile.Peer) {
+			_ = p.Frame(ws.Header{OpCode: ws.OpText, Length: 2}, []byte(`["`))
+			for p.Frame(ws.Header{Fin: true, OpCode: ws.OpPing}, nil) == nil {
+			}
+		}, "", wsconn.ErrTooLarge},
 		{"compressed frame never negotiated", false, func(p *hostile.Peer) {
 			_ = p.Deflated(hostile.Deflate(strings.NewReader(`["NOTICE","x"]`)))
 			p.Drain()

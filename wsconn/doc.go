@@ -7,7 +7,10 @@
 // 131 KB frame of compressed zeros becomes 128 MB in the reader's buffer.
 // A Conn instead refuses, before reading its payload, a frame longer than
 // MaxMessage; counts the wire bytes of a fragmented message against the
-// same bound; and reads a compressed message through a limited reader on
+// same bound, and the headers and control frames within it (a control
+// frame charged as the largest one can be) against a second bound as
+// large, so that endless empty continuations or pings end the read; and
+// reads a compressed message through a limited reader on
 // the decompressor, so inflation stops one byte past the bound. A message
 // over the bound is ErrTooLarge and ends the connection: the rest of the
 // stream is never read, so nothing past the bound is allocated.

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/exhaustive"
@@ -135,22 +132,10 @@ func (c *checkpointOptions) prepare(base exhaustive.Config, ties []model.TiePoli
 	return nil
 }
 
-// buildID names this program for a checkpoint: its version and the
-// SHA-256 of its executable, so that a checkpoint is resumed only by the
-// very build that wrote it (a development build has no other name).
-var buildID = sync.OnceValue(func() string {
-	id := cli.Version()
-	if exe, err := os.Executable(); err == nil {
-		if f, err := os.Open(exe); err == nil {
-			h := sha256.New()
-			if _, err := io.Copy(h, f); err == nil {
-				id += " sha256:" + hex.EncodeToString(h.Sum(nil))
-			}
-			f.Close()
-		}
-	}
-	return id
-})
+// buildID names this program for a checkpoint (cli.BuildID: the version
+// and the executable's digest), so that a checkpoint is resumed only by
+// the very build that wrote it.
+func buildID() string { return cli.BuildID() }
 
 // resumeNote says where a resumed run starts from.
 func resumeNote(dir string) string {

@@ -13,6 +13,7 @@ import (
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/cli"
+	"github.com/nip-rs/harness/internal/printable"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/props"
@@ -103,16 +104,20 @@ func replay(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
 	}
-	fmt.Fprintf(stdout, "explore -replay=%s (version %s)\n", o.replay, cli.Version())
-	fmt.Fprintf(stdout, "%s witness of %s, stored under rules %s%s; replayed under rules %s%s\n",
+	// Every line below may quote the file (its names, its stored detail,
+	// a history witness's point): each is escaped as relay text is, so a
+	// file cannot write control sequences to the terminal.
+	out := escapedLines{stdout}
+	fmt.Fprintf(out, "explore -replay=%s (version %s)\n", o.replay, cli.Version())
+	fmt.Fprintf(out, "%s witness of %s, stored under rules %s%s; replayed under rules %s%s\n",
 		w.Kind, stored.Invariant, stored.Rules, tieText(stored.Tie), w.Rules, tieText(w.Tie))
-	fmt.Fprint(stdout, res.Text)
+	fmt.Fprint(out, res.Text)
 	if len(res.Found) == 0 {
-		fmt.Fprintln(stdout, "replay found: nothing")
+		fmt.Fprintln(out, "replay found: nothing")
 	} else {
-		fmt.Fprintln(stdout, "replay found:")
+		fmt.Fprintln(out, "replay found:")
 		for _, f := range res.Found {
-			fmt.Fprintf(stdout, "  %s\n", f)
+			fmt.Fprintf(out, "  %s\n", f)
 		}
 	}
 	verdict, code := replayVerdict(w, &stored, res)
@@ -122,8 +127,30 @@ func replay(o *options, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "page written to %s\n", o.html)
 	}
-	fmt.Fprintln(stdout, verdict)
+	fmt.Fprintln(out, verdict)
 	return code
+}
+
+// escapedLines writes each line it is given escaped by printable.Escape
+// (the newlines that end lines kept, everything else that is not
+// printable shown as an escape), so that what it prints holds no control
+// character whatever the witness file held.
+type escapedLines struct{ w io.Writer }
+
+func (e escapedLines) Write(p []byte) (int, error) {
+	lines := strings.SplitAfter(string(p), "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		body, nl := strings.CutSuffix(l, "\n")
+		b.WriteString(printable.Escape(body, 0))
+		if nl {
+			b.WriteByte('\n')
+		}
+	}
+	if _, err := io.WriteString(e.w, b.String()); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // replayVerdict is the replay's last line and exit code: whether the

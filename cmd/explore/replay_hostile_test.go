@@ -87,3 +87,34 @@ func TestReplayRefusesOversizedFiles(t *testing.T) {
 		}
 	}
 }
+
+// What a witness file holds is printed escaped, as relay text is (issue
+// 34 row 6): a stored detail with an OSC title and a clear-screen
+// sequence is shown under "stored:" with each control byte as \x..,
+// and nothing the replay prints holds a control byte.
+func TestReplayEscapesTheStoredDetail(t *testing.T) {
+	code, out, errOut := runCLI(t, "-replay", "testdata/hostile/explore-detail-escapes.json")
+	if code != exitViolation || !strings.Contains(out, `stored: \x1b]0;owned\x07\x1b[2Jforged detail`) {
+		t.Fatalf("exit %d, stderr %q:\n%s", code, errOut, out)
+	}
+	for i, r := range out {
+		if r < 0x20 && r != '\n' || r == 0x7f {
+			t.Fatalf("control byte %#x at %d of the output", r, i)
+		}
+	}
+}
+
+// A history witness with a tie (the walk decides none) or a member the
+// format does not have is a file the harness did not write (issue 34 row
+// 7, item 2): exit 2 naming the field, its text quoted, nothing printed.
+func TestReplayRefusesHistoryTieAndUnknownMembers(t *testing.T) {
+	for file, field := range map[string]string{
+		"history-tie-string.json":     `tie "\x1b[2Jset": a history witness has none`,
+		"history-unknown-member.json": `unknown field "extra"`,
+	} {
+		code, out, errOut := runCLI(t, "-replay", filepath.Join("testdata/hostile", file))
+		if code != exitUsage || out != "" || !strings.Contains(errOut, field) || strings.ContainsRune(errOut, 0x1b) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 naming %q", file, code, out, errOut, field)
+		}
+	}
+}

@@ -39,7 +39,10 @@ func (s *simOptions) register(fs *flag.FlagSet) {
 // (no times, no worker count), so the merge of a run's shards is the run's
 // document byte for byte.
 type simDoc struct {
-	Run   string     `json:"run"`
+	Run string `json:"run"`
+	// Build is the executable that ran it (cli.BuildID): -merge takes
+	// only parts its own executable wrote.
+	Build string     `json:"build"`
 	Shard *cli.Shard `json:"shard,omitempty"`
 	// Block is a shard's walks, [from, to).
 	Block  []int       `json:"shard_walks,omitempty"`
@@ -118,7 +121,7 @@ func simulate(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	d := &simDoc{Run: fmt.Sprintf("explore -universe=%s -simulate=%d -steps=%d -seed=%d -tie=%s -rules=%s (version %s)",
+	d := &simDoc{Build: cli.BuildID(), Run: fmt.Sprintf("explore -universe=%s -simulate=%d -steps=%d -seed=%d -tie=%s -rules=%s (version %s)",
 		u.Name, s.walks, s.steps, s.seed, o.tie, o.rules, cli.Version())}
 	from, to := shard.Range(s.walks)
 	if !shard.Whole() {
@@ -237,23 +240,20 @@ func mergeSim(o *options, stdout, stderr io.Writer) int {
 	if len(errs) > 0 {
 		return usageError(stderr, fmt.Errorf("-merge takes only shard files (and -witness): the run's flags are in them, not %v", errs))
 	}
-	files, err := cli.ReadShards(o.args)
+	files, err := cli.ReadShards(o.args, func() *simDoc { return new(simDoc) })
 	if err != nil {
 		return usageError(stderr, err)
 	}
 	var out *simDoc
 	next := 0
 	for _, f := range files {
-		var d simDoc
-		if err := json.Unmarshal(f.Data, &d); err != nil {
-			return usageError(stderr, fmt.Errorf("-merge: %s: %v", f.Name, err))
-		}
+		d := f.Doc
 		if len(d.Block) != 2 || d.Block[0] != next || d.Block[1] < d.Block[0] {
 			return usageError(stderr, fmt.Errorf("-merge: %s: walks %v, want a block starting at walk %d (not a simulation shard of this run)", f.Name, d.Block, next))
 		}
 		next = d.Block[1]
 		if out == nil {
-			out = &simDoc{Run: d.Run}
+			out = &simDoc{Run: d.Run, Build: d.Build}
 			for _, t := range d.Ties {
 				out.Ties = append(out.Ties, simTieDoc{Tie: t.Tie, Seed: t.Seed, Invariants: zeroCounts(t.Invariants)})
 			}

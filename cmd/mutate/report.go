@@ -21,7 +21,10 @@ import (
 // control's verdict, each tie's summary, the problems) are derived from
 // the data by finish, on both paths alike.
 type gateDoc struct {
-	Run     string      `json:"run"`
+	Run string `json:"run"`
+	// Build is the executable that ran it (cli.BuildID): -merge takes
+	// only parts its own executable wrote.
+	Build   string      `json:"build"`
 	Shard   *cli.Shard  `json:"shard,omitempty"`
 	Status  string      `json:"status"`
 	Control controlDoc  `json:"control"`
@@ -90,7 +93,7 @@ type jsonCheck struct {
 
 // newDoc is the document of a finished run (before finish).
 func newDoc(head string, rep *mutants.Report, changed []string, update bool) *gateDoc {
-	d := &gateDoc{Run: head, Lazy: rep.Lazy, Changed: changed, ties: rep.Options.Ties, baseline: rep.Options.BaselineName,
+	d := &gateDoc{Run: head, Build: cli.BuildID(), Lazy: rep.Lazy, Changed: changed, ties: rep.Options.Ties, baseline: rep.Options.BaselineName,
 		elapsed: rep.Elapsed, update: update}
 	d.Control.Baseline = rep.Options.BaselineName
 	for _, tie := range rep.Options.Ties {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -40,7 +39,7 @@ func shardPart(only []string, s cli.Shard) []string {
 // merge is -merge: the shard documents of one run, combined into the
 // document the unsharded run prints, and the exit code it would have.
 func merge(names []string, stdout, stderr io.Writer) int {
-	files, err := cli.ReadShards(names)
+	files, err := cli.ReadShards(names, func() *gateDoc { return new(gateDoc) })
 	if err != nil {
 		return usageError(stderr, err)
 	}
@@ -82,21 +81,19 @@ func runConfig(run string) (ties []model.TiePolicy, baseline string, only []stri
 	return ties, baseline, only, nil
 }
 
-// mergeDocs combines the parts (in part order, checked by cli.ReadShards).
-func mergeDocs(files []cli.ShardFile) (*gateDoc, error) {
-	ties, baseline, only, err := runConfig(files[0].Run)
+// mergeDocs combines the parts (in part order, each checked by
+// cli.ReadShards and its CheckPart).
+func mergeDocs(files []cli.ShardFile[*gateDoc]) (*gateDoc, error) {
+	ties, baseline, only, err := runConfig(files[0].Doc.Run)
 	if err != nil {
 		return nil, fmt.Errorf("-merge: %s: %v", files[0].Name, err)
 	}
-	out := &gateDoc{Run: files[0].Run, ties: ties, baseline: baseline}
+	out := &gateDoc{Run: files[0].Doc.Run, Build: files[0].Doc.Build, ties: ties, baseline: baseline}
 	out.Control.Baseline = baseline
 	byID := map[string][]jsonResult{}
 	seen := map[string]bool{}
 	for _, f := range files {
-		var d gateDoc
-		if err := json.Unmarshal(f.Data, &d); err != nil {
-			return nil, fmt.Errorf("-merge: %s: %v", f.Name, err)
-		}
+		d := f.Doc
 		if want := shardPart(only, *d.Shard); !slices.Equal(d.Mutants, want) {
 			return nil, fmt.Errorf("-merge: %s: part %s lists mutants %v, the run's part %s is %v", f.Name, d.Shard, d.Mutants, d.Shard, want)
 		}
@@ -128,7 +125,7 @@ func mergeDocs(files []cli.ShardFile) (*gateDoc, error) {
 			byID[r.ID] = append(byID[r.ID], r)
 		}
 		out.Changed = append(out.Changed, d.Changed...)
-		out.update = strings.Contains(files[0].Run, " -update ")
+		out.update = strings.Contains(files[0].Doc.Run, " -update ")
 	}
 	whole := shardPart(only, cli.Shard{})
 	for _, id := range whole {

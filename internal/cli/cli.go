@@ -1,5 +1,7 @@
 // Package cli holds what the commands (cmd/explore, cmd/mutate) share:
-// the build version of the first output line and the -tie flag.
+// the build version of the first output line, the build's digest
+// (build.go), the -tie and -shard flags and the one validation of the
+// shard documents -merge reads (merge.go).
 package cli
 
 import (
