@@ -432,6 +432,15 @@ func (l *Load) event(sub string, ev *nostr.Event) []Out {
 	if !q.seen[ev.ID] {
 		q.seen[ev.ID] = true
 		q.evs = append(q.evs, ev)
+		if len(q.evs) > l.n+fencePrePushes {
+			// More than the limit and the pushes a query may be sent on
+			// its own subscription meanwhile: a stream the load stops
+			// holding. The count at the end-of-stored-events is what
+			// judges the relay; this bounds memory, as the fence's does.
+			l.finish(CannotProveComplete, ReasonFenceOverflow,
+				fmt.Sprintf("%s delivered more than %d events before its end-of-stored-events (%d asked for, %d pushes allowed)", q.id, l.n+fencePrePushes, l.n, fencePrePushes))
+			return l.closeAll()
+		}
 	}
 	return nil
 }

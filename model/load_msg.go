@@ -165,11 +165,11 @@ const (
 	// subscription capacity, and a relay at capacity may drop the fence
 	// without a word (LoadConfig.OtherSubs, LoadRules.FenceFits).
 	ReasonSubscriptions
-	// ReasonFenceOverflow: the fence delivered more events before its
-	// end-of-stored-events than the stored events it asked for and the
-	// pushes a load allows meanwhile (fencePrePushes). Pushes may arrive
-	// before the end-of-stored-events, so this is no evidence against the
-	// relay; it bounds what the load holds.
+	// ReasonFenceOverflow: the fence (or a query) delivered more events
+	// before its end-of-stored-events than the stored events it asked for
+	// and the pushes a load allows meanwhile (fencePrePushes). Pushes may
+	// arrive before the end-of-stored-events, so this is no evidence
+	// against the relay; it bounds what the load holds.
 	ReasonFenceOverflow
 )
 

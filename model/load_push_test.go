@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -192,5 +193,24 @@ func TestFencePushBeforeEOSE(t *testing.T) {
 	script(l, in...)
 	if l.Verdict() != CannotProveComplete || l.Result().Reason != ReasonFenceOverflow || l.Result().Reason == ReasonNonConforming {
 		t.Fatalf("a flood of %d: %s/%s (%s), want %s/%s", len(in), l.Verdict(), l.Result().Reason, l.Result().Detail, CannotProveComplete, ReasonFenceOverflow)
+	}
+}
+
+// TestQueryStreamIsBounded: a query answered by a stream of distinct
+// events without end stops being held past its limit and the pushes a
+// query may be sent: the load ends cannot-prove-complete, reason
+// fence-overflow, no evidence against the relay, and holds no more.
+func TestQueryStreamIsBounded(t *testing.T) {
+	l := newTestLoad(t, 2, nil)
+	f := l.FenceID()
+	script(l, eoseIn(f))
+	for i := range 1000 {
+		script(l, evIn("load-q1", mkEv("app:flood", int64(1000-i), fmt.Sprintf("e%d", i))))
+	}
+	if l.Verdict() != CannotProveComplete || l.Result().Reason != ReasonFenceOverflow {
+		t.Fatalf("%s/%s (%s), want %s/%s", l.Verdict(), l.Result().Reason, l.Result().Detail, CannotProveComplete, ReasonFenceOverflow)
+	}
+	if got := l.Result().Stats.Received; got > 2+fencePrePushes+1 {
+		t.Fatalf("%d events received and held, want at most %d", got, 2+fencePrePushes+1)
 	}
 }
