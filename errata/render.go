@@ -4,7 +4,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nip-rs/harness/history"
+	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/vectorgen"
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/mutants"
+	"github.com/nip-rs/harness/props"
 )
 
 // Ambiguity is a sentence of the text with two readings that a client
@@ -14,6 +19,11 @@ type Ambiguity struct {
 	ReadingA, ReadingB string
 	// Status says what has been run; "" means nothing yet.
 	Status string
+	// Reading names reading B's rule set when it exists (mutants.Readings),
+	// and Kind the vector kind its difference shows in: MeasureAmbiguities
+	// then runs that kind's vectors under it and, for a load reading, the
+	// load's soundness search.
+	Reading, Kind string
 }
 
 // Ambiguities lists the sentences with two readings reported by client
@@ -23,9 +33,13 @@ func Ambiguities() []Ambiguity {
 		{Section: "Content Validation", Sentence: "a value that is not an integer",
 			ReadingA: "by the literal: 1.0 and 1e0 are not integers (Spec)",
 			ReadingB: "by the value: 1.0 is 1 (the rule set by-value-integers, what JSON.parse-based clients do)",
-			Status:   "both are rule sets: `explore -rules by-value-integers` runs the checks under reading B; the codec vectors with `by_value_expected` show where the two decide otherwise"},
-		{Section: "Full-State Load", Sentence: "a connection lost after the fence is established",
-			ReadingA: "the fence lapsed: the load cannot prove complete (Spec, from step 8, which names a lapsed fence)", ReadingB: "the load failed"},
+			Reading:  model.ByValueIntegersName, Kind: "codec",
+			Status: "safety under B not run here (`explore -rules by-value-integers` runs the suite); the vectors with `by_value_expected` give B's answers; " +
+				"installations reading differently keep different entries from one blob"},
+		{Section: "Full-State Load, step 8", Sentence: "a connection lost after the fence is established",
+			ReadingA: "the fence lapsed: the load cannot prove complete (Spec)", ReadingB: "the load failed (the rule set fence-lapse-fails)",
+			Reading: model.FenceLapseFailsName, Kind: "load",
+			Status: "neither says complete, and step 8 forbids the gated actions after both; only the reported verdict differs"},
 		{Section: "Content Validation", Sentence: "the 10,000-entry limit",
 			ReadingA: "counts every member, duplicate keys included (Spec)", ReadingB: "counts distinct keys"},
 		{Section: "Content Validation", Sentence: "invalid UTF-8",
@@ -44,8 +58,9 @@ type Entry struct {
 	Evidence string
 }
 
-// Render is ERRATA.md.
-func Render(entries []Entry) string {
+// Render is ERRATA.md: the findings, then the ambiguities as Build
+// measured them.
+func Render(entries []Entry, ambiguities []Ambiguity) string {
 	var b strings.Builder
 	b.WriteString(`# NIP-RS errata
 
@@ -118,7 +133,7 @@ or whether either is unsafe: UNKNOWN.
 | section | sentence | reading A | reading B | known |
 |---|---|---|---|---|
 `)
-	for _, a := range Ambiguities() {
+	for _, a := range ambiguities {
 		st := a.Status
 		if st == "" {
 			st = "UNKNOWN: not yet built as a pair of rule sets"
@@ -158,6 +173,52 @@ func whereText(f Finding) string {
 		return "the walk's " + f.Where + " variant"
 	}
 	return "the " + f.Where + " community universe"
+}
+
+// MeasureAmbiguities runs, for every ambiguity whose reading B is a rule
+// set, its vector kind under that reading (how many vectors it decides
+// otherwise than the text's reading) and, for a load reading, the load's
+// soundness search over the gate's relays, and adds both to its status.
+func MeasureAmbiguities() ([]Ambiguity, error) {
+	out := Ambiguities()
+	for i, a := range out {
+		if a.Reading == "" {
+			continue
+		}
+		var rules *model.Rules
+		for _, r := range mutants.Readings() {
+			if r.Name == a.Reading {
+				rules = r.Rules()
+			}
+		}
+		k, ok := vectorgen.KindByName(a.Kind)
+		if rules == nil || !ok {
+			return nil, fmt.Errorf("ambiguity %q: no reading %q or vector kind %q", a.Sentence, a.Reading, a.Kind)
+		}
+		f, err := vectorgen.Generate(k)
+		if err != nil {
+			return nil, err
+		}
+		fails, err := vectorgen.CheckWith(vectorgen.RuleSet{Model: rules, History: history.Spec()}, f)
+		if err != nil {
+			return nil, err
+		}
+		m := fmt.Sprintf("the two readings decide %d of the %d %s vectors otherwise", len(fails), len(f.Vectors), a.Kind)
+		if a.Kind == "load" {
+			w, err := props.SearchProfiles(props.SearchConfig{Check: props.CheckSoundness, Rules: rules, Cases: LoadCases, Seed: LoadSeed},
+				props.GateProfiles(props.CheckSoundness))
+			if err != nil {
+				return nil, err
+			}
+			if w == nil {
+				m += fmt.Sprintf("; under B the load's soundness search finds no false complete (%s scenarios per gate relay, seed %d)", notefig.Commas(int64(LoadCases)), LoadSeed)
+			} else {
+				m += "; under B the load's soundness search finds " + w.Violation
+			}
+		}
+		out[i].Status = m + "; " + a.Status
+	}
+	return out, nil
 }
 
 // Build computes every finding's entry: the stored witness's length (read

@@ -384,10 +384,11 @@ func (l *Load) Feed(m In) []Out {
 	case InClosed:
 		return l.closed(m.SubID, m.Reason)
 	case InConnectionLost:
+		v, r := l.rules.Load.Lost(l.established)
 		if l.established {
-			l.finish(CannotProveComplete, ReasonFenceLapsed, "connection lost: the fence lapsed")
+			l.finish(v, r, "connection lost: the fence lapsed")
 		} else {
-			l.finish(Failed, ReasonRelayFailure, "connection lost before the fence was established")
+			l.finish(v, r, "connection lost before the fence was established")
 		}
 		return nil
 	}

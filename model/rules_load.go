@@ -95,6 +95,12 @@ type LoadRules struct {
 	// knows one pass; more is a client's option against a relay that
 	// splits a replacement (LoadConfig.Passes says what it assumes).
 	Passes func(configured int) int
+	// Lost is the verdict of a load whose connection dropped, given
+	// whether its fence was established. The text reads two ways once it
+	// was: step 8 names a lapsed fence beside a failed load. Spec reads it
+	// as a lapsed fence (cannot prove complete); FenceLapseFails as
+	// failed. Before the fence is established the load failed.
+	Lost func(established bool) (Verdict, Reason)
 }
 
 // specLoadRules is the load as the text states it: every delivery on a
@@ -118,7 +124,31 @@ func specLoadRules() LoadRules {
 		Retry:             func(prev nostr.Filter, _ int, _ bool) (nostr.Filter, bool) { return prev, false },
 		FenceFits:         func(int, int) bool { return true },
 		Passes:            func(configured int) int { return max(configured, 1) },
+		Lost:              LostLapses,
 	}
+}
+
+// LostLapses is the text's literal reading of a lost connection: after
+// the fence is established the fence lapsed (cannot prove complete),
+// before it the load failed.
+func LostLapses(established bool) (Verdict, Reason) {
+	if established {
+		return CannotProveComplete, ReasonFenceLapsed
+	}
+	return Failed, ReasonRelayFailure
+}
+
+// FenceLapseFailsName names the rule set of FenceLapseFails.
+const FenceLapseFailsName = "fence-lapse-fails"
+
+// FenceLapseFails is Proposed read the other way where the text reads
+// two: a connection lost after the fence was established fails the load,
+// as one lost before it does.
+func FenceLapseFails() *Rules {
+	r := Proposed()
+	r.Name = FenceLapseFailsName
+	r.Load.Lost = func(bool) (Verdict, Reason) { return Failed, ReasonRelayFailure }
+	return r
 }
 
 // nonceSlots is how many first-band untils the nonces select among, and

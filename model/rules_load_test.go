@@ -9,7 +9,8 @@ import (
 
 func init() {
 	ruleWorkloads = append(ruleWorkloads, ruleWorkload{"full-state load", workloadLoad},
-		ruleWorkload{"full-state load defences", workloadLoadDefences})
+		ruleWorkload{"full-state load defences", workloadLoadDefences}, ruleWorkload{"full-state load, connection lost", workloadLoadLost})
+	rulePaths = append(rulePaths, rulePath{"full-state load, connection lost", workloadLoadLost, []string{"Rules.Load.Lost"}})
 	rulePaths = append(rulePaths, rulePath{"full-state load defences", workloadLoadDefences,
 		[]string{"Rules.Load.FirstUntil", "Rules.Load.Retry", "Rules.Load.FenceFits"}})
 }
@@ -88,5 +89,15 @@ func TestSpecLoadRules(t *testing.T) {
 	}
 	if lr.FenceEstablished(true, false) || !lr.FenceEstablished(true, true) {
 		t.Error("fence established only on EOSE")
+	}
+}
+
+// workloadLoadLost reaches the verdict of a lost connection: after the
+// fence's end-of-stored-events, as the text reads it, the fence lapsed.
+func workloadLoadLost(t *testing.T, rules *Rules) {
+	l := newTestLoad(t, 2, rules)
+	script(l, eoseIn(l.FenceID()), In{Kind: InConnectionLost})
+	if l.Verdict() != CannotProveComplete || l.Result().Reason != ReasonFenceLapsed {
+		t.Fatalf("%s/%s", l.Verdict(), l.Result().Reason)
 	}
 }

@@ -21,6 +21,9 @@ func Readings() []Reading {
 		// "integer" read as the value (the production TypeScript client)
 		// rather than the literal (NOTE.md, "Integer literals").
 		{Name: model.ByValueIntegersName, Section: "Content Validation; Wire Encoding", Rules: model.ByValueIntegers},
+		// A connection lost after the fence is established fails the
+		// load, rather than lapsing its fence (Full-State Load, step 8).
+		{Name: model.FenceLapseFailsName, Section: "Full-State Load, step 8", Rules: model.FenceLapseFails},
 	}
 }
 

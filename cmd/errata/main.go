@@ -63,7 +63,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "errata:", err)
 		return 2
 	}
-	text := []byte(errata.Render(entries))
+	ambiguities, err := errata.MeasureAmbiguities()
+	if err != nil {
+		fmt.Fprintln(stderr, "errata:", err)
+		return 2
+	}
+	text := []byte(errata.Render(entries, ambiguities))
 	if *check {
 		have, err := os.ReadFile(*out)
 		if err != nil {
