@@ -419,3 +419,27 @@ func TestGatePasses(t *testing.T) {
 		t.Errorf("two passes, R5 violated too: %+v, want refused", d)
 	}
 }
+
+// TestEveryRequirementHasARemedy: every requirement the probe reports has
+// the sentence an operator reads beside its evidence, and a report says
+// it for each violated requirement and for no other.
+func TestEveryRequirementHasARemedy(t *testing.T) {
+	for _, c := range relaycheck.Checks {
+		if relaycheck.Remedies[c.Requirement] == "" {
+			t.Errorf("%s (%s): no remedy", c.Requirement, c.ID)
+		}
+	}
+	rep := relaycheck.Report{Requirements: []relaycheck.RequirementVerdict{
+		{Requirement: relaycheck.ReqAtomic, Verdict: relaycheck.Violates},
+		{Requirement: relaycheck.ReqBarrier, Verdict: relaycheck.Unknown},
+		{Requirement: relaycheck.ReqPrefix, Verdict: relaycheck.Conforms},
+	}}
+	text := rep.RemedyText()
+	if !strings.Contains(text, "R6 atomic replacement: replace an addressable event in one step") ||
+		strings.Contains(text, string(relaycheck.ReqBarrier)) || strings.Contains(text, string(relaycheck.ReqPrefix)) {
+		t.Errorf("remedies:\n%s", text)
+	}
+	if (relaycheck.Report{}).RemedyText() != "" {
+		t.Error("a report with nothing violated names a remedy")
+	}
+}

@@ -27,12 +27,15 @@ type pageRequirement struct {
 	RequirementVerdict
 	Gated  bool
 	Trials string
+	// Remedy is what the relay must do, shown when it violates.
+	Remedy string
 }
 
 type pageData struct {
 	Relay, Verdict, Version, Date string
 	Gate, GateWhy                 string
 	Requirements                  []pageRequirement
+	Violated                      bool // some requirement violated: the page says what to change
 	Checks                        []pageCheck
 	Capacity                      string
 	Cleanup                       string
@@ -50,6 +53,9 @@ func Page(rep Report) []byte {
 	d.Gate, d.GateWhy = gateFor(rep)
 	for _, rv := range rep.Requirements {
 		pr := pageRequirement{RequirementVerdict: rv, Trials: trialsText(rv)}
+		if rv.Verdict == Violates {
+			pr.Remedy, d.Violated = Remedies[rv.Requirement], true
+		}
 		for _, lr := range LoadRequirements {
 			pr.Gated = pr.Gated || lr == rv.Requirement
 		}

@@ -226,6 +226,9 @@ func (r Report) Text() string {
 		}
 	}
 	fmt.Fprintf(&b, "trial cap: %d; cleanup: %s\n", r.BarrierTrials, printable(r.Cleanup))
+	if rem := r.RemedyText(); rem != "" {
+		b.WriteString("\n" + rem)
+	}
 	return b.String()
 }
 
