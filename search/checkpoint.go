@@ -109,6 +109,8 @@ type manifest struct {
 	Files  []fileSum `json:"files"`
 	// Final, once the run has finished, holds its final figures.
 	Final *final `json:"final,omitempty"`
+	// MAC seals the rest under this user's key (checkpoint_mac.go).
+	MAC string `json:"mac"`
 }
 
 // final is a finished run's figures: the tally after its last checks, for
@@ -194,6 +196,9 @@ func OpenCheckpoint(dir string) (*Saved, error) {
 	s := &Saved{dir: dir}
 	if err := json.Unmarshal(b, &s.m); err != nil || s.m.Format != checkpointFormat {
 		return nil, fmt.Errorf("%s: %s is not a checkpoint manifest of this program (format %q)", dir, manifestName, checkpointFormat)
+	}
+	if err := verifySeal(s.m); err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	if err := s.m.wellFormed(); err != nil {
 		return nil, fmt.Errorf("%s: malformed manifest: %w", dir, err)

@@ -1,6 +1,9 @@
 package search
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -331,9 +334,32 @@ func TestCheckpointRefusesBadInput(t *testing.T) {
 		{"missing file", func(dir string) { os.Remove(filepath.Join(dir, levelFile(5, "tables"))) }, nil, "missing"},
 		{"foreign manifest", edit(manifestName, func([]byte) []byte { return []byte(`{"format":"something else"}`) }), nil, "not a checkpoint manifest"},
 		{"garbage manifest", edit(manifestName, func([]byte) []byte { return []byte("\x00\x01 not json") }), nil, "not a checkpoint manifest"},
+		// Whoever rewrites the manifest cannot reseal it without the key:
+		// another identity, or a tally zeroed with its checksum recomputed.
 		{"another run", edit(manifestName, func(b []byte) []byte {
 			return []byte(strings.Replace(string(b), `"labelled"`, `"other"`, 1))
-		}), nil, `world "other" there, "labelled" here`},
+		}), nil, "not sealed by this user's key"},
+		{"forged tally, checksum recomputed", func(dir string) {
+			name := boundaryFile(6, "tally")
+			forged := make([]byte, len(readFile(t, filepath.Join(dir, name))))
+			if err := os.WriteFile(filepath.Join(dir, name), forged, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var m manifest
+			if err := json.Unmarshal(readFile(t, filepath.Join(dir, manifestName)), &m); err != nil {
+				t.Fatal(err)
+			}
+			for i, f := range m.Files {
+				if f.Name == name {
+					sum := sha256.Sum256(forged)
+					m.Files[i].SHA256 = hex.EncodeToString(sum[:])
+				}
+			}
+			b, _ := json.MarshalIndent(m, "", "  ")
+			if err := os.WriteFile(filepath.Join(dir, manifestName), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, nil, "not sealed by this user's key"},
 		{"another engine setting", nil, func(c *Config) { c.TerminalOnly = true }, "search.terminal-only"},
 		{"shallower bound", nil, func(c *Config) { c.Depth = 5 }, "beyond the depth bound 5"},
 		{"state limit", nil, func(c *Config) { c.MaxStates = 20 }, "more than the state limit 20"},
@@ -432,4 +458,13 @@ func TestCheckpointKilledMidWrite(t *testing.T) {
 	if s, err := OpenCheckpoint(dir); err != nil || s.Depth() != 14 || s.Verify() != nil {
 		t.Fatalf("the resumed run's checkpoint: %v", err)
 	}
+}
+
+func readFile(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -2,7 +2,6 @@ package search
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -77,7 +76,7 @@ func (x *explorer[C]) saveCheckpoint(d, lo, hi int, res *Run) error {
 		files = append(files, sleep)
 	}
 	m := manifest{Format: checkpointFormat, Identity: ck.identity, Depth: d, Levels: append(slices.Clone(ck.counts), hi-lo), Files: files}
-	b, err := json.MarshalIndent(m, "", "  ")
+	b, err := sealed(m)
 	if err != nil {
 		return err
 	}
@@ -116,7 +115,7 @@ func (x *explorer[C]) saveFinal(res *Run) error {
 		return err
 	}
 	m.Final = &final{Bound: x.cfg.Depth, Tables: tables, File: f}
-	b, err := json.MarshalIndent(m, "", "  ")
+	b, err := sealed(m)
 	if err != nil {
 		return err
 	}
