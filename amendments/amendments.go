@@ -5,6 +5,7 @@ import (
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/ruleset"
 )
 
 // Amendment is one proposed change to the spec's rules.
@@ -17,8 +18,11 @@ type Amendment struct {
 	Section string
 	// Rationale says why one would make the change.
 	Rationale string
-	// Apply changes a clone of the production rules.
-	Apply func(r *model.Rules)
+	// Change is what the amendment does to the production rules, in any
+	// layer: the override layer and the load, the paged history walk, the
+	// community mechanisms (ruleset.Change). Every tool runs every layer
+	// of the amended set (Set).
+	Change ruleset.Change
 	// Tie, when Pinned, is the one tie policy the amendment runs under:
 	// the amendment decides the policy itself.
 	Tie    model.TiePolicy
@@ -53,17 +57,20 @@ func Lookup(name string) (Amendment, bool) {
 	return Amendment{}, false
 }
 
-// Rules returns the amended rule set, named after the amendment, under
-// tie (or the amendment's own policy when it pins one).
-func (a Amendment) Rules(tie model.TiePolicy) *model.Rules {
-	r := model.Proposed().WithTie(tie)
-	a.Apply(r)
+// Set returns the amended rule set, every layer, named after the
+// amendment, under tie (or the amendment's own policy when it pins one):
+// the change applied to ruleset.Proposed.
+func (a Amendment) Set(tie model.TiePolicy) ruleset.Set {
+	s := a.Change.Apply(ruleset.Proposed().WithTie(tie), a.Name)
 	if a.Pinned {
-		r = r.WithTie(a.Tie)
+		s = s.WithTie(a.Tie)
 	}
-	r.Name = a.Name
-	return r
+	return s
 }
+
+// Rules returns the amended override layer and load rules, named after
+// the amendment, under tie: Set's model layer.
+func (a Amendment) Rules(tie model.TiePolicy) *model.Rules { return a.Set(tie).Model }
 
 // Ties is the tie policies a run of the amendment covers: its pinned one,
 // or those asked for.

@@ -1,6 +1,9 @@
 package amendments
 
-import "github.com/nip-rs/harness/model"
+import (
+	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/ruleset"
+)
 
 // MarkReadOwnCounter bumps the clear counter from its own value on an
 // explicit mark-read, C := C + 1, instead of past both counters,
@@ -16,7 +19,7 @@ func MarkReadOwnCounter() Amendment {
 		Rationale: "Incrementing only the counter a device owns looks like the smaller change, and it " +
 			"agrees with the spec whenever C >= S; the question is whether any reachable register has S > C " +
 			"when a user marks it read.",
-		Apply: func(r *model.Rules) {
+		Change: ruleset.OnModel(func(r *model.Rules) {
 			spec := r.MarkRead
 			r.MarkRead = func(g model.Reg, f uint32, live bool) (model.Reg, error) {
 				if g.C == model.MaxU32 || g.S == model.MaxU32 {
@@ -24,6 +27,6 @@ func MarkReadOwnCounter() Amendment {
 				}
 				return model.Reg{S: g.S, C: g.C + 1, B: g.B}, nil
 			}
-		},
+		}),
 	}
 }

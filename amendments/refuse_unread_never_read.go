@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/ruleset"
 )
 
 // ErrNeverRead is the refusal of a mark-unread on a context that was
@@ -24,7 +25,7 @@ func RefuseUnreadNeverRead() Amendment {
 			"only records B = 0 and adds three keys that a later read dominates at once. " +
 			"Refusing it visibly, as the ceiling is refused, never loses a user's action silently; " +
 			"the question is whether any device ever shows otherwise than it would under spec.",
-		Apply: func(r *model.Rules) {
+		Change: ruleset.OnModel(func(r *model.Rules) {
 			spec := r.MarkUnread
 			r.MarkUnread = func(g model.Reg, f uint32, read bool) (model.Reg, error) {
 				if !read {
@@ -32,6 +33,6 @@ func RefuseUnreadNeverRead() Amendment {
 				}
 				return spec(g, f, read)
 			}
-		},
+		}),
 	}
 }

@@ -12,7 +12,6 @@ func SetWinsEverywhere() Amendment {
 		Rationale: "Showing a channel as unread after a conflicting mark-read is the cautious " +
 			"failure: the user sees it again rather than missing it. The change is sound only " +
 			"if every device adopts it at once (a mixed population is mutant M3).",
-		Apply:  func(*model.Rules) {},
 		Tie:    model.SetWins,
 		Pinned: true,
 	}

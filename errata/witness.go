@@ -105,7 +105,7 @@ func Generate(f Finding) ([]byte, error) {
 		rules := history.Spec()
 		if f.Without != "" {
 			m, ok := mutants.Lookup(f.Without)
-			if !ok || m.History == nil {
+			if !ok || m.Change.History == nil {
 				return nil, fmt.Errorf("%s: no history mutant %q drops the fix", f.ID, f.Without)
 			}
 			rules = m.HistoryRules()
@@ -212,7 +212,7 @@ func Reproduces(f Finding, data []byte, which string) (bool, error) {
 			rules = history.RuleSets()[f.FixRules()]()
 		case "without":
 			m, ok := mutants.Lookup(f.Without)
-			if !ok || m.History == nil {
+			if !ok || m.Change.History == nil {
 				return false, fmt.Errorf("%s: no history mutant %q drops the fix", f.ID, f.Without)
 			}
 			rules = m.HistoryRules()

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/ruleset"
 )
 
 // spec is the production rule set the mutants are made from.
@@ -19,15 +20,15 @@ func Core() []Mutant {
 		{
 			ID: "M1", Rule: "baseline dominance: a frontier past B deactivates the override",
 			Section: "Liveness Predicate (F <= B)",
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Live = func(g model.Reg, _ uint32, t model.TiePolicy) bool { return spec.Live(g, 0, t) }
-			},
+			}),
 			ExpectedBy: []string{"directed:bounded-growth", "directed:exact-wire-shapes", "directed:action-conformance", "directed:merge-closure", "explore:network-whole", "explore:network", "explore:long-id", "simulate:long-id"},
 		},
 		{
 			ID: "M2", Rule: "the max(S,C)+1 counter bump",
 			Section: "Actions (mark-unread, mark-read)",
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.MarkUnread = func(g model.Reg, f uint32, read bool) (model.Reg, error) {
 					if g.Ceiling() == model.MaxU32 {
 						return spec.MarkUnread(g, f, read)
@@ -40,7 +41,7 @@ func Core() []Mutant {
 					}
 					return model.Reg{S: g.S, C: g.C + 1, B: g.B}, nil
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:cross-device-suppression", "directed:deep-history", "directed:action-conformance", "explore:network-whole", "explore:network", "explore:long-id", "simulate:long-id"},
 		},
 		{
@@ -50,7 +51,7 @@ func Core() []Mutant {
 			// peers use. Its rule set names the policy: Apply runs after
 			// the run's tie is given (Mutant.RulesUnder), so device 0 stays
 			// set-wins under clear-wins and set-wins runs alike.
-			Apply:      func(r *model.Rules) { r.Tie = model.SetWins },
+			Change:     ruleset.OnModel(func(r *model.Rules) { r.Tie = model.SetWins }),
 			OneDevice:  true,
 			ExpectedBy: []string{"explore:ceiling", "explore:hierarchy", "explore:network-whole", "explore:network", "explore:long-id"},
 			SetWinsEquivalent: "M3 is one installation deciding ties by set-wins; under set-wins every " +
@@ -59,21 +60,21 @@ func Core() []Mutant {
 		{
 			ID: "M4", Rule: "a dead register compacts to its tombstone floor, never to nothing",
 			Section: "Tombstone Floor",
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Canonical = func(g model.Reg, f uint32, live bool) (model.Reg, model.Shape) {
 					if !live && f > g.B {
 						return model.Reg{}, model.ShapeOmit // delete on dominance
 					}
 					return spec.Canonical(g, f, live)
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:bounded-growth", "directed:identity-free-reinstall", "directed:exact-wire-shapes", "directed:cross-device-suppression", "directed:deep-history", "explore:network-whole", "explore:network", "explore:long-id", "simulate:long-id"},
 		},
 		{
 			ID: "M5", Rule: "values are integers in 0..4294967295",
 			Section: "Content Validation; Wire Encoding",
 			// The sanitiser reads any digit string and wraps it modulo 2^32.
-			Apply:      func(r *model.Rules) { r.SanitizeValue = wrappingSanitizer },
+			Change:     ruleset.OnModel(func(r *model.Rules) { r.SanitizeValue = wrappingSanitizer }),
 			ExpectedBy: []string{"directed:codec-conformance"},
 		},
 		{
@@ -81,28 +82,28 @@ func Core() []Mutant {
 			Section: "Merge Rule (Override Registers)",
 			// Last writer wins: a non-virgin incoming register replaces the
 			// held one whole.
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Join = func(a, b model.Reg) model.Reg {
 					if b != (model.Reg{}) {
 						return b
 					}
 					return a
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:identity-free-reinstall", "directed:cross-device-suppression", "directed:join-commutative", "explore:reference", "explore:network-whole", "explore:network", "explore:long-id", "simulate:long-id"},
 		},
 		{
 			ID: "M7", Rule: "canonical publication: dead registers as the floor",
 			Section: "Mandatory Canonical Publication",
 			// Every stored register is published raw as three keys.
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Canonical = func(g model.Reg, _ uint32, _ bool) (model.Reg, model.Shape) {
 					if g.Virgin() {
 						return model.Reg{}, model.ShapeOmit
 					}
 					return g, model.ShapeLive
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:bounded-growth", "directed:exact-wire-shapes", "explore:hierarchy", "directed:merge-closure",
 				"simulate:network-whole", "explore:network-whole", "simulate:hierarchy", "simulate:network", "explore:network", "explore:long-id", "simulate:long-id"},
 		},
@@ -110,30 +111,30 @@ func Core() []Mutant {
 			ID: "M8", Rule: "slots are assigned per logical context, not per entry",
 			Section: "Override Group Co-Location Rule",
 			// Every wire entry is its own group.
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Slots.GroupOf = func(wire string, _ model.KeyKind, _ string) string { return wire }
-			},
+			}),
 			ExpectedBy: []string{"directed:multi-slot-union", "directed:escaped-slot-grouping", "directed:interleaved-grouping", "directed:slot-split-conformance"},
 		},
 		{
 			ID: "M9", Rule: "unescape before group",
 			Section: "Override Group Co-Location Rule (corollary)",
 			// A frontier entry is grouped by its escaped wire key.
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Slots.GroupOf = func(wire string, kind model.KeyKind, raw string) string {
 					if kind == model.KeyFrontier {
 						return wire
 					}
 					return raw
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:escaped-slot-grouping", "directed:slot-split-conformance"},
 		},
 		{
 			ID: "M10", Rule: "only a complete triple or a lone ov_c floor is accepted",
 			Section: "Content Validation (override groups)",
 			// A partial group is zero-filled instead of rejected.
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.ValidateGroup = func(g model.Group) (model.Reg, error) {
 					for _, s := range []model.Slot{g.S, g.C, g.B} {
 						if s.Present && !s.Valid {
@@ -142,7 +143,7 @@ func Core() []Mutant {
 					}
 					return model.Reg{S: g.S.Value, C: g.C.Value, B: g.B.Value}, nil
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:codec-conformance"},
 		},
 		{
@@ -150,7 +151,7 @@ func Core() []Mutant {
 			Section: "Content Validation (override groups)",
 			// Invalid siblings are dropped one by one and what is left is
 			// judged as a group.
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.ValidateGroup = func(g model.Group) (model.Reg, error) {
 					for _, s := range []*model.Slot{&g.S, &g.C, &g.B} {
 						if s.Present && !s.Valid {
@@ -159,13 +160,13 @@ func Core() []Mutant {
 					}
 					return spec.ValidateGroup(g)
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:codec-conformance"},
 		},
 		{
 			ID: "M12", Rule: "strip exactly one esc: on receive",
 			Section: "Reserved Namespace",
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				unescape := func(w string) string {
 					for strings.HasPrefix(w, model.EscMarker) {
 						w = w[len(model.EscMarker):]
@@ -174,13 +175,13 @@ func Core() []Mutant {
 				}
 				r.Unescape = unescape
 				r.GroupKey = func(w string) (model.KeyKind, string) { return model.ClassifyKey(w, unescape) }
-			},
+			}),
 			ExpectedBy: []string{"directed:reserved-namespace", "directed:codec-conformance"},
 		},
 		{
 			ID: "M13", Rule: "escape reserved ids on publish",
 			Section:    "Reserved Namespace",
-			Apply:      func(r *model.Rules) { r.Escape = func(raw string) string { return raw } },
+			Change:     ruleset.OnModel(func(r *model.Rules) { r.Escape = func(raw string) string { return raw } }),
 			ExpectedBy: []string{"directed:reserved-namespace"},
 		},
 		{
@@ -190,24 +191,24 @@ func Core() []Mutant {
 			// register carries (its baseline, set where it was marked)
 			// rather than the publisher's own: a register dead only because
 			// the frontier passed B is published live.
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Canonical = func(g model.Reg, f uint32, live bool) (model.Reg, model.Shape) {
 					return spec.Canonical(g, f, live || g.S > g.C)
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:bounded-growth", "directed:exact-wire-shapes", "explore:long-id", "simulate:long-id"},
 		},
 		{
 			ID: "M15", Rule: "a virgin register is omitted from the wire",
 			Section: "Tombstone Floor; Mandatory Canonical Publication",
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Canonical = func(g model.Reg, f uint32, live bool) (model.Reg, model.Shape) {
 					if g.Virgin() {
 						return g, model.ShapeLive // three keys, S = C = 0
 					}
 					return spec.Canonical(g, f, live)
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:exact-wire-shapes"},
 		},
 		{
@@ -215,7 +216,7 @@ func Core() []Mutant {
 			Section: "Tombstone Floor",
 			// The floor keeps the register's baseline and is published as
 			// three keys.
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Canonical = func(g model.Reg, f uint32, live bool) (model.Reg, model.Shape) {
 					c, s := spec.Canonical(g, f, live)
 					if s == model.ShapeFloor {
@@ -223,34 +224,34 @@ func Core() []Mutant {
 					}
 					return c, s
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:bounded-growth", "directed:exact-wire-shapes", "explore:long-id", "simulate:long-id"},
 		},
 		{
 			ID: "M17", Rule: "mark-unread sets B to the current effective frontier",
 			Section: "Actions (mark-unread)",
 			// B := max(B, F): a baseline above the frontier survives.
-			Apply:      func(r *model.Rules) { r.MarkUnread = model.MarkUnreadKeepBaseline },
+			Change:     ruleset.OnModel(func(r *model.Rules) { r.MarkUnread = model.MarkUnreadKeepBaseline }),
 			ExpectedBy: []string{"directed:action-conformance"},
 		},
 		{
 			ID: "M18", Rule: "created_at is max_fetched + 1 when the clock is not past it",
 			Section: "Clock Skew",
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Slots.CreatedAt = func(now, maxFetched int64, fetched bool) int64 {
 					if fetched {
 						return max(now, maxFetched)
 					}
 					return now
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:clock-skew-conformance"},
 		},
 		{
 			ID: "M19", Rule: "override groups live only in the primary coordinate",
 			Section: "d Tag; Override Group Co-Location Rule",
 			// Groups are dealt next-fit in key order, override-bearing or not.
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Slots.Assign = func(groups []model.SlotGroup, c model.Capacity) ([]int, error) {
 					flat := make([]model.SlotGroup, len(groups))
 					for i, g := range groups {
@@ -259,78 +260,78 @@ func Core() []Mutant {
 					}
 					return spec.Slots.Assign(flat, c)
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:slot-split-conformance"},
 		},
 		{
 			ID: "M20", Rule: "a dominated incoming entry does not by itself trigger a re-publish",
 			Section: "Eviction; Live Subscription and Convergence",
 			// The trigger compares the candidate before eviction.
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Slots.Republish = func(candidate, _, last []model.Entry) bool { return model.NeedsRepublish(candidate, last) }
-			},
+			}),
 			ExpectedBy: []string{"directed:dominated-republish"},
 		},
 		{
 			ID: "M21", Rule: "eviction never touches ov_* entries",
 			Section: "Override State Durability; Debounce and Pruning",
 			// ov_* entries are evictable, after every frontier entry.
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Slots.EvictOrder = func(c model.EvictCandidate) (int, bool) {
 					if c.Kind != model.KeyFrontier {
 						return model.EvictClassContext + 1, true
 					}
 					return spec.Slots.EvictOrder(c)
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:slot-split-conformance"},
 		},
 		{
 			ID: "M22", Rule: "an explicit mark-read at the ceiling fails while the override stays active",
 			Section: "Actions (mark-read)",
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.MarkRead = func(g model.Reg, f uint32, live bool) (model.Reg, error) {
 					if g.Ceiling() == model.MaxU32 {
 						return g, nil // reported successful either way
 					}
 					return spec.MarkRead(g, f, live)
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:action-conformance"},
 		},
 		{
 			ID: "M23", Rule: "counters never wrap at the ceiling",
 			Section: "Actions (mark-unread)",
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.MarkUnread = func(g model.Reg, f uint32, _ bool) (model.Reg, error) {
 					return model.Reg{S: g.Ceiling() + 1, C: g.C, B: f}, nil // wraps to 0
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:action-conformance", "explore:ceiling"},
 		},
 		{
 			ID: "M24", Rule: "a conflicted coordinate is never published to",
 			Section: "d Tag (conflict)",
 			// Another client_id at the own primary is taken as the own blob.
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Slots.Role = func(self model.Self, slot, clientID string) model.BlobRole {
 					if slot == self.Primary {
 						return model.RoleOwn
 					}
 					return spec.Slots.Role(self, slot, clientID)
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:identity-conformance"},
 		},
 		{
 			ID: "M25", Rule: "a coordinate carrying ov_* entries is deleted only after carry-forward",
 			Section: "Client-ID Rotation; Orphaned Blob Deletion",
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Slots.MayDelete = func(f model.DeleteFacts) error {
 					f.Carried = true
 					return spec.Slots.MayDelete(f)
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:deletion-conformance"},
 		},
 		{
@@ -338,18 +339,18 @@ func Core() []Mutant {
 			Section: "Eviction",
 			// The comparison is inverted: children newer than their
 			// channel are evicted.
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Slots.Dominated = func(raw string, own, parent uint32, resolved bool) bool {
 					return resolved && model.ContextScheme(raw) != model.SchemeOpaque && own >= parent
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:slot-split-conformance", "directed:dominated-republish"},
 		},
 		{
 			ID: "M27", Rule: "an override is active only if S > 0",
 			Section: "Liveness Predicate (S > 0)",
 			// Dropping S > 0 changes nothing where S > C is required.
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Live = func(g model.Reg, f uint32, t model.TiePolicy) bool {
 					if f > g.B {
 						return false
@@ -359,14 +360,14 @@ func Core() []Mutant {
 					}
 					return g.S > g.C
 				}
-			},
+			}),
 			Equivalent: "under clear-wins S > C already implies S > 0, for every register and frontier",
 		},
 		{
 			ID: "M28", Rule: "a channel read advances the channel to its newest top-level message, not a reply",
 			Section: "Write Discipline",
 			// The newest message of the channel, replies included.
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Slots.ChannelRead = func(msgs []model.ChannelMessage) (uint32, bool) {
 					all := make([]model.ChannelMessage, len(msgs))
 					for i, m := range msgs {
@@ -374,7 +375,7 @@ func Core() []Mutant {
 					}
 					return spec.Slots.ChannelRead(all)
 				}
-			},
+			}),
 			ExpectedBy: []string{"directed:hierarchy-conformance"},
 		},
 		{
@@ -382,7 +383,7 @@ func Core() []Mutant {
 			Section: "Actions (mark-unread); Hierarchical Frontier Rule",
 			// A thread marked unread under a channel read past it is based
 			// at the thread's own, lower, frontier: dead at once.
-			Apply:      func(r *model.Rules) { r.UnreadBase = func(own, _ uint32) uint32 { return own } },
+			Change:     ruleset.OnModel(func(r *model.Rules) { r.UnreadBase = func(own, _ uint32) uint32 { return own } }),
 			ExpectedBy: []string{"explore:hierarchy", "simulate:hierarchy"},
 		},
 		{
@@ -390,7 +391,7 @@ func Core() []Mutant {
 			Section: "Mandatory Canonical Publication; Hierarchical Frontier Rule",
 			// Liveness is decided at the context's own frontier, so a child
 			// the channel has overtaken publishes its dead register raw.
-			Apply:      func(r *model.Rules) { r.CanonicalFrontier = func(own, _ uint32) uint32 { return own } },
+			Change:     ruleset.OnModel(func(r *model.Rules) { r.CanonicalFrontier = func(own, _ uint32) uint32 { return own } }),
 			ExpectedBy: []string{"explore:hierarchy", "simulate:hierarchy"},
 		},
 		{
@@ -398,7 +399,7 @@ func Core() []Mutant {
 			Section: "Bounds and Budget (256-byte key limit); Content Validation",
 			// The refusal is gone: a 252-byte context is marked unread on
 			// the device while every receiver rejects its 257-byte group.
-			Apply:      func(r *model.Rules) { r.OverrideKeysFit = func(string) error { return nil } },
+			Change:     ruleset.OnModel(func(r *model.Rules) { r.OverrideKeysFit = func(string) error { return nil } }),
 			ExpectedBy: []string{"explore:long-id", "simulate:long-id"},
 		},
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/props"
+	"github.com/nip-rs/harness/ruleset"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -87,13 +88,13 @@ func (r *runner) controlFinding(c Check, tie model.TiePolicy) *Finding {
 		r.ctl[key] = f
 		return f
 	}
-	rules, trace := r.opts.Baseline(tie), func() *controlTrace { return nil }
-	if c.Kind != KindHistory {
-		rules, trace = traced(rules, r.shadows(tie))
+	set, trace := r.opts.Baseline(tie), func() *controlTrace { return nil }
+	if c.Kind != KindHistory && c.Kind != KindCommunity {
+		set.Model, trace = traced(set.Model, r.shadows(tie))
 	}
 	_, reused := r.cache[byName]
 	reused = reused && c.TieIndependent
-	f = r.runCheck(c, rules, r.opts.BaselineName, nil)
+	f = r.runCheck(c, set, r.opts.BaselineName, nil)
 	if !reused {
 		// In place: the tie-independent cache holds f itself, so its reuse
 		// under the other policy carries this trace. A reused result keeps
@@ -121,9 +122,11 @@ func (r *runner) sharedFinding(c Check, tie model.TiePolicy) (*Finding, bool) {
 
 // runRules is the rule set, and its name, that a run under tie checks
 // mutant m with.
-func (r *runner) runRules(m Mutant, tie model.TiePolicy) (*model.Rules, string) {
+func (r *runner) runRules(m Mutant, tie model.TiePolicy) (ruleset.Set, string) {
 	if r.opts.spec() {
-		return m.RunRules(tie), m.ID
+		s := m.SetUnder(tie)
+		s.Model = m.RunRules(tie)
+		return s, m.ID
 	}
 	name := r.runName(m)
 	return r.onBaseline(m, name, tie), name
@@ -147,15 +150,15 @@ func (r *runner) diff(m Mutant, tie model.TiePolicy) ruleDiff {
 	}
 	var d ruleDiff
 	switch {
-	case m.History != nil:
-		d = ruleDiff{} // not decidable: the walk's rules are apart
+	case m.Change.Model == nil:
+		d = ruleDiff{} // not decidable: the walk's and the community's rules are apart
 	case m.OneDevice && !r.opts.spec():
 		d = ruleDiff{} // the variant's device 0 is built from spec, not the baseline
 	case m.OneDevice:
-		d = diffRules(r.opts.Baseline(tie), m.RulesUnder(tie))
+		d = diffRules(r.opts.Baseline(tie).Model, m.RulesUnder(tie))
 	default:
-		rules, _ := r.runRules(m, tie)
-		d = diffRules(r.opts.Baseline(tie), rules)
+		set, _ := r.runRules(m, tie)
+		d = diffRules(r.opts.Baseline(tie).Model, set.Model)
 	}
 	if r.diffs == nil {
 		r.diffs = map[string]ruleDiff{}
@@ -171,12 +174,12 @@ func (r *runner) diff(m Mutant, tie model.TiePolicy) ruleDiff {
 func (r *runner) shadows(tie model.TiePolicy) []shadow {
 	var out []shadow
 	for _, m := range All() {
-		if m.OneDevice || m.History != nil {
+		if m.OneDevice || m.Change.Model == nil {
 			continue
 		}
 		if d := r.diff(m, tie); d.decidable && len(d.changed) > 0 {
-			rules, _ := r.runRules(m, tie)
-			out = append(out, shadow{id: m.ID, rules: rules, diff: d})
+			set, _ := r.runRules(m, tie)
+			out = append(out, shadow{id: m.ID, rules: set.Model, diff: d})
 		}
 	}
 	return out
@@ -311,9 +314,10 @@ func (r *runner) control() ([]Check, map[model.TiePolicy][]*Finding) {
 	return checks, found
 }
 
-// runCheck runs one check under rules (named name), under their tie
-// policy; m is nil for the control.
-func (r *runner) runCheck(c Check, rules *model.Rules, name string, m *Mutant) *Finding {
+// runCheck runs one check under the layer of set (named name) it checks,
+// under the set's tie policy; m is nil for the control.
+func (r *runner) runCheck(c Check, set ruleset.Set, name string, m *Mutant) *Finding {
+	rules := set.Model
 	key := name + "|" + c.Name
 	if c.TieIndependent {
 		if f, ok := r.cache[key]; ok {
@@ -328,9 +332,9 @@ func (r *runner) runCheck(c Check, rules *model.Rules, name string, m *Mutant) *
 	case KindDirected:
 		f = r.directed(c, rules)
 	case KindHistory:
-		f = r.history(m)
+		f = r.history(set.History, m)
 	case KindCommunity:
-		f = r.community(c, m)
+		f = r.community(c, set.Community, m)
 	case KindSimulate:
 		f = r.simulate(c, rules)
 	default:

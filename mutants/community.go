@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/nip-rs/harness/history/community"
-	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/ruleset"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -25,8 +25,7 @@ func CheckCommunity(universe string) string { return KindCommunity + ":" + unive
 func Community() []Mutant {
 	spec := community.Spec()
 	k := func(id, rule, section, universe string, apply func(r *community.Rules)) Mutant {
-		return Mutant{ID: id, Rule: rule, Section: "community-history-sync, " + section, Apply: func(*model.Rules) {},
-			Community: apply, ExpectedBy: []string{CheckCommunity(universe)}}
+		return Mutant{ID: id, Rule: rule, Section: "community-history-sync, " + section, Change: ruleset.OnCommunity(apply), ExpectedBy: []string{CheckCommunity(universe)}}
 	}
 	const epochs, live, side, sched, neg, honest, pump = "epochs", "live", "side", "sched", "nip77", "honest", "pump"
 	return []Mutant{
@@ -217,14 +216,12 @@ func Community() []Mutant {
 }
 
 // CommunityRules is the community rule set of a community mutant, named
-// after it.
+// after it (the community layer of Set).
 func (m Mutant) CommunityRules() *community.Rules {
-	r := community.Spec().Clone()
-	if m.Community != nil {
-		m.Community(r)
-		r.Name = m.ID
+	if m.Change.Community == nil {
+		return community.Spec().Clone()
 	}
-	return r
+	return m.Set().Community
 }
 
 // communityChecks is the community universes' part of the suite.
@@ -245,29 +242,36 @@ var reached struct {
 	fields map[string][]string
 }
 
-// community runs one community universe under the control's rules (m nil)
-// or a mutant's, the document's known findings excluded; a mutant's run
-// stops at its first violation.
-func (r *runner) community(c Check, m *Mutant) *Finding {
+// community runs one community universe under rules, the control's (m
+// nil) or a mutant's, the known findings of the rules excluded
+// (community.Known: the text's two rekey findings, unless the rules heal
+// them); a mutant's run stops at its first violation. The fields a
+// control run reaches are kept per rule set: a mutant, a change of the
+// text's rules, skips only a universe whose run under the text's rules
+// never reached the field it changes.
+func (r *runner) community(c Check, rules *community.Rules, m *Mutant) *Finding {
 	u, ok := community.UniverseNamed(c.Universe)
 	if !ok {
 		return setupFailure(community.ErrWitness)
 	}
-	skip := func(inv string) bool { return community.Known(community.Spec(), inv) }
+	known := rules
+	if m != nil {
+		known = community.Spec() // a mutant of the text: the text's findings are not the mutant's
+	}
+	skip := func(inv string) bool { return community.Known(known, inv) }
 	var res community.Result
 	if m == nil {
-		rules, calls := community.Counting(community.Spec())
-		res = community.Explore(u, rules, skip, false)
+		counted, calls := community.Counting(rules)
+		res = community.Explore(u, counted, skip, false)
 		reached.Lock()
 		if reached.fields == nil {
 			reached.fields = map[string][]string{}
 		}
-		reached.fields[u.Name] = community.Reached(calls)
+		reached.fields[u.Name+"|"+rules.Name] = community.Reached(calls)
 		reached.Unlock()
 	} else {
-		rules := m.CommunityRules()
 		reached.Lock()
-		fields, known := reached.fields[u.Name]
+		fields, known := reached.fields[u.Name+"|"+community.Spec().Name]
 		reached.Unlock()
 		changed := community.Changed(community.Spec(), rules)
 		if known && !slices.ContainsFunc(changed, func(f string) bool { return slices.Contains(fields, f) }) {
@@ -289,7 +293,7 @@ func CommunityRuleSet(name string) (*community.Rules, bool) {
 	if mk, ok := community.RuleSets()[name]; ok {
 		return mk(), true
 	}
-	if m, ok := Lookup(name); ok && m.Community != nil {
+	if m, ok := Lookup(name); ok && m.Change.Community != nil {
 		return m.CommunityRules(), true
 	}
 	return nil, false
@@ -307,6 +311,20 @@ func ReplayCommunity(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
 	if !ok {
 		return nil, witnessfile.Bad("rules %q: not a community rule set (spec, rekey-heal, K1-K%d)", w.Rules, len(Community()))
 	}
+	return replayCommunity(cw, rules)
+}
+
+// ReplayCommunityWith replays a community witness file under rules, the
+// community layer of a rule set the caller resolved (an amendment's).
+func ReplayCommunityWith(w *witnessfile.Witness, rules *community.Rules) (*witnessfile.Replayed, error) {
+	cw, err := community.Parse(w.Raw)
+	if err != nil {
+		return nil, witnessfile.Bad("%v", err)
+	}
+	return replayCommunity(cw, rules)
+}
+
+func replayCommunity(cw *community.Witness, rules *community.Rules) (*witnessfile.Replayed, error) {
 	rep, err := community.Replay(cw, rules)
 	if err != nil {
 		return nil, witnessfile.Bad("%v", err)

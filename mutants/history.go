@@ -1,8 +1,10 @@
 package mutants
 
 import (
+	"reflect"
+
 	"github.com/nip-rs/harness/history"
-	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/ruleset"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -20,7 +22,7 @@ const CheckHistory = KindHistory + ":" + history.UniverseName
 func History() []Mutant {
 	spec := history.Spec()
 	walk := func(id, rule, section string, apply func(r *history.Rules)) Mutant {
-		return Mutant{ID: id, Rule: rule, Section: section, Apply: func(*model.Rules) {}, History: apply, ExpectedBy: []string{CheckHistory}}
+		return Mutant{ID: id, Rule: rule, Section: section, Change: ruleset.OnHistory(apply), ExpectedBy: []string{CheckHistory}}
 	}
 	return []Mutant{
 		walk("H1", "a page boundary is exclusive (until = oldest - 1)", "community-history-sync §3, rules carried over",
@@ -102,14 +104,13 @@ func historyBase(id string) *history.Rules {
 	return history.Spec()
 }
 
-// HistoryRules is the walk's rule set of a history mutant, named after it.
+// HistoryRules is the walk's rule set of a history mutant, named after it
+// (the walk's layer of Set).
 func (m Mutant) HistoryRules() *history.Rules {
-	r := historyBase(m.ID).Clone()
-	if m.History != nil {
-		m.History(r)
-		r.Name = m.ID
+	if m.Change.History == nil {
+		return historyBase(m.ID).Clone()
 	}
-	return r
+	return m.Set().History
 }
 
 // historyChecks is the walk's part of the suite.
@@ -117,16 +118,24 @@ func historyChecks() []Check {
 	return []Check{{Name: CheckHistory, Kind: KindHistory, TieIndependent: true}}
 }
 
-// history runs the walk's universe under the control's rules (m nil) or a
-// mutant's; a mutant's run stops at its first violation. A mutant of the
+// history runs the walk's universes under rules, the control's (m nil) or
+// a mutant's; a mutant's run stops at its first violation. A mutant of the
 // proposal runs the universe variants the proposal is verified in
 // (history.GateVariants), in order, until one catches it; a mutant of the
-// document's rules the default universe and then the overlap variant.
-func (r *runner) history(m *Mutant) *Finding {
-	rules := history.Spec()
+// document's rules the default universe and then the overlap variant. The
+// control runs the universes its rules are checked in: the text's, the
+// default universe and the overlap variant (the others exist to show the
+// text's holes); any other rule set, every variant.
+func (r *runner) history(rules *history.Rules, m *Mutant) *Finding {
 	universes := []history.UniverseConfig{history.DefaultUniverse()}
+	if m == nil {
+		for _, v := range history.GateVariants() {
+			if v.Name != "default" && (v.Name == "overlap" || !walkIsText(rules)) {
+				universes = append(universes, v.U)
+			}
+		}
+	}
 	if m != nil {
-		rules = m.HistoryRules()
 		for _, v := range history.GateVariants() {
 			// A mutant of the proposal runs every variant; one of the
 			// document's rules the default universe, then the overlap
@@ -167,7 +176,7 @@ func HistoryRuleSet(name string) (*history.Rules, bool) {
 	if mk, ok := history.RuleSets()[name]; ok {
 		return mk(), true
 	}
-	if m, ok := Lookup(name); ok && m.History != nil {
+	if m, ok := Lookup(name); ok && m.Change.History != nil {
 		return m.HistoryRules(), true
 	}
 	return nil, false
@@ -181,4 +190,10 @@ func ReplayHistory(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
 		return nil, witnessfile.Bad("rules %q: not a history rule set (spec, healing, proposed, H1-H%d)", w.Rules, len(History()))
 	}
 	return history.ReplayWith(w, rules)
+}
+
+// walkIsText reports whether rules decide every point of the walk as the
+// text does (every field the text's, a function field by the code it runs).
+func walkIsText(rules *history.Rules) bool {
+	return len(diffFields(reflect.ValueOf(history.Spec()).Elem(), reflect.ValueOf(rules).Elem(), "")) == 0
 }

@@ -47,7 +47,7 @@ func compareChecks(a, b Check) int {
 
 func (r *runner) newLazySuite() *lazySuite {
 	s := &lazySuite{r: r, over: map[string]int64{}}
-	first := r.opts.Baseline(r.opts.Ties[0])
+	first := r.opts.Baseline(r.opts.Ties[0]).Model
 	for _, c := range SuiteChecks(r.opts.Catalog) {
 		switch c.Kind {
 		case KindExplore:
@@ -122,7 +122,7 @@ func (s *lazySuite) probe(c Check, bound int64) (int64, bool) {
 		if over, ok := s.over[c.Name]; ok && bound <= over {
 			return 0, false
 		}
-		res, err := exhaustive.Explore(exhaustive.Config{Universe: u, Rules: r.opts.Baseline(tie), Workers: r.opts.Workers, MaxStates: int(bound)})
+		res, err := exhaustive.Explore(exhaustive.Config{Universe: u, Rules: r.opts.Baseline(tie).Model, Workers: r.opts.Workers, MaxStates: int(bound)})
 		if err != nil || res.Status == exhaustive.StatusUnknown {
 			s.over[c.Name] = bound
 			return 0, false

@@ -4,6 +4,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/ruleset"
 )
 
 // Generic checks of the full-state load: a false complete under a
@@ -27,61 +28,61 @@ func Load() []Mutant {
 		{
 			ID: "L1", Rule: "query the pinned window {since:T, until:T} before advancing past T",
 			Section:    "Full-State Load, step 4",
-			Apply:      func(r *model.Rules) { r.Load.PinWindow = func(nostr.Timestamp) bool { return false } },
+			Change:     ruleset.OnModel(func(r *model.Rules) { r.Load.PinWindow = func(nostr.Timestamp) bool { return false } }),
 			ExpectedBy: []string{CheckLoadSoundness, CheckLoadQuiescent},
 		},
 		{
 			ID: "L2", Rule: "never judge completeness against the requested limit",
 			Section: "Full-State Load, step 7 and the requested-limit paragraph",
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Load.Finished = func(delivered, requested int) bool { return delivered < requested }
-			},
+			}),
 			ExpectedBy: []string{CheckLoadSoundness, CheckLoadQuiescent},
 		},
 		{
 			ID: "L3", Rule: "the fence is established by its end-of-stored-events, not by sending its REQ",
 			Section:    "Full-State Load, the mutation fence",
-			Apply:      func(r *model.Rules) { r.Load.FenceEstablished = func(sent, _ bool) bool { return sent } },
+			Change:     ruleset.OnModel(func(r *model.Rules) { r.Load.FenceEstablished = func(sent, _ bool) bool { return sent } }),
 			ExpectedBy: []string{CheckLoadSoundness},
 		},
 		{
 			ID: "L4", Rule: "T is the lowest created_at over all delivered events, not only read-state ones",
 			Section: "Full-State Load, step 3",
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Load.CursorFrom = func(_ *nostr.Event, readState bool) bool { return readState }
-			},
+			}),
 			ExpectedBy: []string{CheckLoadSoundness, CheckLoadQuiescent},
 		},
 		{
 			ID: "L5", Rule: "fence deliveries never move the cursor",
 			Section:    "Full-State Load, step 2",
-			Apply:      func(r *model.Rules) { r.Load.FenceMovesCursor = func(*nostr.Event) bool { return true } },
+			Change:     ruleset.OnModel(func(r *model.Rules) { r.Load.FenceMovesCursor = func(*nostr.Event) bool { return true } }),
 			ExpectedBy: []string{CheckLoadSoundness},
 		},
 		{
 			ID: "L6", Rule: "retain the greatest created_at, then the lowest id",
 			Section: "Full-State Load, step 2",
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Load.Retain = func(held, cand *nostr.Event) bool { return cand.CreatedAt > held.CreatedAt }
-			},
+			}),
 			ExpectedBy: []string{CheckLoadSoundness},
 		},
 		{
 			ID: "L7", Rule: "no tag constraint in the enumeration filter",
 			Section: "Full-State Load, the tag-free filter; Fetching",
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Load.EnumerationFilter = func(pk string, n int) nostr.Filter {
 					f := model.EnumerationFilter(pk, n)
 					f.Tags = nostr.TagMap{"t": {"read-state"}}
 					return f
 				}
-			},
+			}),
 			ExpectedBy: []string{CheckLoadSoundness, CheckLoadQuiescent},
 		},
 		{
 			ID: "L8", Rule: "the floor is L = 2",
 			Section:    "Full-State Load, the floor",
-			Apply:      func(r *model.Rules) { r.Load.Floor = func() int { return 1 } },
+			Change:     ruleset.OnModel(func(r *model.Rules) { r.Load.Floor = func() int { return 1 } }),
 			ExpectedBy: []string{CheckLoadQuiescent},
 		},
 		{
@@ -89,15 +90,15 @@ func Load() []Mutant {
 			Section: "Full-State Load, step 5",
 			// A pinned window that delivers exactly max(C, L) events, the
 			// most a cap that bound inside the second can leave, discharges.
-			Apply: func(r *model.Rules) {
+			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Load.Exhausted = func(pinned, c, floor int) bool { return pinned <= max(c, floor) }
-			},
+			}),
 			ExpectedBy: []string{CheckLoadSoundness, CheckLoadQuiescent},
 		},
 		{
 			ID: "L10", Rule: "fence deliveries never contribute to C",
 			Section:    "Full-State Load, step 2",
-			Apply:      func(r *model.Rules) { r.Load.FenceCountsForC = func(*nostr.Event) bool { return true } },
+			Change:     ruleset.OnModel(func(r *model.Rules) { r.Load.FenceCountsForC = func(*nostr.Event) bool { return true } }),
 			ExpectedBy: []string{CheckLoadSoundness},
 		},
 		{
@@ -106,7 +107,7 @@ func Load() []Mutant {
 			// Over a relay that pushes onto the query's own subscription
 			// (conformant-query-push), a backdated push counted as a
 			// result drops the cursor below the band.
-			Apply:      func(r *model.Rules) { r.Load.PushIsResult = func(*nostr.Event) bool { return true } },
+			Change:     ruleset.OnModel(func(r *model.Rules) { r.Load.PushIsResult = func(*nostr.Event) bool { return true } }),
 			ExpectedBy: []string{CheckLoadSoundness},
 		},
 		{
@@ -114,7 +115,7 @@ func Load() []Mutant {
 			Section: "Full-State Load, the mutation fence (proposed: subscription capacity)",
 			// The load runs whatever the connection holds: over sub-capped
 			// the installation's other subscriptions crowd the fence out.
-			Apply:      func(r *model.Rules) { r.Load.FenceFits = func(int, int) bool { return true } },
+			Change:     ruleset.OnModel(func(r *model.Rules) { r.Load.FenceFits = func(int, int) bool { return true } }),
 			ExpectedBy: []string{CheckLoadSoundness},
 		},
 		{
@@ -123,7 +124,7 @@ func Load() []Mutant {
 			// One pass only: over a relay that deletes before it saves, a
 			// query in the gap finds neither version and nothing reads
 			// the coordinate again.
-			Apply:      func(r *model.Rules) { r.Load.Passes = func(int) int { return 1 } },
+			Change:     ruleset.OnModel(func(r *model.Rules) { r.Load.Passes = func(int) int { return 1 } }),
 			ExpectedBy: []string{CheckLoadSoundness},
 		},
 	}

@@ -1,9 +1,9 @@
 package mutants
 
 import (
-	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/history/community"
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/ruleset"
 )
 
 // Mutant is one deliberately wrong rule set.
@@ -14,15 +14,13 @@ type Mutant struct {
 	Rule string
 	// Section is the spec section that states the rule.
 	Section string
-	// Apply changes a clone of the production rules.
-	Apply func(r *model.Rules)
-	// History, when set, changes the paged history walk's rules instead
-	// (history.go): such a mutant is checked by the walk's universe only.
-	History func(r *history.Rules)
-	// Community, when set, changes the rules of the community mechanisms
-	// (community.go) instead: such a mutant is checked by the community
-	// universes only.
-	Community func(r *community.Rules)
+	// Change is what the mutant does to the rule set it is checked on,
+	// in the layers it touches: a change of the core (model.Rules) is
+	// checked by the explorer, the directed checks and the load searches;
+	// one of the paged history walk's rules (history.go) by the walk's
+	// universe only; one of the community mechanisms' (community.go) by
+	// the community universes only.
+	Change ruleset.Change
 	// OneDevice applies the mutant to a single installation only (device 0),
 	// the others keeping the production rules: for rules whose breakage shows
 	// only as disagreement between peers (a replica deciding ties by set-wins
@@ -64,7 +62,7 @@ func (m Mutant) Rules() *model.Rules { return m.RulesUnder(model.ClearWins) }
 // policy under every run, and every other mutant follows the run's.
 func (m Mutant) RulesUnder(tie model.TiePolicy) *model.Rules {
 	r := model.Proposed().WithTie(tie)
-	m.Apply(r)
+	m.Change.ApplyModel(r)
 	r.Name = m.ID
 	return r
 }
@@ -78,4 +76,39 @@ func (m Mutant) RunRules(tie model.TiePolicy) *model.Rules {
 		return model.Proposed().WithTie(tie)
 	}
 	return m.RulesUnder(tie)
+}
+
+// Set is the mutant's whole rule set under the production tie policy
+// (RulesUnder for a run under another).
+func (m Mutant) Set() ruleset.Set { return m.SetUnder(model.ClearWins) }
+
+// SetUnder is the rule set, every layer, the mutant changes, with its
+// change applied and every layer named after it: the core's is
+// RulesUnder's; the walk's is the text's or the proposal's, whichever the
+// rule it drops belongs to (historyBase); the community mechanisms' the
+// text's, whose rules the community mutants drop. A layer the mutant does
+// not touch is the production rule set's, unchanged.
+func (m Mutant) SetUnder(tie model.TiePolicy) ruleset.Set {
+	base := ruleset.Proposed().WithTie(tie)
+	if m.Change.History != nil {
+		base.History = historyBase(m.ID)
+	}
+	if m.Change.Community != nil {
+		base.Community = community.Spec()
+	}
+	return m.Change.Apply(base, m.ID)
+}
+
+// Checks reports whether check c can tell the mutant from its baseline:
+// a check of the layer the mutant changes (the explorer, directed checks,
+// simulations and load searches for the core, the walk's universe for the
+// walk's rules, the community universes for the community's).
+func (m Mutant) Checks(c Check) bool {
+	switch c.Kind {
+	case KindHistory:
+		return m.Change.Touches(ruleset.LayerHistory)
+	case KindCommunity:
+		return m.Change.Touches(ruleset.LayerCommunity)
+	}
+	return m.Change.Touches(ruleset.LayerModel)
 }

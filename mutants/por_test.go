@@ -37,8 +37,8 @@ func TestPORFindsTheSameViolations(t *testing.T) {
 	for _, base := range universes {
 		for _, tie := range ties {
 			for _, m := range All() {
-				if m.Apply == nil {
-					continue // a history mutant: the walk's universe only
+				if m.Change.Model == nil {
+					continue // a mutant of the walk or the community: their universes only
 				}
 				u := base
 				if m.OneDevice {

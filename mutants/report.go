@@ -145,9 +145,6 @@ func (rep *Report) Work() (states, points int64) {
 type Scope struct {
 	Safety, SpecText []string // names of the checks run, in suite order
 	NotRun           []string // names of the suite's checks not run
-	// Apart lists the checks run that do not decide through the rule set
-	// under test (the history walk has rules of its own).
-	Apart []string
 }
 
 // ScopeOf splits the suite into what ran (ran reports it) by class, and
@@ -158,8 +155,6 @@ func ScopeOf(suite []Check, ran func(name string) bool) Scope {
 		switch {
 		case !ran(c.Name):
 			s.NotRun = append(s.NotRun, c.Name)
-		case c.Kind == KindHistory:
-			s.Apart = append(s.Apart, c.Name)
 		case IsConformance(c):
 			s.SpecText = append(s.SpecText, c.Name)
 		default:
@@ -222,12 +217,9 @@ func VerdictExit(verdict string) int {
 // ScopeLines says what a scope checked and what it did not, one line
 // each, indented by indent.
 func ScopeLines(s Scope, indent string) []string {
-	total := len(s.Safety) + len(s.SpecText) + len(s.Apart) + len(s.NotRun)
+	total := len(s.Safety) + len(s.SpecText) + len(s.NotRun)
 	run := fmt.Sprintf("%schecked: %d of %d checks: %d safety, %d spec-text conformance", indent,
 		total-len(s.NotRun), total, len(s.Safety), len(s.SpecText))
-	if len(s.Apart) > 0 {
-		run += fmt.Sprintf(", and %s with rules of its own, not the rule set's", strings.Join(s.Apart, ", "))
-	}
 	not := indent + "not checked: nothing"
 	if len(s.NotRun) > 0 {
 		not = fmt.Sprintf("%snot checked (%d): %s", indent, len(s.NotRun), strings.Join(s.NotRun, ", "))
@@ -305,21 +297,19 @@ func CountSentence() string {
 // (a function field by the code it runs). A witness page
 // says with it where the mutant's change is, beside the rule it drops.
 func (m Mutant) ChangedFields() []string {
-	if m.History != nil {
+	if m.Change.History != nil {
 		a := historyBase(m.ID)
 		b := a.Clone()
-		m.History(b)
+		m.Change.History(b)
 		return diffFields(reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem(), "")
 	}
-	if m.Community != nil {
+	if m.Change.Community != nil {
 		a, b := community.Spec(), community.Spec().Clone()
-		m.Community(b)
+		m.Change.Community(b)
 		return diffFields(reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem(), "")
 	}
 	a, b := model.Proposed(), model.Proposed().Clone()
-	if m.Apply != nil {
-		m.Apply(b)
-	}
+	m.Change.ApplyModel(b)
 	return diffFields(reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem(), "")
 }
 

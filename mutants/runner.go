@@ -9,6 +9,7 @@ import (
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/ruleset"
 )
 
 // Options of a run.
@@ -37,13 +38,15 @@ type Options struct {
 	// Catalog names the universes and rule sets; nil means the project's
 	// own with every mutant registered (exhaustive.NewCatalog, Register).
 	Catalog *exhaustive.Catalog
-	// Baseline is the rule set the control runs and every mutant changes,
-	// under a tie policy; nil means the production rules. BaselineName
-	// names it ("proposed" by default). Under another baseline a check the
-	// control trips cannot tell a mutant from it, so no mutant runs it,
-	// and the catalogue's expectations (made against spec) are not
-	// required.
-	Baseline     func(model.TiePolicy) *model.Rules
+	// Baseline is the rule set, every layer of it, that the control runs
+	// and every mutant of the core changes, under a tie policy; nil means
+	// the production rules (ruleset.Proposed). BaselineName names it
+	// ("proposed" by default). Under another baseline a check the control
+	// trips cannot tell a mutant from it, so no mutant runs it, and the
+	// catalogue's expectations (made against proposed) are not required.
+	// A mutant of the walk's or the community's rules changes the rule set
+	// its catalogue entry names (Mutant.Set), whatever the baseline.
+	Baseline     func(model.TiePolicy) ruleset.Set
 	BaselineName string
 	// ControlOnly runs the whole control and no mutant: the verdict on the
 	// baseline alone (explore -rules AMENDMENT).
@@ -78,7 +81,7 @@ func (o *Options) fill() {
 		Register(o.Catalog)
 	}
 	if o.Baseline == nil {
-		o.Baseline = func(t model.TiePolicy) *model.Rules { return model.Proposed().WithTie(t) }
+		o.Baseline = func(t model.TiePolicy) ruleset.Set { return ruleset.Proposed().WithTie(t) }
 		o.BaselineName = "proposed"
 	}
 }
@@ -272,15 +275,24 @@ func selected(only []string) ([]Mutant, error) {
 }
 
 // onBaseline is mutant m applied to the run's baseline under tie, named
-// name; a one-installation mutant leaves the run's rules as the baseline's
-// (its variant universes carry it).
-func (r *runner) onBaseline(m Mutant, name string, tie model.TiePolicy) *model.Rules {
-	rules := r.opts.Baseline(tie).Clone()
-	if !m.OneDevice {
-		m.Apply(rules)
+// name: its change of the core applied to the baseline's, a one-
+// installation mutant leaving the run's core rules as the baseline's (its
+// variant universes carry it); the walk's and the community's layers those
+// of the mutant's own rule set (Mutant.Set).
+func (r *runner) onBaseline(m Mutant, name string, tie model.TiePolicy) ruleset.Set {
+	change := ruleset.Change{Model: m.Change.Model}
+	if m.OneDevice {
+		change.Model = nil
 	}
-	rules.Name = name
-	return rules
+	out := change.Apply(r.opts.Baseline(tie), name)
+	own := m.SetUnder(tie)
+	if m.Change.History != nil {
+		out.History = own.History
+	}
+	if m.Change.Community != nil {
+		out.Community = own.Community
+	}
+	return out
 }
 
 // mutant runs the suite, in order, against one mutant under one tie.
@@ -296,7 +308,7 @@ func (r *runner) mutant(suite walk, m Mutant, tie model.TiePolicy) *Result {
 			// A witness names its rule set and is rendered by replaying it
 			// from the catalogue: the mutant on the baseline needs a name
 			// there, or its witness would read as a failure to set up.
-			r.opts.Catalog.AddRules(name, func() *model.Rules { return r.onBaseline(m, name, model.ClearWins) })
+			r.opts.Catalog.AddRules(name, func() *model.Rules { return r.onBaseline(m, name, model.ClearWins).Model })
 		}
 	}
 	expected := map[string]bool{}
@@ -316,7 +328,7 @@ func (r *runner) mutant(suite walk, m Mutant, tie model.TiePolicy) *Result {
 		if m.OneDevice && c.Kind != KindExplore {
 			continue // a one-installation change has no meaning to a single-rule-set check
 		}
-		if (m.History != nil) != (c.Kind == KindHistory) || (m.Community != nil) != (c.Kind == KindCommunity) {
+		if !m.Checks(c) {
 			continue // the walk's rules, the community's and the core's are checked apart
 		}
 		if res.First != nil && !r.opts.All && !expected[c.Name] {

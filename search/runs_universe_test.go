@@ -15,7 +15,7 @@ import (
 func caughtBy(t *testing.T, universe string) mutants.Mutant {
 	t.Helper()
 	for _, m := range mutants.Core() {
-		if m.Apply != nil && !m.OneDevice && slices.Contains(m.ExpectedBy, "explore:"+universe) {
+		if m.Change.Model != nil && !m.OneDevice && slices.Contains(m.ExpectedBy, "explore:"+universe) {
 			return m
 		}
 	}

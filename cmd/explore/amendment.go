@@ -14,6 +14,7 @@ import (
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
+	"github.com/nip-rs/harness/ruleset"
 )
 
 // suiteFlags are the flags with a meaning when an amendment runs the whole
@@ -62,14 +63,15 @@ func exploreAmendment(o *options, am amendments.Amendment, stdout, stderr io.Wri
 	}
 	opts := mutants.Options{
 		Ties: tl, Workers: o.workers, Catalog: cat, ControlOnly: true, BaselineName: am.Name,
-		Baseline: func(t model.TiePolicy) *model.Rules {
+		Baseline: func(t model.TiePolicy) ruleset.Set {
 			d := diffs[t]
 			if d == nil {
 				d = &amendments.Diff{}
 			}
-			r := d.Wrap(am.Rules(t), am.Baseline(t))
-			r.Name = am.Name
-			return r
+			s := am.Set(t)
+			s.Model = d.Wrap(s.Model, am.Baseline(t))
+			s.Model.Name = am.Name
+			return s
 		},
 	}
 	if o.progress > 0 {
@@ -85,7 +87,7 @@ func exploreAmendment(o *options, am amendments.Amendment, stdout, stderr io.Wri
 	}
 	out := amendmentReport{Run: head, Amendment: am.Name, Title: am.Title, Section: am.Section, Baseline: model.ProposedName}
 	sc := rep.ControlScope()
-	for _, c := range [][]string{sc.Safety, sc.SpecText, sc.Apart} {
+	for _, c := range [][]string{sc.Safety, sc.SpecText} {
 		out.Checked = append(out.Checked, c...)
 	}
 	slices.Sort(out.Checked)
@@ -112,7 +114,11 @@ func exploreAmendment(o *options, am amendments.Amendment, stdout, stderr io.Wri
 		out.Changes = append(out.Changes, fmt.Sprintf("tie %s, every check: %s", t, diffs[t]))
 	}
 	conf = append(conf, am.TextDifferences()...)
-	out.Visible = visibleDifference(am, tl[0])
+	var diffWitness string
+	out.Visible, diffWitness = visibleDifference(am, tl[0], o.witness)
+	if diffWitness != "" {
+		out.Witnesses = append(out.Witnesses, diffWitness)
+	}
 	out.Safety, out.SpecText = nonNil(safety), nonNil(conf)
 	out.Verdict = mutants.Verdict(sc, safety, conf)
 	if o.json {
@@ -201,18 +207,27 @@ func cliTies(o *options, am amendments.Amendment) ([]model.TiePolicy, error) {
 
 // visibleDifference is what a user can see change under the amendment:
 // the lockstep search of proposed and the amendment in the reference
-// universe (explore -diff), as lines.
-func visibleDifference(am amendments.Amendment, tie model.TiePolicy) []string {
+// universe (explore -diff), as lines, and the witness file of the
+// difference written to dir ("" when none was found or written).
+func visibleDifference(am amendments.Amendment, tie model.TiePolicy, dir string) ([]string, string) {
 	u, err := cat.Universe("reference")
 	if err != nil {
-		return []string{"what a user sees differ: unknown (" + err.Error() + ")"}
+		return []string{"what a user sees differ: unknown (" + err.Error() + ")"}, ""
 	}
 	res, err := exhaustive.Diff(u, am.Baseline(tie), am.Rules(tie), 0)
 	if err != nil {
-		return []string{"what a user sees differ: unknown (" + err.Error() + ")"}
+		return []string{"what a user sees differ: unknown (" + err.Error() + ")"}, ""
 	}
 	if res.Differences == nil {
-		return []string{fmt.Sprintf("what a user sees differ: nothing in the reference universe to depth %d (%d distinct pairs of states; explore -diff %s,%s)", res.Depth, res.Pairs, res.A, res.B)}
+		return []string{fmt.Sprintf("what a user sees differ: nothing in the reference universe to depth %d (%d distinct pairs of states; explore -diff %s,%s)", res.Depth, res.Pairs, res.A, res.B)}, ""
 	}
-	return append([]string{"what a user sees differ (explore -diff " + res.A + "," + res.B + "):"}, diffLines(res)...)
+	lines := append([]string{"what a user sees differ (explore -diff " + res.A + "," + res.B + "):"}, diffLines(res)...)
+	p := filepath.Join(dir, fmt.Sprintf("diff-%s-%s-%s-%s.json", res.A, res.B, u.Name, tie))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return append(lines, "  (witness not written: "+err.Error()+")"), ""
+	}
+	if err := os.WriteFile(p, res.WitnessJSON(tie), 0o644); err != nil {
+		return append(lines, "  (witness not written: "+err.Error()+")"), ""
+	}
+	return lines, p
 }

@@ -198,12 +198,54 @@ func TestAmendmentWholeSuite(t *testing.T) {
 // by, and says so in the spec's terms; where none exists within the
 // bounds it says that, with the bounds.
 func TestDiffRuleSets(t *testing.T) {
+	dir := t.TempDir()
+	replayCLI := runCLI
+	runCLI := func(t *testing.T, args ...string) (int, string, string) {
+		t.Helper()
+		return runCLI(t, append(args, "-witness", dir)...)
+	}
 	code, out, errOut := runCLI(t, "-diff", "proposed,mark-read-own-counter")
 	for _, want := range []string{"the shortest history that tells proposed and mark-read-own-counter apart (2 steps, universe reference",
 		"step 1: mark_unread d0 c0", "step 2: mark_read d0 c0 10",
 		`d0 publishes {"v":1,"client_id":"d0","contexts":{"c0":10,"ov_c:c0":2}} under proposed, {"v":1,"client_id":"d0","contexts":{"c0":10,"ov_c:c0":1}} under mark-read-own-counter`} {
 		if code != exitOK || !strings.Contains(out, want) {
 			t.Errorf("exit %d, output lacks %q:\n%s%s", code, want, out, errOut)
+		}
+	}
+	// The difference is a witness file: its replay recomputes the
+	// history under both rule sets and finds the recorded differences; a
+	// file whose recorded difference was altered is not reproduced, and
+	// one with a member Diff does not write is refused.
+	w := filepath.Join(dir, "diff-proposed-mark-read-own-counter-reference-clear.json")
+	if !strings.Contains(out, "witness written to "+w) {
+		t.Errorf("no witness line for %s:\n%s", w, out)
+	}
+	if code, rep, errOut := replayCLI(t, "-replay", w); code != exitViolation || !strings.Contains(rep, "reproduced: the two rule sets differ again") {
+		t.Errorf("replay: exit %d\n%s%s", code, rep, errOut)
+	}
+	data, err := os.ReadFile(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, tc := range map[string]struct {
+		from, to string
+		exit     int
+	}{
+		"altered difference": {`1}} under mark-read-own-counter"` + "\n  ]", `3}} under mark-read-own-counter"` + "\n  ]", exitOK},
+		"unknown member":     {`"kind": "diff",`, `"kind": "diff", "extra": 1,`, exitUsage},
+		"impossible step":    {`"value": 10`, `"value": 99`, exitUsage},
+		"unknown rule set":   {`"other": "mark-read-own-counter"`, `"other": "nonesuch"`, exitUsage},
+	} {
+		bad := strings.Replace(string(data), tc.from, tc.to, 1)
+		if bad == string(data) {
+			t.Fatalf("%s: the edit did not apply", name)
+		}
+		p := filepath.Join(dir, "bad.json")
+		if err := os.WriteFile(p, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, rep, errOut := replayCLI(t, "-replay", p); code != tc.exit {
+			t.Errorf("%s: exit %d, want %d\n%s%s", name, code, tc.exit, rep, errOut)
 		}
 	}
 	code, out, _ = runCLI(t, "-diff", "proposed,refuse-unread-never-read")

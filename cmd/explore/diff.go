@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/nip-rs/harness/amendments"
@@ -13,7 +15,7 @@ import (
 )
 
 // diffFlags are the flags with a meaning for -diff.
-var diffFlags = map[string]bool{"diff": true, "universe": true, "depth": true, "tie": true, "json": true}
+var diffFlags = map[string]bool{"diff": true, "universe": true, "depth": true, "tie": true, "json": true, "witness": true}
 
 // diffRules runs the lockstep search of two rule sets (exhaustive.Diff):
 // the shortest history in which something a user can see differs, or
@@ -22,7 +24,7 @@ var diffFlags = map[string]bool{"diff": true, "universe": true, "depth": true, "
 func diffRules(o *options, stdout, stderr io.Writer) int {
 	for _, f := range o.set {
 		if !diffFlags[f] {
-			return usageError(stderr, fmt.Errorf("-%s has no meaning with -diff (it takes -universe, -depth, -tie and -json)", f))
+			return usageError(stderr, fmt.Errorf("-%s has no meaning with -diff (it takes -universe, -depth, -tie, -witness and -json)", f))
 		}
 	}
 	names := strings.Split(o.diff, ",")
@@ -45,18 +47,25 @@ func diffRules(o *options, stdout, stderr io.Writer) int {
 	}
 	rules := make([]*model.Rules, 2)
 	for i, n := range names {
-		r, err := cat.Rules(n)
+		r, err := diffSide(n, tl[0])
 		if err != nil {
 			return usageError(stderr, fmt.Errorf("-diff: %v", err))
 		}
-		rules[i] = r.WithTie(tl[0])
-		if am, ok := amendments.Lookup(n); ok && am.Pinned {
-			rules[i] = r.WithTie(am.Tie)
-		}
+		rules[i] = r
 	}
 	res, err := exhaustive.Diff(u, rules[0], rules[1], o.depth)
 	if err != nil {
 		return usageError(stderr, err)
+	}
+	var file string
+	if w := res.WitnessJSON(tl[0]); w != nil {
+		if err := os.MkdirAll(o.witness, 0o755); err != nil {
+			return usageError(stderr, fmt.Errorf("witness directory: %w", err))
+		}
+		file = filepath.Join(o.witness, fmt.Sprintf("diff-%s-%s-%s-%s.json", res.A, res.B, u.Name, tl[0]))
+		if err := os.WriteFile(file, w, 0o644); err != nil {
+			return usageError(stderr, fmt.Errorf("write witness: %w", err))
+		}
 	}
 	if o.json {
 		b, _ := json.MarshalIndent(diffDoc(res), "", "  ") // plain data always marshals
@@ -72,7 +81,21 @@ func diffRules(o *options, stdout, stderr io.Writer) int {
 	for _, l := range diffLines(res) {
 		fmt.Fprintln(stdout, l)
 	}
+	fmt.Fprintf(stdout, "witness written to %s (replay: explore -replay %s)\n", file, file)
 	return exitOK
+}
+
+// diffSide is the rule set name under tie as a side of -diff runs it: an
+// amendment that decides ties itself under its own policy.
+func diffSide(name string, tie model.TiePolicy) (*model.Rules, error) {
+	r, err := cat.Rules(name)
+	if err != nil {
+		return nil, err
+	}
+	if am, ok := amendments.Lookup(name); ok && am.Pinned {
+		return r.WithTie(am.Tie), nil
+	}
+	return r.WithTie(tie), nil
 }
 
 // diffLines says a found difference: the history, then what differs.

@@ -114,7 +114,7 @@ func changes(w *witnessfile.Witness) []string {
 // knows where its change is (the rules of the core, or the walk's).
 func whereChanged(m mutants.Mutant, whose string) string {
 	kind := "model.Rules"
-	if m.History != nil {
+	if m.Change.History != nil {
 		kind = "history.Rules"
 	}
 	return fmt.Sprintf("what the mutant changes: %s%s.%s", whose, kind, strings.Join(m.ChangedFields(), ", "+kind+"."))

@@ -120,7 +120,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file (go tool pprof)")
 	fs.StringVar(&o.compare, "compare", "", compareFlagDoc)
-	fs.StringVar(&o.diff, "diff", "", "A,B: the shortest history after which a user can tell rule sets A and B apart (a frontier, an override shown, an action failed, a published blob), in -universe (reference by default) to -depth")
+	fs.StringVar(&o.diff, "diff", "", "A,B: the shortest history after which a user can tell rule sets A and B apart (a frontier, an override shown, an action failed, a published blob), in -universe (reference by default) to -depth; the history is written as a witness (kind diff) that -replay recomputes under both")
 	o.sim.register(fs)
 	o.por.register(fs)
 	o.store.register(fs)
@@ -243,7 +243,7 @@ func list(w io.Writer) {
 		fmt.Fprintf(w, "  %-20s amendment: %s (%s)\n", a.Name, a.Title, a.Section)
 	}
 	for _, m := range mutants.All() {
-		if m.History == nil { // the history mutants change the walk only: listed under it
+		if m.Change.History == nil { // the history mutants change the walk only: listed under it
 			fmt.Fprintf(w, "  %-20s mutant: %s (%s)\n", m.ID, m.Rule, m.Section)
 		}
 	}
@@ -293,7 +293,7 @@ func runInputs(o *options) (exhaustive.Universe, []model.TiePolicy, *model.Rules
 	if err != nil {
 		return exhaustive.Universe{}, nil, nil, err
 	}
-	if m, ok := mutants.Lookup(o.rules); ok && m.History != nil {
+	if m, ok := mutants.Lookup(o.rules); ok && m.Change.History != nil {
 		// Its change is to the walk's rules: on this universe it would run
 		// the production rules and report their verdict as the mutant's.
 		return exhaustive.Universe{}, nil, nil, fmt.Errorf("-rules %s: a history mutant, it changes only the paged walk (use -universe %s)", o.rules, history.UniverseName)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/candidate"
 	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/exhaustive"
@@ -17,6 +18,7 @@ import (
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/props"
+	"github.com/nip-rs/harness/ruleset"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -31,8 +33,32 @@ var replayers = map[string]replayer{
 	witnessfile.KindExplore:  replayExplore,
 	witnessfile.KindDirected: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) { return directed.Replay(w, cat.Rules) },
 	witnessfile.KindLoad:     replayLoad,
-	history.KindHistory:      mutants.ReplayHistory,
-	mutants.KindCommunity:    mutants.ReplayCommunity,
+	exhaustive.KindDiff: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
+		return exhaustive.ReplayDiff(cat, w, diffSide)
+	},
+	history.KindHistory: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
+		if s, ok := amendmentSet(w.Rules); ok {
+			return history.ReplayWith(w, s.History)
+		}
+		return mutants.ReplayHistory(w)
+	},
+	mutants.KindCommunity: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
+		if s, ok := amendmentSet(w.Rules); ok {
+			return mutants.ReplayCommunityWith(w, s.Community)
+		}
+		return mutants.ReplayCommunity(w)
+	},
+}
+
+// amendmentSet is the whole rule set of the amendment named name: a
+// witness of the walk or the community universes written by an
+// amendment's run names the amendment, whose change may be to any layer.
+func amendmentSet(name string) (ruleset.Set, bool) {
+	a, ok := amendments.Lookup(name)
+	if !ok {
+		return ruleset.Set{}, false
+	}
+	return a.Set(model.ClearWins), true
 }
 
 // replayExplore replays an explorer witness: through package candidate
@@ -162,6 +188,10 @@ func replayVerdict(w, stored *witnessfile.Witness, res *witnessfile.Replayed) (s
 	switch {
 	case res.Reproduced && detail != stored.Detail && w.Rules == stored.Rules && w.Tie == stored.Tie:
 		return fmt.Sprintf("reproduced: %s fails again, but the file's stored detail differs from what the replay found:\n  stored: %s\n  found:  %s", w.Invariant, stored.Detail, detail), exitViolation
+	case res.Reproduced && w.Kind == exhaustive.KindDiff:
+		return "reproduced: the two rule sets differ again, as recorded, after the last step", exitViolation
+	case w.Kind == exhaustive.KindDiff:
+		return "not reproduced: the differences after the last step are not the recorded ones (above)", exitOK
 	case res.Reproduced && w.Kind == history.KindHistory && documentedLimitation(w):
 		return fmt.Sprintf("reproduced: %s fails again, the documented limitation of rules %s", w.Invariant, w.Rules), exitViolation
 	case res.Reproduced:

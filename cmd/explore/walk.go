@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/notefig"
@@ -34,8 +35,11 @@ func walkDoc() string {
 // walkRuleNames are the rule sets -rules accepts with -universe walk.
 func walkRuleNames() []string {
 	names := []string{"spec", "healing", "proposed"}
+	for _, a := range amendments.All() {
+		names = append(names, a.Name) // its walk layer: proposed's, or its change of it
+	}
 	for _, m := range mutants.All() {
-		if m.History != nil {
+		if m.Change.History != nil {
 			names = append(names, m.ID)
 		}
 	}
@@ -55,6 +59,9 @@ func walkInputs(o *options) (*history.Rules, history.UniverseConfig, error) {
 		}
 	}
 	rules, ok := mutants.HistoryRuleSet(o.rules)
+	if s, isAmendment := amendmentSet(o.rules); isAmendment {
+		rules, ok = s.History, true
+	}
 	if !ok {
 		return nil, history.UniverseConfig{}, fmt.Errorf("-rules %s: not a rule set of the %s universe (want one of %s)", o.rules, history.UniverseName, strings.Join(walkRuleNames(), ", "))
 	}
@@ -279,7 +286,7 @@ func listWalk(w io.Writer) {
 	fmt.Fprintf(w, "  %-20s spec with the fix the document names: a bridge out of budget records the region it left\n", "healing")
 	fmt.Fprintf(w, "  %-20s healing with pinned seconds, cap detection, a clock ceiling, stray wraps as evidence and a bridge down to the overlap\n", "proposed")
 	for _, m := range mutants.All() {
-		if m.History != nil {
+		if m.Change.History != nil {
 			fmt.Fprintf(w, "  %-20s history mutant: %s (%s)\n", m.ID, m.Rule, m.Section)
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
+	"github.com/nip-rs/harness/ruleset"
 )
 
 // Exit codes (shared by every command, internal/cli).
@@ -209,14 +210,14 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		// The text as written: the gate's findings under it are the
 		// text's own holes (ERRATA.md), and its mutants change the text.
 		opts.Ties, opts.BaselineName = tl, "spec"
-		opts.Baseline = func(t model.TiePolicy) *model.Rules { return model.Spec().WithTie(t) }
+		opts.Baseline = func(t model.TiePolicy) ruleset.Set { return ruleset.Spec().WithTie(t) }
 	case !ok:
 		return usageError(stderr, fmt.Errorf("-control: unknown rule set %q: proposed, spec or an amendment (see -list)", o.control))
 	default:
 		if a.Pinned && slices.Contains(o.set, "tie") && (len(tl) != 1 || tl[0] != a.Tie) {
 			return usageError(stderr, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", o.tie, a.Name, a.Tie))
 		}
-		opts.Ties, opts.Baseline, opts.BaselineName = a.Ties(tl), a.Rules, a.Name
+		opts.Ties, opts.Baseline, opts.BaselineName = a.Ties(tl), a.Set, a.Name
 	}
 	if err := checkGolden(o); err != nil {
 		return usageError(stderr, err)

@@ -510,7 +510,7 @@ func witnessTraceCases() ([]Case, []string, error) {
 	var cs []Case
 	var skipped []string
 	for _, m := range mutants.All() {
-		if m.History != nil || m.Community != nil {
+		if m.Change.History != nil || m.Change.Community != nil {
 			continue // the walk's witnesses are history vectors; the community mechanisms have none
 		}
 		for _, name := range []string{m.ID + ".clear.json", m.ID + ".clear.explore.json"} {
