@@ -172,7 +172,8 @@ func catalogue() []Finding {
 		{ID: "pin-shared-second", Severity: FalseComplete, Layer: LayerHistory, Document: History, Section: "3. A channel round over page subscriptions",
 			Says:     "A page's next page asks until the page's oldest created_at minus one second.",
 			Wrong:    "Wraps sharing the oldest second of a full page beyond what the page held are skipped, while the cursor claims the second.",
-			Proposal: "When a page is full, its oldest second MUST be asked again pinned (since = until = that second) with the limit raised by the wraps already held there, until a pinned answer is proven short.",
+			Proposal: "When a page is full, its oldest second MUST be asked again pinned (since = until = that second) with the limit raised by the wraps already held there, until a pinned answer is proven short. " +
+				"A short pinned answer that proves nothing (the relay's cap unknown above it) MUST be proven by asking the page it came from again at the pinned limit, where the relay sends more if its cap is above that answer; a second still unproven makes the page incomplete and is reported.",
 			Where:    "ties", Invariant: "H4-no-gap", Without: "H12"},
 		{ID: "cap-detection", Severity: FalseComplete, Layer: LayerHistory, Document: History, Section: "3. A channel round over page subscriptions",
 			Says:     "A page shorter than its limit ends the walk: the relay has nothing older.",
@@ -187,7 +188,8 @@ func catalogue() []Finding {
 		{ID: "stray-is-evidence", Severity: FalseComplete, Layer: LayerHistory, Document: History, Section: "3. A channel round over page subscriptions",
 			Says:     "A relay's answer to a page is counted by the wraps that fall inside the page's window.",
 			Wrong:    "A relay that ignores the window replays its newest wraps; none counts, the page looks short, and the channel is sealed unread.",
-			Proposal: "A wrap outside the page's window MUST be taken as evidence against its relay, which leaves the round; it MUST NOT make the page short.",
+			Proposal: "A wrap outside the page's window MUST be taken as evidence against its relay, which leaves the round; it MUST NOT make the page short. " +
+				"A wrap inside the page's filter dated before 0 or past the latest time the walk reads MUST be ignored: it is neither read nor held against its relay, and one dated past that time counts against the limit.",
 			Where:    "strays", Invariant: "H3-failed-relay", Without: "H15"},
 		{ID: "bridge-floor", Severity: FalseComplete, Layer: LayerHistory, Document: History, Section: "3. A channel round over page subscriptions",
 			Says:     "The bridge walks down to the saved newest.",
