@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -172,11 +173,16 @@ func feed(r *Round, relay int, id string, frame []byte) bool {
 	return false
 }
 
-// createdAtMs is a wire created_at (seconds) in ms; one the walk cannot
-// read (negative, or past MaxTimeMs) maps to -1, outside every window.
+// createdAtMs is a wire created_at (seconds) in ms. One the walk cannot
+// read keeps its side of the range, so a page's window judges it as the
+// relay's filter did: before 0 it maps to -1, past MaxTimeMs to the
+// largest int64 (a wrap dated there sorts before every readable one).
 func createdAtMs(s int64) int64 {
-	if s < 0 || s > MaxTimeMs/1000 {
+	switch {
+	case s < 0:
 		return -1
+	case s > MaxTimeMs/1000:
+		return math.MaxInt64
 	}
 	return s * 1000
 }

@@ -20,6 +20,7 @@ const (
 	InvResume
 	InvHeal
 	InvEfficient
+	InvStated
 )
 
 // Invariants is the universe's invariant table.
@@ -42,6 +43,8 @@ var Invariants = []search.Invariant{
 		Doc: "a quiet repeated catch-up with held wraps missing at or above oldest stores one of them or moves newest or the pending region"},
 	{ID: "H9-efficient", Label: "H9", Unit: UnitRounds, Section: "Cold asks for everything, warm asks for what is new; skip the older pass when exhausted",
 		Doc: "a round asks no page whose window reaches into a region the saved cursor already proves complete, beyond the overlap below newest"},
+	{ID: "H10-stated", Label: "H10", Unit: UnitRounds, Section: "exhausted is earned (a second the walk cannot prove)",
+		Doc: "with no relay capped, a round whose relays answer states a second unproven only when a relay holds nothing else in the window of the page it came from, so that no question could show its cap"},
 }
 
 // Limitation is the invariant the document's own rules are known to break:

@@ -24,6 +24,9 @@ type Page struct {
 	// Pinned: the window is one second, the oldest of the pass's previous
 	// page, asked again (rules with Pin).
 	Pinned bool
+	// Probe: the pass's previous page asked again at a pinned page's
+	// limit, to learn the relays' caps (rules with ProveCap).
+	Probe bool
 }
 
 // Failure kinds of a relay in a round.
@@ -51,4 +54,13 @@ type Progress struct {
 	// Unproven counts the seconds a pinned page could not prove complete
 	// (a relay capped inside the second): the page they end is incomplete.
 	Unproven int
+	// UnprovenSeconds are those seconds, in the order reported.
+	UnprovenSeconds []UnprovenSecond
+}
+
+// UnprovenSecond is a second a round could not prove complete, and the
+// window of the page whose oldest second it was.
+type UnprovenSecond struct {
+	SecondMs int64
+	Origin   Window
 }

@@ -55,7 +55,8 @@ type pageState struct {
 	page      Page
 	open      []bool // by relay: asked and not yet settled
 	nopen     int
-	delivered []int
+	delivered []int   // by relay: wraps counted against the limit
+	readable  []int   // by relay: wraps read (in the window, in range)
 	low       []int64 // by relay: the oldest created_at it delivered in the window
 	atLow     []int   // by relay: how many of its wraps were at that created_at
 	failed    []bool
@@ -80,7 +81,7 @@ func NewRound(cfg Config, rules *Rules, saved Cursor, intent Intent, relays int,
 		return nil, err
 	}
 	r := &Round{cfg: cfg, rules: rules, intent: intent, saved: saved, store: store, out: make([]bool, relays),
-		all: make([]int, relays), buf: pageState{open: make([]bool, relays), delivered: make([]int, relays), low: make([]int64, relays), atLow: make([]int, relays), failed: make([]bool, relays)},
+		all: make([]int, relays), buf: pageState{open: make([]bool, relays), delivered: make([]int, relays), readable: make([]int, relays), low: make([]int64, relays), atLow: make([]int, relays), failed: make([]bool, relays)},
 		honours: make([]int, relays), seen: make([][][2]int, relays)}
 	for i := range r.all {
 		r.all[i] = i
@@ -147,14 +148,14 @@ func (r *Round) Next() (Page, bool) {
 	// The first four phases are the passes, in the same order.
 	p := Page{Pass: Pass(r.phase), Window: w, Limit: r.cfg.PageWraps, Relays: live}
 	if r.pin.on {
-		t := r.pin.full.OldestMs
-		p.Window, p.Limit, p.Pinned = Window{HasSince: true, SinceMs: t, HasUntil: true, UntilMs: t}, r.pin.limit, true
+		p = r.pinPage(p)
 	}
 	// One page is outstanding at a time, so its state is reused.
 	ps := &r.buf
 	ps.page, ps.nopen = p, len(live)
 	clear(ps.open)
 	clear(ps.delivered)
+	clear(ps.readable)
 	clear(ps.low)
 	clear(ps.atLow)
 	clear(ps.failed)
@@ -170,38 +171,60 @@ func (r *Round) Next() (Page, bool) {
 // wrap outside the page's window (or outside every window the walk reads,
 // MaxTimeMs), or one past the page's limit, is a stray: the rules decide
 // whether it is ignored (past the limit: counted) or ends the relay's part
-// in the round as evidence against it. Wraps from a
-// relay not asked, or after it settled, are ignored: the round reads the
-// page back from the store with the page's own filter.
+// in the round as evidence against it. A wrap inside the page's filter
+// whose created_at the rules call impossible is neither read nor held
+// against the relay (impossible). Wraps from a relay not asked, or after
+// it settled, are ignored: the round reads the page back from the store
+// with the page's own filter.
 func (r *Round) Deliver(relay int, events []Event) {
 	if !r.asked(relay) {
 		return
 	}
+	ps := r.page
 	for _, e := range events {
-		if r.page.delivered[relay] >= r.page.page.Limit && r.rules.Stray() == Refuse {
+		if ps.delivered[relay] >= ps.page.Limit && r.rules.Stray() == Refuse {
 			// NIP-01: a relay sends at most limit events for a filter.
-			r.fail(relay, FailStray, "more wraps than the limit "+optMs(true, int64(r.page.page.Limit)))
+			r.fail(relay, FailStray, "more wraps than the limit "+optMs(true, int64(ps.page.Limit)))
 			r.settleIfDone()
 			return
 		}
-		if !inRange(e.CreatedAtMs) || !r.page.page.Window.Contains(e.CreatedAtMs) {
+		t := e.CreatedAtMs
+		if !inRange(t) && ps.page.Window.Contains(t) && r.rules.Impossible(t) {
+			r.impossible(relay, t)
+			continue
+		}
+		if !inRange(t) || !ps.page.Window.Contains(t) {
 			if r.rules.Stray() == Refuse {
-				r.fail(relay, FailStray, "a wrap at "+optMs(true, e.CreatedAtMs)+" outside "+r.page.page.Window.String())
+				r.fail(relay, FailStray, "a wrap at "+optMs(true, t)+" outside "+ps.page.Window.String())
 				r.settleIfDone()
 				return
 			}
 			continue
 		}
-		if r.page.delivered[relay] == 0 || e.CreatedAtMs < r.page.low[relay] {
-			r.page.low[relay], r.page.atLow[relay] = e.CreatedAtMs, 0
+		if ps.readable[relay] == 0 || t < ps.low[relay] {
+			ps.low[relay], ps.atLow[relay] = t, 0
 		}
-		if e.CreatedAtMs == r.page.low[relay] {
-			r.page.atLow[relay]++
+		if t == ps.low[relay] {
+			ps.atLow[relay]++
 		}
-		r.page.delivered[relay]++
+		ps.delivered[relay]++
+		ps.readable[relay]++
 		if r.store.Add(e) {
 			r.progress.Stored++
 		}
+	}
+}
+
+// impossible takes a wrap dated where no honest writer dates one, sent
+// inside the page's filter. Before 0 it sorts after every readable wrap,
+// so a relay sends it only once it has sent every readable wrap of the
+// window: it takes no readable wrap's place and is dropped. Past
+// MaxTimeMs it sorts before every readable wrap and took the place of
+// one: it counts against the limit (the page is not taken for short),
+// and is not read.
+func (r *Round) impossible(relay int, t int64) {
+	if t > MaxTimeMs {
+		r.page.delivered[relay]++
 	}
 }
 
@@ -308,8 +331,12 @@ func (r *Round) settleIfDone() {
 		s.Raw += d
 		if !r.rules.Bottomed(d, ps.page.Limit, r.capacity(i, ps.page.Limit)) {
 			s.Bottomed = false
-			if d > 0 && d < ps.page.Limit && (!cut || ps.low[i] > read.SinceMs) {
-				read.SinceMs, cut = max(read.SinceMs, ps.low[i]), true
+			low := ps.low[i]
+			if ps.readable[i] == 0 {
+				low = MaxTimeMs + 1 // it read nothing of the window
+			}
+			if d > 0 && d < ps.page.Limit && (!cut || low > read.SinceMs) {
+				read.SinceMs, cut = max(read.SinceMs, low), true
 			}
 		}
 		s.Full = s.Full || d >= ps.page.Limit
@@ -323,8 +350,12 @@ func (r *Round) settleIfDone() {
 			}
 		}
 	}
-	if ps.page.Pinned {
-		r.afterPin(s)
+	switch {
+	case ps.page.Pinned:
+		r.afterPin(ps, s)
+		return
+	case ps.page.Probe:
+		r.afterProbe(ps, s)
 		return
 	}
 	if s.Complete && r.rules.Pin(s) {

@@ -1,27 +1,46 @@
 package history
 
 // The pinned re-ask of a page's oldest second (rules with Pin): the
-// same-second safe boundary the proposed rules add to the document's walk.
+// same-second safe boundary the proposed rules add to the document's walk,
+// and the probe that proves a short pinned answer (rules with ProveCap).
 
 // pinState is the pinned re-ask of a page's oldest second (rules with Pin).
 type pinState struct {
-	on    bool
-	full  PageSummary // the page whose oldest second is pinned
-	limit int
-	tries int
-	sent  []int // by relay: wraps of the pinned second it sent on the page before
+	on     bool
+	full   PageSummary // the page whose oldest second is pinned
+	origin Window      // that page's window
+	limit  int
+	tries  int
+	sent   []int // by relay: wraps of the pinned second it sent on the page before
+	// The probe (ProveCap): planned after a short pinned answer that
+	// proved nothing; answer holds each relay's pinned answer to judge
+	// again once the probe has shown what the relay can send.
+	probe, probed bool
+	answer        []int
 }
 
 // startPin plans the pinned re-ask of the oldest second of page ps, whose
 // summary is s: the limit is raised by the wraps already held there, and
 // each relay's count of wraps of that second is kept to check its answer.
 func (r *Round) startPin(ps *pageState, s PageSummary) {
-	r.pin = pinState{on: true, full: s, limit: r.cfg.PageWraps + s.AtOldest, tries: 1, sent: make([]int, len(r.out))}
+	r.pin = pinState{on: true, full: s, origin: ps.page.Window, limit: r.cfg.PageWraps + s.AtOldest, tries: 1, sent: make([]int, len(r.out))}
 	for _, i := range ps.page.Relays {
-		if ps.delivered[i] > 0 && ps.low[i] == s.OldestMs {
+		if ps.readable[i] > 0 && ps.low[i] == s.OldestMs {
 			r.pin.sent[i] = ps.atLow[i]
 		}
 	}
+}
+
+// pinPage is the page the pin asks next: the pinned second, or the probe
+// (the page it came from at the pinned limit).
+func (r *Round) pinPage(p Page) Page {
+	if r.pin.probe {
+		p.Window, p.Limit, p.Probe = r.pin.origin, r.pin.limit, true
+		return p
+	}
+	t := r.pin.full.OldestMs
+	p.Window, p.Limit, p.Pinned = Window{HasSince: true, SinceMs: t, HasUntil: true, UntilMs: t}, r.pin.limit, true
+	return p
 }
 
 // checkPinned: a relay that sent wraps of the pinned second on the page
@@ -44,20 +63,58 @@ func (r *Round) checkPinned(ps *pageState) {
 // afterPin judges a pinned page: proven short, the pinned second is
 // complete and the page it came from goes on as it would have; full, the
 // second is asked again with a higher limit (at most CatchUpPages more
-// times); short but not provably so, or failed, the second cannot be
-// proven complete and the page it came from counts as incomplete.
-func (r *Round) afterPin(s PageSummary) {
-	full := r.pin.full
+// times); short but not provably so, the probe is asked once (ProveCap)
+// when it can tell more than the pinned page did; otherwise, or failed,
+// the second cannot be proven complete and the page it came from counts
+// as incomplete.
+func (r *Round) afterPin(ps *pageState, s PageSummary) {
 	switch {
 	case s.Complete && s.Bottomed:
 	case s.Complete && s.Full && r.pin.tries <= r.cfg.CatchUpPages:
 		r.pin.tries++
 		r.pin.limit = r.cfg.PageWraps + s.Count
 		return
+	case s.Complete && !r.pin.probed && r.pin.origin != ps.page.Window && r.rules.ProveCap():
+		r.pin.probe, r.pin.probed = true, true
+		r.pin.answer = make([]int, len(r.out))
+		for _, i := range ps.page.Relays {
+			r.pin.answer[i] = ps.delivered[i]
+		}
+		return
 	default:
-		r.progress.Unproven++
-		full.Complete = false
+		r.unproven()
 	}
+	r.endPin()
+}
+
+// afterProbe judges the pinned answers again with what the probe showed
+// of each relay's cap (Round.learn has recorded the probe's answers): the
+// second is complete when the probe is complete and every relay's pinned
+// answer is now proven short.
+func (r *Round) afterProbe(ps *pageState, s PageSummary) {
+	ok := s.Complete
+	for _, i := range ps.page.Relays {
+		if ok && !r.rules.Bottomed(r.pin.answer[i], r.pin.limit, r.capacity(i, r.pin.limit)) {
+			ok = false
+		}
+	}
+	if !ok {
+		r.unproven()
+	}
+	r.endPin()
+}
+
+// unproven reports the pinned second as one the round could not prove
+// complete: the page it came from counts as incomplete.
+func (r *Round) unproven() {
+	r.progress.Unproven++
+	r.progress.UnprovenSeconds = append(r.progress.UnprovenSeconds, UnprovenSecond{SecondMs: r.pin.full.OldestMs, Origin: r.pin.origin})
+	r.pin.full.Complete = false
+}
+
+// endPin ends the pin and goes on from the page it came from.
+func (r *Round) endPin() {
+	full := r.pin.full
 	r.pin = pinState{}
 	r.advance(full)
 }

@@ -90,10 +90,23 @@ type Rules struct {
 	// short; false walks on below with Boundary alone, and wraps sharing
 	// that second beyond the page are never asked.
 	Pin func(s PageSummary) bool
+	// ProveCap: after a pinned page a relay answered short without proof
+	// (its cap unknown above what it sent), ask the page the second came
+	// from again at the pinned limit: a relay that sends more there has
+	// shown a cap above its pinned answer, which proves the second whole.
+	// false: the second is reported unproven at once.
+	ProveCap func() bool
 	// Stray is what a wrap delivered outside the page's window means for
 	// its relay: Wait ignores the wrap (the relay stays in the walk), Refuse
 	// takes it as evidence that the relay ignores filters.
 	Stray func() Settle
+	// Impossible: is created_at one no honest writer produces (before 0,
+	// or past every time the walk reads). A relay that sends such a wrap
+	// inside the page's filter obeyed the filter; the wrap is ignored
+	// rather than taken for a stray, and one dated past every readable
+	// time still counts against the limit, as it took a place in the
+	// answer.
+	Impossible func(createdAtMs int64) bool
 	// Ceiling is the until of the newest page at local time nowMs: ok false
 	// asks without one, and a wrap dated ahead becomes the cursor's newest.
 	Ceiling func(nowMs, skewMs int64) (untilMs int64, ok bool)
@@ -154,7 +167,9 @@ func Spec() *Rules {
 			return c
 		},
 		Pin:         func(PageSummary) bool { return false },
+		ProveCap:    func() bool { return false },
 		Stray:       func() Settle { return Wait },
+		Impossible:  func(int64) bool { return false },
 		Ceiling:     func(int64, int64) (int64, bool) { return 0, false },
 		BridgeFloor: func(saved Cursor, _ int64) int64 { return saved.NewestMs },
 	}
@@ -180,6 +195,8 @@ func Healing() *Rules {
 //   - same-second safe boundary: the oldest second of a page the relays did
 //     not prove short is asked again pinned, the limit raised by the wraps
 //     already held there, until a pinned page is proven short (Pin);
+//     a short pinned answer that proves nothing is proven by the page it
+//     came from asked again at the pinned limit (ProveCap);
 //   - cap detection: a short answer proves a relay bottomed out only when
 //     the relay is known to honour the limit (a capability record, or an
 //     earlier page it filled), or it delivered fewer than it did to a page
@@ -189,17 +206,20 @@ func Healing() *Rules {
 //     skew ahead of local time, so a wrap from the future never becomes the
 //     cursor's newest (Ceiling);
 //   - a wrap outside the page's window is evidence against its relay, which
-//     leaves the walk, never a short page (Stray);
+//     leaves the walk, never a short page (Stray), unless its created_at is
+//     one no honest writer produces: such a wrap is ignored (Impossible);
 //   - the bridge walks down to the newest page's since, the overlap
 //     included, not to the saved newest (BridgeFloor).
 func Proposed() *Rules {
 	r := Healing()
 	r.Name = "proposed"
 	r.Pin = func(s PageSummary) bool { return !s.Bottomed && s.Count > 0 }
+	r.ProveCap = func() bool { return true }
 	r.Bottomed = func(delivered, limit int, k Capacity) bool {
 		return delivered == 0 || (delivered < limit && (limit <= k.Honours || delivered < k.Seen))
 	}
 	r.Stray = func() Settle { return Refuse }
+	r.Impossible = func(t int64) bool { return !inRange(t) }
 	r.Ceiling = func(nowMs, skewMs int64) (int64, bool) { return min(nowMs, MaxTimeMs-skewMs) + skewMs, true }
 	r.BridgeFloor = func(saved Cursor, overlapMs int64) int64 { return Opening(saved, overlapMs).SinceMs }
 	return r

@@ -80,7 +80,8 @@ func (u UniverseConfig) params() witnessfile.Params {
 	for _, o := range []struct {
 		name string
 		v    int64
-	}{{"tick", int64(u.Tick)}, {"cap", int64(u.Cap)}, {"future", b2i(u.Future)}, {"strays", b2i(u.Strays)}, {"backdate", b2i(u.Backdate)}, {"skew", u.Round.SkewMs}} {
+	}{{"tick", int64(u.Tick)}, {"cap", int64(u.Cap)}, {"future", b2i(u.Future)}, {"strays", b2i(u.Strays)}, {"backdate", b2i(u.Backdate)}, {"skew", u.Round.SkewMs},
+		{"absurd", b2i(u.Absurd)}, {"unrecorded", b2i(u.Unrecorded)}} {
 		if o.v != 0 {
 			p = append(p, witnessfile.ParamValue{Name: o.name, Num: o.v})
 		}
@@ -98,14 +99,15 @@ func b2i(b bool) int64 {
 func universeOf(w *witnessfile.Witness) (UniverseConfig, error) {
 	u := UniverseConfig{Depth: w.Depth}
 	fields := map[string]*int64{}
-	var page, cu, lo, ov, mt, tick, capped, future, strays, backdate, skew int64
+	var page, cu, lo, ov, mt, tick, capped, future, strays, backdate, skew, absurd, unrecorded int64
 	fields["page"], fields["catch-up-pages"], fields["load-older-pages"], fields["overlap"], fields["max-t"] = &page, &cu, &lo, &ov, &mt
 	fields["tick"], fields["cap"], fields["future"], fields["strays"], fields["backdate"], fields["skew"] = &tick, &capped, &future, &strays, &backdate, &skew
+	fields["absurd"], fields["unrecorded"] = &absurd, &unrecorded
 	seen := map[string]bool{}
 	for _, p := range w.Point {
 		dst, ok := fields[p.Name]
 		if !ok || p.IsStr || seen[p.Name] {
-			return u, witnessfile.Bad("point parameter %s: want each of page, catch-up-pages, load-older-pages, overlap, max-t once (and optionally tick, cap, future, strays, backdate, skew), as integers", p.Name)
+			return u, witnessfile.Bad("point parameter %s: want each of page, catch-up-pages, load-older-pages, overlap, max-t once (and optionally tick, cap, future, strays, backdate, skew, absurd, unrecorded), as integers", p.Name)
 		}
 		seen[p.Name] = true
 		*dst = p.Num
@@ -125,13 +127,15 @@ func universeOf(w *witnessfile.Witness) (UniverseConfig, error) {
 		min    int64
 	}{{"page", page, int64(d.PageWraps), 1}, {"catch-up-pages", cu, int64(d.CatchUpPages), 1}, {"load-older-pages", lo, int64(d.LoadOlderPages), 1},
 		{"overlap", ov, d.OverlapMs, 0}, {"max-t", mt, maxSlots, 2}, {"tick", tick, maxSlots, 0}, {"cap", capped, maxSlots, 0},
-		{"future", future, 1, 0}, {"strays", strays, 1, 0}, {"backdate", backdate, 1, 0}, {"skew", skew, d.SkewMs, 0}} {
+		{"future", future, 1, 0}, {"strays", strays, 1, 0}, {"backdate", backdate, 1, 0}, {"skew", skew, d.SkewMs, 0},
+		{"absurd", absurd, 1, 0}, {"unrecorded", unrecorded, 1, 0}} {
 		if f.v < f.min || f.v > f.max {
 			return u, witnessfile.Bad("point %s %d: want %d..%d", f.name, f.v, f.min, f.max)
 		}
 	}
 	u.Round = Config{PageWraps: int(page), CatchUpPages: int(cu), LoadOlderPages: int(lo), OverlapMs: ov, SkewMs: skew}
 	u.MaxT, u.Tick, u.Cap, u.Future, u.Strays, u.Backdate = int(mt), int(tick), int(capped), future == 1, strays == 1, backdate == 1
+	u.Absurd, u.Unrecorded = absurd == 1, unrecorded == 1
 	if err := u.Validate(); err != nil {
 		return u, witnessfile.Bad("%v", err)
 	}
@@ -152,6 +156,8 @@ func actionOf(t int) witnessfile.Action {
 		return witnessfile.Action{Action: "publish-future", Ctx: "both"}
 	case t == tBackdate:
 		return witnessfile.Action{Action: "publish-backdated", Ctx: "both"}
+	case t == tAbsurd:
+		return witnessfile.Action{Action: "publish-before-0", Ctx: "both"}
 	}
 	rt := decodeRound(t)
 	a := witnessfile.Action{Action: rt.intent.String(), Ctx: fmt.Sprintf("relay0=%s relay1=%s", rt.b[0], rt.b[1])}
@@ -174,12 +180,15 @@ func transOf(a witnessfile.Action) (int, error) {
 			}
 		}
 		return 0, witnessfile.Bad("publish to %q: want relay0, relay1 or both", a.Ctx)
-	case "publish-future", "publish-backdated":
+	case "publish-future", "publish-backdated", "publish-before-0":
 		if a.Ctx != "both" || a.Value != 0 {
 			return 0, witnessfile.Bad("%s takes ctx both and no value", a.Action)
 		}
-		if a.Action == "publish-future" {
+		switch a.Action {
+		case "publish-future":
 			return tFuture, nil
+		case "publish-before-0":
+			return tAbsurd, nil
 		}
 		return tBackdate, nil
 	case "live", "rekey":

@@ -24,6 +24,12 @@ type UniverseConfig struct {
 	// wrap the overlap back (as a relay receiving a wrap late delivers it
 	// below what was asked before).
 	Future, Strays, Backdate bool
+	// Absurd adds a member who dates a wrap before 0, which no honest
+	// writer does and an honest relay returns to a page with no since.
+	Absurd bool
+	// Unrecorded: no relay has a capability record, so a short answer
+	// proves a relay bottomed only by what the round saw it send.
+	Unrecorded bool
 }
 
 // DefaultUniverse is the universe the tests and the mutant gate explore:
@@ -102,11 +108,29 @@ func BackdateUniverse() UniverseConfig {
 	return u
 }
 
+// AbsurdUniverse is the default universe with a member who dates a wrap
+// before 0.
+func AbsurdUniverse() UniverseConfig {
+	u := DefaultUniverse()
+	u.Absurd = true
+	return u
+}
+
+// PlateauUniverse has three wraps to a second, pages of two and relays
+// with no capability record: a second holds more wraps than a page, and
+// only what a relay sends in the round shows its cap.
+func PlateauUniverse() UniverseConfig {
+	u := DefaultUniverse()
+	u.Tick, u.Round.PageWraps, u.Unrecorded = 3, 2, true
+	return u
+}
+
 // Variants are the universes every rule set meant to close the holes is
 // explored in, by name.
 func Variants() []NamedUniverse {
 	return []NamedUniverse{{"default", DefaultUniverse()}, {"ties", TiesUniverse()}, {"capped", CappedUniverse()},
-		{"future", FutureUniverse()}, {"strays", StraysUniverse()}, {"overlap", OverlapUniverse()}, {"backdate", BackdateUniverse()}}
+		{"future", FutureUniverse()}, {"strays", StraysUniverse()}, {"overlap", OverlapUniverse()}, {"backdate", BackdateUniverse()},
+		{"absurd", AbsurdUniverse()}, {"plateau", PlateauUniverse()}}
 }
 
 // GateVariants are the variants at the depths the mutant gate and `make
@@ -115,7 +139,7 @@ func Variants() []NamedUniverse {
 // default universe last and whole.
 func GateVariants() []NamedUniverse {
 	vs := Variants()
-	depth := map[string]int{"ties": 4, "capped": 5, "future": 4, "strays": 3, "overlap": 4, "backdate": 5}
+	depth := map[string]int{"ties": 4, "capped": 5, "future": 4, "strays": 3, "overlap": 4, "backdate": 5, "absurd": 3, "plateau": 4}
 	out := make([]NamedUniverse, 0, len(vs))
 	for _, v := range vs[1:] {
 		v.U.Depth = depth[v.Name]
@@ -207,11 +231,12 @@ var (
 	tFuture        = tRounds + 2*len(combos)*2
 	tHostileRounds = tFuture + 1
 	tBackdate      = tHostileRounds + 2*len(hostileCombos)*2
-	nTransitions   = tBackdate + 1
+	tAbsurd        = tBackdate + 1
+	nTransitions   = tAbsurd + 1
 )
 
 func isRound(t int) bool {
-	return (t >= tRounds && t < tFuture) || (t >= tHostileRounds && t < nTransitions)
+	return (t >= tRounds && t < tFuture) || (t >= tHostileRounds && t < tAbsurd)
 }
 
 func decodeRound(t int) roundTrans {
@@ -333,14 +358,17 @@ func (w *World) step(s state, t int) (state, []search.Finding, bool) {
 	n := s
 	n.quiet = 0
 	switch {
-	case t <= tPublishBoth || t == tFuture || t == tBackdate:
-		if s.next > w.U.MaxT || (t == tFuture && !w.U.Future) || (t == tBackdate && (!w.U.Backdate || w.U.Round.OverlapMs == 0)) {
+	case t <= tPublishBoth || t == tFuture || t == tBackdate || t == tAbsurd:
+		if s.next > w.U.MaxT || (t == tFuture && !w.U.Future) || (t == tBackdate && (!w.U.Backdate || w.U.Round.OverlapMs == 0)) || (t == tAbsurd && !w.U.Absurd) {
 			return s, nil, false
 		}
 		targets := []int{0, 1}
-		if t == tFuture {
+		switch t {
+		case tFuture:
 			n.future |= bit(s.next)
-		} else {
+		case tAbsurd:
+			n.absurd |= bit(s.next)
+		default:
 			if t == tBackdate {
 				n.back |= bit(s.next)
 			} else {

@@ -51,10 +51,12 @@ func (w *World) runRound(s state, rt roundTrans) (roundRun, error) {
 	}
 	if u.Cap > 0 {
 		rs[1].Cap = u.Cap
-	} else {
+	} else if !u.Unrecorded {
 		rs[1].Record = Unbounded
 	}
-	rs[0].Record = Unbounded
+	if !u.Unrecorded {
+		rs[0].Record = Unbounded
+	}
 	post := s
 	round, err := NewRound(u.Round, w.Rules, s.cursor, rt.intent, relays, store)
 	if err != nil {
@@ -101,9 +103,9 @@ func quietMode(m Mode) bool { return m == Answers || m == AuthThenAnswers }
 // pageBound is the most pages a round may ask: the newest page, a bridge
 // and a repair of CatchUpPages each, the older pass's budget, and for each
 // of them the pinned re-asks of its oldest second (CatchUpPages + 1 at
-// most).
+// most) and one probe.
 func pageBound(cfg Config) int {
-	return (1 + 2*cfg.CatchUpPages + max(cfg.CatchUpPages, cfg.LoadOlderPages)) * (cfg.CatchUpPages + 2)
+	return (1 + 2*cfg.CatchUpPages + max(cfg.CatchUpPages, cfg.LoadOlderPages)) * (cfg.CatchUpPages + 3)
 }
 
 // round is the round transition and its checks.
@@ -150,6 +152,14 @@ repeat:
 		add(InvMonotone, "exhausted was cleared by a round: %s -> %s", pre, post)
 	}
 	fs = append(fs, w.failureChecks(rt, pre, post, prog, rr.strayed)...)
+	if quietMode(rt.b[0].mode) && quietMode(rt.b[1].mode) && !rt.mid && u.Cap == 0 {
+		for _, us := range prog.UnprovenSeconds {
+			if !s.undecidable(u, us) {
+				add(InvStated, "the round stated second %d unproven, though every relay holds another wrap in the page's window %s and answers any limit", us.SecondMs, us.Origin)
+				break
+			}
+		}
+	}
 	if quiet && rt.intent == CatchUp && pre.HasNewest && s.late != 0 {
 		// A wrap that arrived in the claimed newest second (or within the
 		// overlap below it) is what the warm open's since is for.
@@ -261,6 +271,33 @@ func (w *World) failureChecks(rt roundTrans, pre, post Cursor, prog Progress, st
 		}
 	}
 	return fs
+}
+
+// undecidable reports whether some relay holds wraps of the unproven
+// second and no other readable wrap in the window of the page it came
+// from: no answer it can give shows whether its cap stops inside the
+// second.
+func (s state) undecidable(u UniverseConfig, us UnprovenSecond) bool {
+	for _, h := range s.held {
+		at, other := false, false
+		for t := 1; t < s.next; t++ {
+			if h&bit(t) == 0 || !s.addressable(t) {
+				continue
+			}
+			d := s.date(u, t)
+			switch {
+			case !inRange(d) || !us.Origin.Contains(d):
+			case d == us.SecondMs:
+				at = true
+			default:
+				other = true
+			}
+		}
+		if at && !other {
+			return true
+		}
+	}
+	return false
 }
 
 func samePending(a, b *Window) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }

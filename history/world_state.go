@@ -17,9 +17,10 @@ type state struct {
 	late    int32 // wraps dated inside the second the cursor claimed when they arrived
 	future  int32 // wraps a member dated far ahead (hostile universe)
 	back    int32 // wraps a member dated the overlap back (Backdate)
+	absurd  int32 // wraps a member dated before 0 (Absurd)
 }
 
-const width = 13
+const width = 14
 
 func initial() state {
 	s := state{next: 2}
@@ -48,7 +49,7 @@ func (s state) encode() []int32 {
 		row[6], row[7] = int32(p.SinceMs), int32(p.UntilMs)
 	}
 	row[8], row[9] = int32(s.next), int32(s.quiet)
-	row[10], row[11], row[12] = s.late, s.future, s.back
+	row[10], row[11], row[12], row[13] = s.late, s.future, s.back, s.absurd
 	return row
 }
 
@@ -67,7 +68,7 @@ func decode(row []int32) state {
 	}
 	s.rekeyed, s.fetched = f&4 != 0, f&8 != 0
 	s.next, s.quiet = int(row[8]), int(row[9])
-	s.late, s.future, s.back = row[10], row[11], row[12]
+	s.late, s.future, s.back, s.absurd = row[10], row[11], row[12], row[13]
 	return s
 }
 
@@ -91,6 +92,9 @@ func (s state) date(u UniverseConfig, t int) int64 {
 	if s.future&bit(t) != 0 {
 		return farAhead + int64(t)
 	}
+	if s.absurd&bit(t) != 0 {
+		return -int64(t) // before 0: no honest writer's date
+	}
 	if s.back&bit(t) != 0 {
 		return max(u.dateOf(t)-u.Round.OverlapMs, 2) // never into the prior epoch's second
 	}
@@ -99,11 +103,12 @@ func (s state) date(u UniverseConfig, t int) int64 {
 
 // missing lists the addressable wraps some relay holds and the store does
 // not, for which keep(slot, created_at) is true. A wrap dated in the
-// future is not yet due and never missing.
+// future is not yet due and never missing; one dated before 0 is no wrap
+// the walk reads.
 func (s state) missing(u UniverseConfig, keep func(t int, d int64) bool) []int {
 	var out []int
 	for t := 1; t < s.next; t++ {
-		if s.addressable(t) && s.heldAnywhere(t) && s.store&bit(t) == 0 && s.future&bit(t) == 0 && keep(t, s.date(u, t)) {
+		if s.addressable(t) && s.heldAnywhere(t) && s.store&bit(t) == 0 && (s.future|s.absurd)&bit(t) == 0 && keep(t, s.date(u, t)) {
 			out = append(out, t)
 		}
 	}
@@ -132,7 +137,7 @@ func (s state) events(u UniverseConfig, mask int32) []Event {
 			out = append(out, Event{ID: eventID(t), CreatedAtMs: s.date(u, t)})
 		}
 	}
-	if u.Tick > 1 || s.future != 0 || s.back != 0 {
+	if u.Tick > 1 || s.future != 0 || s.back != 0 || s.absurd != 0 {
 		SortNewestFirst(out)
 	}
 	return out
@@ -169,6 +174,9 @@ func (s state) String() string {
 	}
 	if s.back != 0 {
 		extra += " backdated " + maskString(s.back)
+	}
+	if s.absurd != 0 {
+		extra += " dated-before-0 " + maskString(s.absurd)
 	}
 	if s.late != 0 {
 		extra += " late " + maskString(s.late)

@@ -85,12 +85,16 @@ func History() []Mutant {
 			func(r *history.Rules) { r.Stray = spec.Stray })),
 		proposed(walk("H18", "the bridge walks down to the newest page's since, the overlap included", "proposed: late wraps inside the overlap",
 			func(r *history.Rules) { r.BridgeFloor = spec.BridgeFloor })),
+		proposed(walk("H19", "a wrap dated where no honest writer dates one is ignored, not held against its relay", "proposed: hostile relays (impossible dates)",
+			func(r *history.Rules) { r.Impossible = spec.Impossible })),
+		proposed(walk("H20", "a short pinned answer is proven by the page it came from asked again at the pinned limit", "proposed: same-second safe boundary (a second beyond a page)",
+			func(r *history.Rules) { r.ProveCap = spec.ProveCap })),
 	}
 }
 
 // proposedBase names the history mutants that change history.Proposed
 // rather than the document's rules.
-var proposedBase = map[string]bool{"H12": true, "H13": true, "H14": true, "H15": true, "H18": true}
+var proposedBase = map[string]bool{"H12": true, "H13": true, "H14": true, "H15": true, "H18": true, "H19": true, "H20": true}
 
 // proposed marks a mutant of the proposal; a catalogue entry without its
 // id in proposedBase is a programming error caught by the tests.

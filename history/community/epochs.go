@@ -79,6 +79,10 @@ type Member struct {
 	Keys     []HeldKey
 	Removed  bool
 	Stranded bool
+	// Dropped counts the retired epochs whose keys the rules let go
+	// (Rules.Keep): history sealed under them can no longer be read, and
+	// is reported so, not shown as an empty past.
+	Dropped int
 }
 
 // NewMember holds epoch 0, joined at joinedAt.
@@ -102,17 +106,20 @@ type Adoption struct {
 // Pass is one adoption pass over the rekey wraps the database holds (db),
 // at time now: it judges the next epoch, adopts it when the rules say so,
 // and goes on while they allow chaining. It returns the member after the
-// pass and the adoptions it made, in order.
+// pass and the adoptions it made, in order. The rotations are grouped by
+// epoch once, in db's order, so a chain of n adoptions costs O(n + |db|)
+// rather than a scan of db per step.
 func Pass(r *Rules, m Member, db []Rotation, now int) (Member, []Adoption) {
 	m.Keys = slices.Clone(m.Keys)
+	byEpoch := make(map[int][]Rotation)
+	for _, rot := range db {
+		if rot.Epoch > m.Held {
+			byEpoch[rot.Epoch] = append(byEpoch[rot.Epoch], rot)
+		}
+	}
 	var out []Adoption
 	for !m.Removed && !m.Stranded {
-		var at []Rotation
-		for _, rot := range db {
-			if rot.Epoch == m.Held+1 {
-				at = append(at, rot)
-			}
-		}
+		at := byEpoch[m.Held+1]
 		v, i := r.Judge(at, m.JoinedAt)
 		switch v {
 		case Removed:
@@ -129,7 +136,10 @@ func Pass(r *Rules, m Member, db []Rotation, now int) (Member, []Adoption) {
 		rot := at[i]
 		old := m.Keys[len(m.Keys)-1]
 		old.Retired, old.RetiredAt = true, r.RetireAt(rot.At, now)
-		m.Keys = append(r.Keep(m.Keys[:len(m.Keys)-1]), old, HeldKey{Epoch: rot.Epoch})
+		priors := m.Keys[:len(m.Keys)-1]
+		kept := r.Keep(priors)
+		m.Dropped += len(priors) - len(kept)
+		m.Keys = append(kept, old, HeldKey{Epoch: rot.Epoch})
 		m.Held = rot.Epoch
 		out = append(out, Adoption{Rotation: rot})
 		if !r.Chain(len(out)) {

@@ -10,6 +10,11 @@ const (
 	// RekeyLookahead is the channel rekey watch's window past the held
 	// epoch (CHANNEL_REKEY_LOOKAHEAD).
 	RekeyLookahead = 8
+	// MaxPriorEpochs bounds the retired keys a member keeps per channel
+	// under rekey-heal (NOTE.md, "A long rekey chain"): each is a plane
+	// the walk pages and the live REQ asks once more, and a rotator can
+	// publish any number of rotations. Eight rekey watch windows back.
+	MaxPriorEpochs = 8 * RekeyLookahead
 	// LiveReplay bounds the live subscription's stored replay per relay.
 	LiveReplay = 500
 	// CursorOverlap is the seam a warm window reopens, in seconds.
@@ -181,12 +186,27 @@ func Spec() *Rules {
 	}
 }
 
+// keepNewest keeps the newest MaxPriorEpochs-1 priors, leaving room for
+// the key superseded now: a member holds at most MaxPriorEpochs retired
+// keys besides the current one. The kept priors are a reslice: the
+// caller's appends move them to a new array once the old one is full, at
+// most twice the bound, so neither time nor memory grows with the chain.
+func keepNewest(priors []HeldKey) []HeldKey {
+	if n := len(priors) - (MaxPriorEpochs - 1); n > 0 {
+		return priors[n:]
+	}
+	return priors
+}
+
 // Heal is Spec with the fixes for the two findings of the epochs universe.
 // An adoption moves the cursor's newest back to just before the rotation,
 // so the new plane's region is walked again, and a round that started
 // under an older key generation moves no cursor (its reads stay in the
 // store). And an adoption drops the stored wraps its cutoff now refuses,
-// which were read before the member knew of the rotation.
+// which were read before the member knew of the rotation. And a member
+// keeps at most MaxPriorEpochs retired keys (the newest), counting the
+// epochs it lets go, so a long rekey chain bounds the keys held and the
+// live REQ.
 func Heal() *Rules {
 	r := Spec()
 	r.Name = "rekey-heal"
@@ -203,6 +223,7 @@ func Heal() *Rules {
 		return c
 	}
 	r.Commit = func(roundGen, gen int) bool { return roundGen == gen }
+	r.Keep = keepNewest
 	return r
 }
 

@@ -125,7 +125,7 @@ func appendKeys(b []byte, ks []HeldKey) []byte {
 }
 
 func appendMember(b []byte, m Member) []byte {
-	return appendKeys(append(b, byte(m.Held), flag(m.Removed), flag(m.Stranded)), m.Keys)
+	return appendKeys(append(b, byte(m.Held), flag(m.Removed), flag(m.Stranded), byte(m.Dropped)), m.Keys)
 }
 
 func (s *epochState) String() string {

@@ -94,7 +94,7 @@ func TestChanged(t *testing.T) {
 	if c := Changed(Spec(), r); len(c) != 1 || c[0] != "Chain" {
 		t.Errorf("Chain replaced: %v", c)
 	}
-	if c := Changed(Spec(), Heal()); !slices.Equal(c, []string{"Commit", "OnAdopt", "Purge"}) {
+	if c := Changed(Spec(), Heal()); !slices.Equal(c, []string{"Commit", "Keep", "OnAdopt", "Purge"}) {
 		t.Errorf("Heal: %v", c)
 	}
 }

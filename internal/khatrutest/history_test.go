@@ -229,3 +229,51 @@ func TestWalkOnEveryPeer(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkSecondBeyondAPage: ten seconds of 60 wraps each (more than a
+// page of 50) under two newer wraps, on khatru answering as NIP-01 says,
+// with no capability record. The relay's 60 wraps to a pinned second (a
+// limit of 98 or 100) are short, but nothing it sent before shows its cap
+// is above 60: without the probe every round reports the seconds unproven
+// and sets no cursor. The proposed walk asks the page the second came
+// from again at the pinned limit, which the relay fills, and one round
+// stores all 602 under an exhausted cursor.
+func TestWalkSecondBeyondAPage(t *testing.T) {
+	relay := startPeer(t, khatrutest.Options{Conforming: true})
+	base := nostr.Timestamp(1_700_000_000)
+	var evs []*nostr.Event
+	for s := range 10 {
+		for i := range 60 {
+			ev := &nostr.Event{CreatedAt: base + nostr.Timestamp(s), Kind: 1059, Tags: nostr.Tags{{"p", channelKey}}, Content: fmt.Sprintf("s%d-%d", s, i)}
+			if err := ev.Sign(wrapSK); err != nil {
+				t.Fatal(err)
+			}
+			evs = append(evs, ev)
+		}
+	}
+	evs = append(evs, giftWraps(t, "top", 2, base+100)...)
+	if err := relay.Preload(evs...); err != nil {
+		t.Fatal(err)
+	}
+	noProbe := history.Proposed().Clone()
+	noProbe.Name = "proposed without ProveCap"
+	noProbe.ProveCap = history.Spec().ProveCap
+	for _, tc := range []struct {
+		rules *history.Rules
+		whole bool
+	}{{noProbe, false}, {history.Proposed(), true}} {
+		store := history.NewMemoryStore()
+		var c history.Cursor
+		var p history.Progress
+		for range 2 {
+			c, p, _ = walkRound(t, relay.URL, tc.rules, c, store, base+1_000)
+		}
+		got := stored(store, evs)
+		switch {
+		case tc.whole && (got != len(evs) || !c.Exhausted || p.Unproven != 0):
+			t.Errorf("%s: cursor %s, %d of %d stored, %d unproven: want every wrap under an exhausted cursor", tc.rules.Name, c, got, len(evs), p.Unproven)
+		case !tc.whole && (c.HasNewest || p.Unproven == 0):
+			t.Errorf("%s: cursor %s, %d unproven: want the seconds reported unproven and no cursor", tc.rules.Name, c, p.Unproven)
+		}
+	}
+}

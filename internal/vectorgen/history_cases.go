@@ -240,7 +240,7 @@ func historyKind() Kind {
 // universe variants' knobs: its relays or members do what the default
 // universe's cannot, so its script would not be the one found.
 func variantWitness(point map[string]int64) bool {
-	for _, k := range []string{"tick", "cap", "future", "strays", "backdate"} {
+	for _, k := range []string{"tick", "cap", "future", "strays", "backdate", "absurd", "unrecorded"} {
 		if point[k] != 0 {
 			return true
 		}
