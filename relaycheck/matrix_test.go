@@ -8,32 +8,35 @@ import (
 
 	"github.com/nip-rs/harness/internal/khatrutest"
 	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/peers"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaycheck"
 )
 
-// matrixPeers are the columns of the conformance matrix: khatru v0.8.4
-// over each eventstore backend as deployed, and over slicestore behind
-// the wrapper that makes it conform (NIP-01 answers, the barrier, atomic
-// replacement), the one peer the gate can admit.
-func matrixPeers() []struct {
-	name string
-	opts khatrutest.Options
-} {
-	var out []struct {
-		name string
-		opts khatrutest.Options
+// matrixPeer is a column of the conformance matrix: one of the eight
+// peers of internal/peers at matrixCap, or khatru v0.8.4 over slicestore
+// behind the wrapper that makes it conform (NIP-01 answers, the barrier,
+// atomic replacement), the one peer the gate can admit.
+type matrixPeer struct {
+	name   string
+	closes bool // closes both races (asserted never to violate them)
+	start  func(t *testing.T) string
+}
+
+// matrixCap is every peer's cap in the matrix and the stability runs.
+const matrixCap = 10
+
+func matrixPeers() []matrixPeer {
+	var out []matrixPeer
+	for _, p := range peers.All() {
+		out = append(out, matrixPeer{name: p.Name, start: func(t *testing.T) string {
+			url, _ := p.Start(t, matrixCap)
+			return url
+		}})
 	}
-	for _, b := range khatrutest.Backends() {
-		out = append(out, struct {
-			name string
-			opts khatrutest.Options
-		}{b, khatrutest.Options{Backend: b, MaxLimit: 10}})
-	}
-	return append(out, struct {
-		name string
-		opts khatrutest.Options
-	}{"conforming", khatrutest.Options{MaxLimit: 10, Conforming: true}})
+	return append(out, matrixPeer{name: "conforming", closes: true, start: func(t *testing.T) string {
+		return startKhatru(t, khatrutest.Options{MaxLimit: matrixCap, Conforming: true}).URL
+	}})
 }
 
 // sampled are the rows decided by a sequential race (the barrier, atomic
@@ -43,19 +46,21 @@ func matrixPeers() []struct {
 var sampled = []relaycheck.Requirement{relaycheck.ReqBarrier, relaycheck.ReqAtomic}
 
 // TestConformanceMatrix probes every peer once and pins the matrix,
-// relay by requirement, in NOTE.md ("Real relays", "Conformance matrix"): every row but
-// the sampled ones exactly, and the gate's decision per peer.
+// relay by requirement, in NOTE.md ("Real relays", "Conformance matrix"):
+// every row but the sampled ones exactly, and the gate's decision per
+// peer. The peers run as subprocesses need their tools (`make
+// peer-deps`); without them the test skips, unless PEERS_REQUIRE is set.
 func TestConformanceMatrix(t *testing.T) {
 	if testing.Short() {
-		t.Skip("probes five relays")
+		t.Skip("probes nine relays")
 	}
-	peers := matrixPeers()
+	ps := matrixPeers()
 	cells := map[relaycheck.Requirement][]string{}
 	var reqOrder []relaycheck.Requirement
 	var admitted []string
-	for _, p := range peers {
-		r := startKhatru(t, p.opts)
-		rep := probe(t, r.URL, 0)
+	for _, p := range ps {
+		url := p.start(t)
+		rep := probe(t, url, 0)
 		t.Logf("%s:\n%s", p.name, rep.Text())
 		for _, rv := range rep.Requirements {
 			if !slices.Contains(reqOrder, rv.Requirement) {
@@ -64,17 +69,17 @@ func TestConformanceMatrix(t *testing.T) {
 			cell := string(rv.Verdict)
 			if slices.Contains(sampled, rv.Requirement) {
 				t.Logf("%s %s: %s (%d trials, %d exercised)", p.name, rv.Requirement, rv.Verdict, rv.Trials, rv.Exercised)
-				if p.opts.Conforming && rv.Verdict == relaycheck.Violates {
+				if p.closes && rv.Verdict == relaycheck.Violates {
 					t.Errorf("%s: %s violated behind the wrapper that closes it:\n%s", p.name, rv.Requirement, rep.Text())
 				}
 				cell = "sample"
 			}
 			cells[rv.Requirement] = append(cells[rv.Requirement], cell)
 		}
-		admitted = append(admitted, gateCell(t, r.URL, rep, p.opts.Conforming))
+		admitted = append(admitted, gateCell(t, url, rep, p.closes))
 	}
 	var names []string
-	for _, p := range peers {
+	for _, p := range ps {
 		names = append(names, p.name)
 	}
 	lines := []string{"| requirement | " + strings.Join(names, " | ") + " |"}

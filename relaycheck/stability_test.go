@@ -18,9 +18,6 @@ import (
 // peer that many times (a fresh start each time, the default trial cap).
 const stabilityEnv = "PROBE_RUNS"
 
-// matrixCap is every peer's cap in the matrix and stability runs.
-const matrixCap = 10
-
 // TestProbeStability probes each of the eight peers PROBE_RUNS times and
 // tabulates, per requirement, how many runs gave each verdict. A verdict
 // that differs between runs on the same relay is a defect of the probe:
