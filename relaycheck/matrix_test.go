@@ -45,6 +45,16 @@ func matrixPeers() []matrixPeer {
 // closes both races, is never seen violating them.
 var sampled = []relaycheck.Requirement{relaycheck.ReqBarrier, relaycheck.ReqAtomic}
 
+// sampledOn are single-exchange rows that are a race on one peer: rely
+// registers a subscription after its end of stored events is sent, so
+// the push check's event can miss it (measured: 1 run in 10, twice).
+var sampledOn = map[string][]relaycheck.Requirement{peers.Rely: {relaycheck.ReqPush}}
+
+// isSampled reports whether the matrix writes "sample" for req on peer.
+func isSampled(peer string, req relaycheck.Requirement) bool {
+	return slices.Contains(sampled, req) || slices.Contains(sampledOn[peer], req)
+}
+
 // TestConformanceMatrix probes every peer once and pins the matrix,
 // relay by requirement, in NOTE.md ("Real relays", "Conformance matrix"):
 // every row but the sampled ones exactly, and the gate's decision per
@@ -67,7 +77,7 @@ func TestConformanceMatrix(t *testing.T) {
 				reqOrder = append(reqOrder, rv.Requirement)
 			}
 			cell := string(rv.Verdict)
-			if slices.Contains(sampled, rv.Requirement) {
+			if isSampled(p.name, rv.Requirement) {
 				t.Logf("%s %s: %s (%d trials, %d exercised)", p.name, rv.Requirement, rv.Verdict, rv.Trials, rv.Exercised)
 				if p.closes && rv.Verdict == relaycheck.Violates {
 					t.Errorf("%s: %s violated behind the wrapper that closes it:\n%s", p.name, rv.Requirement, rep.Text())
@@ -76,7 +86,7 @@ func TestConformanceMatrix(t *testing.T) {
 			}
 			cells[rv.Requirement] = append(cells[rv.Requirement], cell)
 		}
-		admitted = append(admitted, gateCell(t, url, rep, p.closes))
+		admitted = append(admitted, gateCell(t, p.name, url, rep, p.closes))
 	}
 	var names []string
 	for _, p := range ps {
@@ -98,7 +108,7 @@ func TestConformanceMatrix(t *testing.T) {
 // it: "refused" when a requirement that is not sampled already refuses
 // the relay, otherwise "sample: D", where D is the decision when the
 // sampled races conform (a run that sees one violated refuses instead).
-func gateCell(t *testing.T, url string, rep relaycheck.Report, closes bool) string {
+func gateCell(t *testing.T, peer, url string, rep relaycheck.Report, closes bool) string {
 	t.Helper()
 	decide := func(rep relaycheck.Report) string {
 		st := relaycheck.NewMemStore()
@@ -123,7 +133,7 @@ func gateCell(t *testing.T, url string, rep relaycheck.Report, closes bool) stri
 	forced := rep
 	forced.Requirements = slices.Clone(rep.Requirements)
 	for i, rv := range forced.Requirements {
-		if slices.Contains(sampled, rv.Requirement) {
+		if isSampled(peer, rv.Requirement) {
 			forced.Requirements[i].Verdict = relaycheck.Conforms
 		}
 	}
