@@ -3,6 +3,7 @@ package relaycheck
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -53,60 +54,90 @@ func (p *prober) checkBarrier(ctx context.Context) []Check {
 	}
 	defer func() { _ = p.r.Unsub(ctx, "fence") }()
 	exercised, trials := 0, 0
+	pace := newPacer(p.raceDelayMax())
 	for i := 0; i < p.seq.cap && !p.seq.done(exercised); i++ {
 		trials++
 		ev := p.event(fmt.Sprintf("relaycheck:barrier-%d", i), p.base+barrierAt+1+nostr.Timestamp(i))
-		read, fenced, why := p.barrierTrial(ctx, fmt.Sprintf("bar-%d", i), ev)
+		read, fenced, late, why := p.barrierTrial(ctx, fmt.Sprintf("bar-%d", i), ev, pace)
 		if why != "" {
 			chk := unknown(id, ReqBarrier, fmt.Sprintf("trial %d: %s", i+1, why))
 			chk.Trials, chk.Exercised = trials, exercised
 			return []Check{chk}
 		}
+		pace.update(read)
 		if !read {
 			continue
 		}
 		exercised++
 		if !fenced {
-			sub := fmt.Sprintf("bar-%d", i)
+			sub := late
 			return []Check{{ID: id, Requirement: ReqBarrier, Verdict: Violates, Trials: trials, Exercised: exercised,
-				Detail: fmt.Sprintf("trial %d (%d exercised): the query delivered %s before the fence had it", trials, exercised, short(ev)),
+				Detail: fmt.Sprintf("trial %d (%d exercised): query %s, one of %d racing the write, delivered %s before the fence had it", trials, exercised, sub, atomicQueries, short(ev)),
 				Evidence: []Evidence{{Sent: reqText("fence", f) + "; EVENT " + ev.ID + "; " + reqText(sub, nostr.Filter{IDs: []string{ev.ID}}),
 					Got: []string{describe(ev)}, Want: "the fence push before EOSE " + sub}}}}
 		}
 	}
-	return []Check{p.seq.conclude(id, ReqBarrier, trials, exercised, "a trial is exercised when the query read the event")}
+	return []Check{p.seq.conclude(id, ReqBarrier, trials, exercised, "a trial is exercised when one of its queries read the event")}
 }
 
 // barrierTrial publishes ev on the writer and, without waiting for its
-// OK, asks the reader for it by id; it reports whether the query
-// delivered it and whether the fence had it before the query's
-// end-of-stored-events, or why the trial failed.
-func (p *prober) barrierTrial(ctx context.Context, sub string, ev *nostr.Event) (read, fenced bool, why string) {
+// OK, after the pacer's delay, asks the reader for it by id with
+// atomicQueries queries at once (a relay answering them concurrently
+// reads its store at several instants, one of them perhaps between
+// saving the event and pushing it); it reports whether a query
+// delivered it and whether the fence had it before the end of stored
+// events of every query that did, naming the first that did not, or why
+// the trial failed.
+func (p *prober) barrierTrial(ctx context.Context, sub string, ev *nostr.Event, pace *pacer) (read, fenced bool, late string, why string) {
 	c, cancel := context.WithTimeout(ctx, p.opts.Timeout)
 	defer cancel()
 	p.published = append(p.published, ev)
 	if err := p.w.Send(c, &nostr.EventEnvelope{Event: *ev}); err != nil {
-		return false, false, err.Error()
+		return false, false, "", err.Error()
 	}
-	a, err := p.r.Query(c, sub, nostr.Filter{IDs: []string{ev.ID}}, func(env nostr.Envelope) {
+	pace.wait(c)
+	subs := make([]string, atomicQueries)
+	for i := range subs {
+		subs[i] = fmt.Sprintf("%s-%d", sub, i)
+	}
+	f := nostr.Filter{IDs: []string{ev.ID}}
+	pushed := false
+	fencedAtEnd := map[string]bool{}
+	as, err := p.r.QueryAllWatch(c, subs, f, func(env nostr.Envelope) {
 		if e, ok := env.(*nostr.EventEnvelope); ok && e.SubscriptionID != nil && *e.SubscriptionID == "fence" && e.Event.ID == ev.ID {
-			fenced = true
+			pushed = true
 		}
-	})
-	if err != nil || a.Refused {
-		return false, false, failed(err, a)
+	}, func(s string) { fencedAtEnd[s] = pushed })
+	if err != nil {
+		return false, false, "", err.Error()
 	}
-	p.note(sub, nostr.Filter{IDs: []string{ev.ID}}, a, false)
-	_ = p.r.Unsub(c, sub)
+	fenced = true
+	for i, a := range as {
+		if a.Refused {
+			return false, false, "", failed(nil, a)
+		}
+		p.note(subs[i], f, a, false)
+		_ = p.r.Unsub(c, subs[i])
+		for _, got := range a.Events {
+			if got.ID == ev.ID {
+				read = true
+				if !fencedAtEnd[subs[i]] && fenced {
+					fenced, late = false, subs[i]
+				}
+			}
+		}
+	}
 	if ok, reason, err := waitOK(c, p.w, ev.ID); err != nil || !ok {
-		return false, false, fmt.Sprintf("publish: %v %s", err, reason)
+		return false, false, "", fmt.Sprintf("publish: %v %s", err, reason)
 	}
-	for _, got := range a.Events {
-		if got.ID == ev.ID {
-			read = true
-		}
-	}
-	return read, fenced, ""
+	return read, fenced, late, ""
+}
+
+// raceDelayMax bounds a race trial's delay before its queries: a tenth
+// of the exchange timeout, at most 50 ms (a store that takes longer to
+// save than that leaves the check unexercised, and so unknown).
+func (p *prober) raceDelayMax() time.Duration {
+	return min(p.opts.Timeout/10, 50*time.Millisecond)
 }
 
 // waitOK reads a connection until the OK for id.

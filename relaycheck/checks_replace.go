@@ -88,6 +88,7 @@ func (p *prober) checkAtomic(ctx context.Context) []Check {
 		return []Check{unknown(id, ReqAtomic, why)}
 	}
 	exercised, trials := 0, 0
+	pace := newPacer(p.raceDelayMax())
 	for i := 1; i <= p.seq.cap && !p.seq.done(exercised); i++ {
 		trials++
 		next := p.event(d, start+nostr.Timestamp(i))
@@ -98,7 +99,7 @@ func (p *prober) checkAtomic(ctx context.Context) []Check {
 		// R7's concern, not this check's).
 		f := p.filter(10, ts(prev.CreatedAt-1), ts(next.CreatedAt))
 		f.Tags = nostr.TagMap{"d": {d}}
-		answers, why := p.atomicTrial(ctx, sub, f, next)
+		answers, why := p.atomicTrial(ctx, sub, f, next, pace)
 		if why != "" {
 			chk := unknown(id, ReqAtomic, fmt.Sprintf("trial %d: %s", trials, why))
 			chk.Trials, chk.Exercised = trials, exercised
@@ -127,6 +128,7 @@ func (p *prober) checkAtomic(ctx context.Context) []Check {
 		if hit {
 			exercised++
 		}
+		pace.update(hit)
 		prev = next
 	}
 	return []Check{p.seq.conclude(id, ReqAtomic, trials, exercised, "a trial is exercised when one of its queries found the new version")}
@@ -140,15 +142,16 @@ func (p *prober) checkAtomic(ctx context.Context) []Check {
 const atomicQueries = 8
 
 // atomicTrial publishes next on the writer and, before its OK, queries f
-// on the reader atomicQueries times at once; it returns every answer
+// on the reader atomicQueries times at once, after the pacer's delay; it returns every answer
 // once next is acknowledged, or why the trial failed.
-func (p *prober) atomicTrial(ctx context.Context, sub string, f nostr.Filter, next *nostr.Event) ([][]*nostr.Event, string) {
+func (p *prober) atomicTrial(ctx context.Context, sub string, f nostr.Filter, next *nostr.Event, pace *pacer) ([][]*nostr.Event, string) {
 	c, cancel := context.WithTimeout(ctx, p.opts.Timeout)
 	defer cancel()
 	p.published = append(p.published, next)
 	if err := p.w.Send(c, &nostr.EventEnvelope{Event: *next}); err != nil {
 		return nil, err.Error()
 	}
+	pace.wait(c)
 	subs := make([]string, atomicQueries)
 	for i := range subs {
 		subs[i] = fmt.Sprintf("%s-%d", sub, i)

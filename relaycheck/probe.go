@@ -28,7 +28,7 @@ type Options struct {
 	// delivery barrier, atomic replacement; default 2000): a check that
 	// reaches it before its bound ends unknown.
 	BarrierTrials int
-	// Confidence (default 0.95) and MaxRate (default 0.02) are the
+	// Confidence (default 0.95) and MaxRate (default DefaultMaxRate) are the
 	// sequential checks' stopping rule: trials run until the exercised
 	// ones bound the violation rate by MaxRate at Confidence.
 	Confidence, MaxRate float64
@@ -79,10 +79,10 @@ func Probe(ctx context.Context, url string, opts Options) (Report, error) {
 		opts.BarrierTrials = 2000
 	}
 	if opts.Confidence == 0 {
-		opts.Confidence = 0.95
+		opts.Confidence = DefaultConfidence
 	}
 	if opts.MaxRate == 0 {
-		opts.MaxRate = 0.02
+		opts.MaxRate = DefaultMaxRate
 	}
 	if opts.Subscriptions == 0 {
 		opts.Subscriptions = 64
@@ -123,27 +123,29 @@ func Probe(ctx context.Context, url string, opts Options) (Report, error) {
 	steps := []struct {
 		name string
 		run  func(context.Context) []Check
+		race bool
 	}{
-		{"cap", p.checkCap},
-		{"bounds", p.checkBounds},
-		{"order", p.checkOrder},
-		{"tags", p.checkTags},
-		{"replacement", p.checkReplacement},
-		{"fresh answers", p.checkFresh},
-		{"push", p.checkPush},
-		{"barrier", p.checkBarrier},
-		{"atomic replacement", p.checkAtomic},
-		{"subscriptions", p.checkSubs},
+		{"cap", p.checkCap, false},
+		{"bounds", p.checkBounds, false},
+		{"order", p.checkOrder, false},
+		{"tags", p.checkTags, false},
+		{"replacement", p.checkReplacement, false},
+		{"fresh answers", p.checkFresh, false},
+		{"push", p.checkPush, false},
+		{"barrier", p.checkBarrier, true},
+		{"atomic replacement", p.checkAtomic, true},
+		{"subscriptions", p.checkSubs, false},
 		// Last: a relay that stalls on a malformed d tag stalls whatever
 		// follows.
-		{"malformed d tags", p.checkCollateral},
+		{"malformed d tags", p.checkCollateral, false},
 	}
 	for _, s := range steps {
 		p.progress("probing %s", s.name)
 		for _, c := range s.run(ctx) {
-			if c.Trials == 0 && c.Verdict != Unknown {
+			if c.Trials == 0 && c.Verdict != Unknown && !s.race {
 				c.Trials = 1 // decided by one exchange
 			}
+			c.Race = s.race
 			p.rep.Checks = append(p.rep.Checks, c)
 		}
 	}
@@ -151,6 +153,7 @@ func Probe(ctx context.Context, url string, opts Options) (Report, error) {
 	p.progress("deleting %d events", len(p.published))
 	p.rep.Cleanup = p.cleanup(ctx)
 	p.rep.BarrierTrials = opts.BarrierTrials
+	p.rep.Confidence, p.rep.MaxRate, p.rep.Needed = seq.confidence, seq.maxRate, seq.needed()
 	p.rep.finish()
 	return p.rep, nil
 }

@@ -53,7 +53,7 @@ func (c *Conn) Query(ctx context.Context, sub string, f nostr.Filter, other func
 		return Answer{}, err
 	}
 	col := newCollector(f)
-	err := c.collect(ctx, map[string]*collector{sub: col}, other)
+	err := c.collect(ctx, map[string]*collector{sub: col}, other, nil)
 	return col.a, err
 }
 
@@ -63,6 +63,15 @@ func (c *Conn) Query(ctx context.Context, sub string, f nostr.Filter, other func
 // verified as Query holds and verifies one. The subscriptions are left
 // open.
 func (c *Conn) QueryAll(ctx context.Context, subs []string, f nostr.Filter) ([]Answer, error) {
+	return c.QueryAllWatch(ctx, subs, f, nil, nil)
+}
+
+// QueryAllWatch is QueryAll with two hooks, each optional: other gets
+// every frame that belongs to none of the subscriptions, and ended is
+// called with a subscription's id when its end of stored events (or
+// CLOSED) is read, in wire order with other's frames, so a caller can
+// tell what another subscription had received before each query ended.
+func (c *Conn) QueryAllWatch(ctx context.Context, subs []string, f nostr.Filter, other func(nostr.Envelope), ended func(sub string)) ([]Answer, error) {
 	cols := map[string]*collector{}
 	for _, sub := range subs {
 		if _, dup := cols[sub]; dup {
@@ -75,7 +84,7 @@ func (c *Conn) QueryAll(ctx context.Context, subs []string, f nostr.Filter) ([]A
 			return nil, err
 		}
 	}
-	err := c.collect(ctx, cols, nil)
+	err := c.collect(ctx, cols, other, ended)
 	out := make([]Answer, len(subs))
 	for i, sub := range subs {
 		out[i] = cols[sub].a
@@ -118,8 +127,9 @@ func (col *collector) event(ev nostr.Event) {
 }
 
 // collect reads frames until every collector's subscription has ended;
-// frames for other subscriptions go to other.
-func (c *Conn) collect(ctx context.Context, cols map[string]*collector, other func(nostr.Envelope)) error {
+// frames for other subscriptions go to other; ended, if set, is told of
+// each subscription's end as it is read.
+func (c *Conn) collect(ctx context.Context, cols map[string]*collector, other func(nostr.Envelope), ended func(string)) error {
 	open := len(cols)
 	for open > 0 {
 		env, err := c.Next(ctx)
@@ -138,12 +148,18 @@ func (c *Conn) collect(ctx context.Context, cols map[string]*collector, other fu
 			if col, ok := cols[string(*e)]; ok && !col.ended {
 				col.ended = true
 				open--
+				if ended != nil {
+					ended(string(*e))
+				}
 				continue
 			}
 		case *nostr.ClosedEnvelope:
 			if col, ok := cols[e.SubscriptionID]; ok && !col.ended {
 				col.a.Closed, col.a.Refused, col.ended = Printable(e.Reason), true, true
 				open--
+				if ended != nil {
+					ended(e.SubscriptionID)
+				}
 				continue
 			}
 		}

@@ -14,11 +14,15 @@ import (
 var Remedies = map[Requirement]string{
 	ReqPrefix: "answer a capped query with the newest events by created_at that match the filter, with since and until inclusive " +
 		"(a pinned window {since: T, until: T} must return the events at T), and never an event outside the filter",
-	ReqCap:          "keep the effective cap of a query independent of its time bounds: the same filter with other since/until must not be capped lower",
-	ReqFloor:        "deliver at least 2 events to a query whose limit and matching set both reach 2, the pinned window included",
-	ReqPush:         "push every accepted event to every open subscription whose filter it matches",
-	ReqBarrier:      "deliver the pushes of events accepted before a query read storage to the connection's open subscriptions before that query's EOSE",
-	ReqAtomic:       "replace an addressable event in one step: save the new version and delete the old in one transaction, or save before deleting, so a query never finds neither version (khatru v0.8.x deletes, then saves)",
+	ReqCap:   "keep the effective cap of a query independent of its time bounds: the same filter with other since/until must not be capped lower",
+	ReqFloor: "deliver at least 2 events to a query whose limit and matching set both reach 2, the pinned window included",
+	ReqPush:  "push every accepted event to every open subscription whose filter it matches",
+	ReqBarrier: "deliver the pushes of events accepted before a query read storage to the connection's open subscriptions before that query's EOSE " +
+		"(khatru v0.8.x saves, then notifies its listeners, so a query in between reads an event not yet pushed: hand the event to the listeners before the store's save makes it readable, " +
+		"as the harness's patched khatru does, internal/khatrutest Options.Conforming)",
+	ReqAtomic: "replace an addressable event in one step: save the new version and delete the old in one transaction, or save before deleting, so a query never finds neither version " +
+		"(khatru v0.8.x deletes the old version, then saves the new one: keep the replaced version answered until its replacement is saved, " +
+		"as the harness's patched khatru does, internal/khatrutest Options.Conforming, store_atomic.go)",
 	ReqFresh:        "answer every REQ from storage that holds every write acknowledged before it, even for a filter answered before: no result cache that writes do not invalidate",
 	ReqSubs:         "state the subscriptions a connection may hold (NIP-11 limitation.max_subscriptions) and refuse past it with CLOSED; never drop an open subscription silently",
 	ReqTieOrder:     "break ties inside one second by lowest id under a cap (NIP-01); the load does not need it, and a client loading with two passes does not ask it",

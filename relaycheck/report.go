@@ -15,7 +15,7 @@ import (
 // another version is not evidence for this one (the gate treats it as
 // absent): the checks, their trial counts and what they decide change
 // between versions.
-const ProbeVersion = "relaycheck/3"
+const ProbeVersion = "relaycheck/4"
 
 // Verdict is what the probe concluded about one check or requirement.
 type Verdict string
@@ -102,6 +102,10 @@ type Check struct {
 	Exercised  int     `json:"exercised,omitempty"`
 	Confidence float64 `json:"confidence,omitempty"`
 	RateBound  float64 `json:"rate_bound,omitempty"`
+	// Race marks the sequential race checks (barrier, atomic
+	// replacement), whose bound the text report prints whatever their
+	// verdict.
+	Race bool `json:"race,omitempty"`
 	// Chance is the probability that a relay which does not conform
 	// passes the check by chance, where that is not zero.
 	Chance   float64    `json:"chance,omitempty"`
@@ -130,6 +134,13 @@ type Report struct {
 	Checks       []Check              `json:"checks"`
 	// BarrierTrials is the cap on each sequential check's trials.
 	BarrierTrials int `json:"barrier_trials"`
+	// Confidence and MaxRate are the race checks' stated bound: a race
+	// check conforms once its exercised trials, with no violation, bound
+	// the violation rate per exercised trial by MaxRate at Confidence
+	// (Needed such trials).
+	Confidence float64 `json:"confidence"`
+	MaxRate    float64 `json:"max_rate"`
+	Needed     int     `json:"needed"`
 	// SubCapacity is how many subscriptions one connection kept, all
 	// receiving, before one was silently evicted; when none was, it is
 	// the number the probe opened (a lower bound). 0: not measured.
@@ -225,9 +236,37 @@ func (r Report) Text() string {
 			}
 		}
 	}
+	b.WriteString(r.boundsText())
 	fmt.Fprintf(&b, "trial cap: %d; cleanup: %s\n", r.BarrierTrials, printable(r.Cleanup))
 	if rem := r.RemedyText(); rem != "" {
 		b.WriteString("\n" + rem)
+	}
+	return b.String()
+}
+
+// boundsText is one line per race check: its verdict, trials, exercised
+// trials, and the bound they give at the stated confidence, against the
+// stated rate; "" when the report has no race check.
+func (r Report) boundsText() string {
+	var b strings.Builder
+	for _, c := range r.Checks {
+		if !c.Race {
+			continue
+		}
+		if b.Len() == 0 {
+			fmt.Fprintf(&b, "race checks (conform at a violation rate per exercised trial <= %g at %g%% confidence: %d exercised trials without a violation; cap %d trials):\n",
+				r.MaxRate, 100*r.Confidence, r.Needed, r.BarrierTrials)
+		}
+		fmt.Fprintf(&b, "  %-8s [%s] %s: %d trials, %d exercised", c.ID, c.Requirement, c.Verdict, c.Trials, c.Exercised)
+		switch {
+		case c.Verdict == Violates:
+			b.WriteString(", a violation seen (evidence above)")
+		case c.Exercised > 0:
+			fmt.Fprintf(&b, ", rate <= %.4f at %g%% confidence", c.RateBound, 100*r.Confidence)
+		default:
+			b.WriteString(", no bound (nothing exercised)")
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }

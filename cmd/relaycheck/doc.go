@@ -2,7 +2,7 @@
 // full-state load places on it (package relaycheck) and prints a verdict
 // per requirement with the evidence of every violation.
 //
-//	relaycheck [-json] [-quiet] [-timeout 5s] [-trials 2000] [-confidence 0.95] [-max-rate 0.02] [-store relays.json] URL
+//	relaycheck [-json] [-quiet] [-timeout 5s] [-trials 2000] [-confidence 0.95] [-max-rate 0.005] [-store relays.json] URL
 //
 // The delivery barrier and atomic replacement are tried sequentially:
 // until a violation, or until the trials in which the race could show
