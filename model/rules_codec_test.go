@@ -2,9 +2,12 @@ package model
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/nip-rs/harness/internal/notefig"
 )
 
 func init() {
@@ -121,4 +124,54 @@ func TestContextMembersBound(t *testing.T) {
 			t.Errorf("%s: one parse of %d bytes allocated %d, over %d", rules.Name, len(data), got, limit)
 		}
 	}
+}
+
+// TestDistinctLimitUnreachable computes the most distinct contexts keys
+// any plaintext within MaxPlaintextBytes carries when keys of raw bytes
+// that are not UTF-8 count too (each a distinct entry to a parser that
+// counts distinct keys): the empty key, then every single byte a JSON
+// string holds unescaped, then pairs of them. It is below MaxEntries, so
+// under DistinctKeyLimit the 10,000-entry limit rejects no plaintext a
+// decryption can give. Pinned here and in NOTE.md.
+func TestDistinctLimitUnreachable(t *testing.T) {
+	var one []string
+	for c := 0x20; c <= 0xff; c++ {
+		if c != '"' && c != '\\' {
+			one = append(one, string([]byte{byte(c)}))
+		}
+	}
+	keys := append([]string{""}, one...)
+	for _, a := range one {
+		for _, b := range one {
+			keys = append(keys, a+b)
+		}
+	}
+	const head, tail = `{"v":1,"client_id":"c","contexts":{`, `}}`
+	var b strings.Builder
+	b.WriteString(head)
+	n := 0
+	for ; n < len(keys); n++ {
+		member := `"` + keys[n] + `":0`
+		if n > 0 {
+			member = "," + member
+		}
+		if b.Len()+len(member)+len(tail) > MaxPlaintextBytes {
+			break
+		}
+		b.WriteString(member)
+	}
+	b.WriteString(tail)
+	_, rep, err := ParseBlobWith(DistinctKeyLimit(), []byte(b.String()))
+	if err != nil || rep.Entries != n || len(rep.Duplicates) != 0 {
+		t.Fatalf("densest distinct keys: %v, %d entries of %d, duplicates %v", err, rep.Entries, n, rep.Duplicates)
+	}
+	const pinned = 9389
+	if n != pinned {
+		t.Fatalf("max distinct keys of any bytes = %d, pinned %d (update NOTE.md)", n, pinned)
+	}
+	if n > MaxEntries {
+		t.Fatalf("%d distinct keys fit: the distinct-key limit can reject a plaintext", n)
+	}
+	codecNoteMentions(t, fmt.Sprintf("%s distinct keys of any bytes", notefig.Commas(pinned)))
+	codecNoteMentions(t, fmt.Sprintf("the densest plaintext holds %s", notefig.Commas(strings.Count(string(densestDuplicates()), `"":0`))))
 }
