@@ -33,6 +33,16 @@ func Readings() []Reading {
 	}
 }
 
+// LookupReading is the reading named name.
+func LookupReading(name string) (Reading, bool) {
+	for _, r := range Readings() {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return Reading{}, false
+}
+
 // registerReadings adds every reading to a catalogue, under its name.
 func registerReadings(cat *exhaustive.Catalog) {
 	for _, r := range Readings() {
