@@ -36,7 +36,8 @@ const (
 // Report says what parsing dropped from a blob it accepted.
 type Report struct {
 	// Entries is the number of raw entries in contexts, duplicates and
-	// invalid entries included (the count the 10,000 limit applies to).
+	// invalid entries included (the count the 10,000 limit applies to
+	// under Spec; Rules.CountEntries decides).
 	Entries int
 	// Duplicates lists, sorted, the wire keys that occurred more than once;
 	// the last occurrence was used.
@@ -62,11 +63,20 @@ type document struct {
 	vLit                           string
 	clientID                       string
 	clientIDUTF8                   bool
-	// contexts holds at most MaxEntries members; entries counts them all,
-	// so an over-long contexts map costs no memory beyond the limit.
+	// contexts holds at most maxContextMembers members; entries counts
+	// them all. Every member is kept, not only the first MaxEntries: a
+	// rule set that counts distinct keys (Rules.CountEntries) must see
+	// past 10,000 members to tell duplicates apart.
 	contexts []rawContext
 	entries  int
 }
+
+// maxContextMembers bounds the contexts members the scanner keeps. The
+// shortest member, "":0 with its comma, takes 5 bytes, so no plaintext of
+// at most MaxPlaintextBytes holds as many (TestContextMembersBound): the
+// size check reached first is what bounds the memory, and this bound only
+// states it where the members are kept.
+const maxContextMembers = MaxPlaintextBytes/5 + 1
 
 // ParseBlob parses and validates decrypted plaintext with the production
 // rules. See ParseBlobWith.
@@ -84,7 +94,7 @@ func ParseBlobWith(rules *Rules, data []byte) (Blob, Report, error) {
 	if rules == nil {
 		rules = Proposed()
 	}
-	doc, rep, raws, err := scanContexts(data)
+	doc, rep, raws, err := scanContexts(rules, data)
 	if err != nil {
 		return Blob{}, Report{}, err
 	}
@@ -95,18 +105,42 @@ func ParseBlobWith(rules *Rules, data []byte) (Blob, Report, error) {
 
 // scanContexts applies the blob-level rules and resolves duplicate context
 // keys (last wins), returning the raw entries and the report so far.
-func scanContexts(data []byte) (document, Report, []rawContext, error) {
+func scanContexts(rules *Rules, data []byte) (document, Report, []rawContext, error) {
 	doc, err := scanBlob(data)
 	if err != nil {
 		return doc, Report{}, nil, err
 	}
+	rep, raws, err := doc.resolve(rules)
+	return doc, rep, raws, err
+}
+
+// resolve applies, to a document that passed check, the two blob-level
+// rules that read two ways, through rules: a key that is not valid UTF-8
+// (Rules.BadKeyDiscards), then the entry limit (Rules.CountEntries), which
+// needs the distinct keys last-wins leaves. It returns the entries
+// last-wins keeps.
+func (doc *document) resolve(rules *Rules) (Report, []rawContext, error) {
+	if doc.entries > len(doc.contexts) {
+		// Not reached on input within MaxPlaintextBytes; refused rather
+		// than counted wrong should the size check ever change.
+		return Report{}, nil, invalid("contexts has %d members, more than a plaintext can hold", doc.entries)
+	}
+	for _, r := range doc.contexts {
+		if !r.utf8OK && rules.BadKeyDiscards(r.key) {
+			return Report{}, nil, invalid("contexts key %q is not valid UTF-8", r.key)
+		}
+	}
 	rep := Report{Entries: doc.entries}
-	return doc, rep, lastWins(doc.contexts, &rep), nil
+	raws := lastWins(doc.contexts, &rep)
+	if n := rules.CountEntries(doc.entries, len(raws)); n > MaxEntries {
+		return Report{}, nil, invalid("contexts has %d entries, over the limit of %d", n, MaxEntries)
+	}
+	return rep, raws, nil
 }
 
 // scanBlob reads the plaintext and applies the blob-level rules in the
 // order Content Validation lists them: JSON, v, the version, client_id,
-// contexts, the entry count.
+// contexts (the entry count is scanContexts', through the rules).
 func scanBlob(data []byte) (document, error) {
 	var doc document
 	if len(data) > MaxPlaintextBytes {
@@ -175,7 +209,7 @@ func (doc *document) member(s *scanner, key string) error {
 		doc.contexts = doc.contexts[:0]
 		return s.members(2, func(k string, ok bool) error {
 			kind, lit, err := s.skip(2)
-			if doc.entries++; doc.entries <= MaxEntries {
+			if doc.entries++; doc.entries <= maxContextMembers {
 				doc.contexts = append(doc.contexts, rawContext{key: k, utf8OK: ok, kind: kind, lit: lit})
 			}
 			return err
@@ -210,8 +244,6 @@ func (doc *document) check() error {
 		return invalid("contexts is missing")
 	case doc.ctxKind != kindObject:
 		return invalid("contexts is %v, not an object", doc.ctxKind)
-	case doc.entries > MaxEntries:
-		return invalid("contexts has %d entries, over the limit of %d", doc.entries, MaxEntries)
 	}
 	return nil
 }

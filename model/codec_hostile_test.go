@@ -126,6 +126,7 @@ func allocShapes() []allocShape {
 		{"override-floors", []byte(blobWith(manyFloors(4000)))},
 		{"escaped-key", []byte(blobWith(`"` + strings.Repeat(`\u00e9`, 10000) + `":1`))},
 		{"unknown-members", []byte(`{"v":1,"client_id":"c","contexts":{}` + strings.Repeat(`,"x":[1,2]`, 6000) + `}`)},
+		{"duplicates-at-limit", densestDuplicates()},
 	}
 }
 
@@ -157,17 +158,23 @@ const (
 	allocSlack      = 64 << 10
 )
 
-// parseAllocated is the bytes one ParseBlob of data allocates (the mean of
-// runs, so that a stray allocation of the runtime does not count whole).
-func parseAllocated(data []byte, runs int) uint64 {
+// parseAllocatedWith is the bytes one ParseBlobWith(rules, data)
+// allocates (the mean of runs, so that a stray allocation of the runtime
+// does not count whole).
+func parseAllocatedWith(rules *Rules, data []byte, runs int) uint64 {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before) // TotalAlloc counts every allocation, collected or not
 	for range runs {
-		_, _, _ = ParseBlob(data)
+		_, _, _ = ParseBlobWith(rules, data)
 	}
 	runtime.ReadMemStats(&after)
 	return (after.TotalAlloc - before.TotalAlloc) / uint64(runs)
 }
+
+// allocRules are the rule sets whose parse the allocation tests bound:
+// the production rules, and the reading that counts distinct keys and so
+// keeps every member past the 10,000th.
+func allocRules() []*Rules { return []*Rules{Proposed(), DistinctKeyLimit()} }
 
 // TestParseBlobAllocationBounded: a parse allocates at most
 // maxAllocPerByte bytes per input byte (plus a constant), whatever the
@@ -178,11 +185,13 @@ func TestParseBlobAllocationBounded(t *testing.T) {
 		if len(data) > MaxPlaintextBytes {
 			t.Fatalf("%s: %d bytes, over the plaintext limit", name, len(data))
 		}
-		got := parseAllocated(data, 3)
-		limit := uint64(maxAllocPerByte*len(data) + allocSlack)
-		t.Logf("%s: %d input bytes, %d allocated (%.1f per byte)", name, len(data), got, float64(got)/float64(len(data)))
-		if got > limit {
-			t.Errorf("%s: one parse of %d bytes allocated %d bytes, over %d", name, len(data), got, limit)
+		for _, rules := range allocRules() {
+			got := parseAllocatedWith(rules, data, 3)
+			limit := uint64(maxAllocPerByte*len(data) + allocSlack)
+			t.Logf("%s, %s: %d input bytes, %d allocated (%.1f per byte)", name, rules.Name, len(data), got, float64(got)/float64(len(data)))
+			if got > limit {
+				t.Errorf("%s, %s: one parse of %d bytes allocated %d bytes, over %d", name, rules.Name, len(data), got, limit)
+			}
 		}
 	}
 }
@@ -193,10 +202,13 @@ func FuzzParseBlobAllocation(f *testing.F) {
 	f.Add(hostileRepeats(3960, 10000))
 	f.Add(hostileRepeats(10, 100))
 	f.Add([]byte(blobWith(`"a":1,"ov_c:a":2,"ov_c:\ud800":3`)))
+	f.Add(densestDuplicates())
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got := parseAllocated(data, 1)
-		if limit := uint64(maxAllocPerByte*len(data) + allocSlack); got > limit {
-			t.Fatalf("one parse of %d bytes allocated %d bytes, over %d", len(data), got, limit)
+		for _, rules := range allocRules() {
+			got := parseAllocatedWith(rules, data, 1)
+			if limit := uint64(maxAllocPerByte*len(data) + allocSlack); got > limit {
+				t.Fatalf("%s: one parse of %d bytes allocated %d bytes, over %d", rules.Name, len(data), got, limit)
+			}
 		}
 	})
 }

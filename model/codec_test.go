@@ -223,8 +223,13 @@ func TestParseBlobEntryCountIsRaw(t *testing.T) {
 		for i := range n {
 			doc.contexts = append(doc.contexts, rawContext{key: fmt.Sprint(i), utf8OK: true, kind: kindNumber, lit: "1"})
 		}
-		if err := doc.check(); (err != nil) != (n > MaxEntries) {
-			t.Fatalf("%d distinct entries: err = %v", n, err)
+		if err := doc.check(); err != nil {
+			t.Fatalf("%d distinct entries: %v", n, err)
+		}
+		for _, rules := range []*Rules{Proposed(), DistinctKeyLimit()} {
+			if _, _, err := doc.resolve(rules); (err != nil) != (n > MaxEntries) {
+				t.Fatalf("%s: %d distinct entries: err = %v", rules.Name, n, err)
+			}
 		}
 	}
 }

@@ -38,7 +38,7 @@ func ParseBlobLegacy(rules *Rules, data []byte) (Blob, Report, error) {
 	if rules == nil {
 		rules = Proposed()
 	}
-	doc, rep, raws, err := scanContexts(data)
+	doc, rep, raws, err := scanContexts(rules, data)
 	if err != nil {
 		return Blob{}, Report{}, err
 	}

@@ -69,6 +69,17 @@ type Rules struct {
 	// Validation: integers in 0..4294967295 only). Spec() reads by the
 	// literal; ByValueIntegers() by the value.
 	SanitizeValue func(lit string) (uint32, bool)
+	// CountEntries is the number the 10,000-entry limit of Content
+	// Validation is held to, given the raw members of contexts (duplicates
+	// and invalid entries included) and the distinct keys among them. The
+	// text reads two ways; Spec() counts members (CountMembers),
+	// DistinctKeyLimit() distinct keys.
+	CountEntries func(members, distinct int) int
+	// BadKeyDiscards decides a contexts key that is not valid UTF-8 (raw
+	// bytes, or an unpaired surrogate escape): false drops that entry
+	// alone, true discards the whole event. The text reads two ways;
+	// Spec() drops the entry (DropBadKey), UTF8DiscardsEvent() discards.
+	BadKeyDiscards func(key string) bool
 	// ValidateGroup accepts or rejects one collected override group before
 	// any decoding (Content Validation).
 	ValidateGroup func(g Group) (Reg, error)
@@ -104,6 +115,8 @@ func Spec() *Rules {
 		UnreadBase:        EffectiveFrontier,
 		CanonicalFrontier: EffectiveFrontier,
 		SanitizeValue:     SanitizeValue,
+		CountEntries:      CountMembers,
+		BadKeyDiscards:    DropBadKey,
 		ValidateGroup:     ValidateGroup,
 		GroupKey:          GroupKey,
 		Escape:            EscapeKey,

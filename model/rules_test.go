@@ -260,8 +260,8 @@ var rulePaths = []rulePath{
 			t.Fatal("an empty blob covers a live register")
 		}
 	}, []string{"Rules.GroupKey", "Rules.ValidateGroup", "Rules.Join", "Rules.Live", "Rules.Canonical"}},
-	{"parse blob", workloadParse, []string{"Rules.SanitizeValue", "Rules.GroupKey", "Rules.ValidateGroup"}},
-	{"legacy parse", workloadLegacyParse, []string{"Rules.SanitizeValue"}},
+	{"parse blob", workloadParse, []string{"Rules.SanitizeValue", "Rules.GroupKey", "Rules.ValidateGroup", "Rules.CountEntries"}},
+	{"legacy parse", workloadLegacyParse, []string{"Rules.SanitizeValue", "Rules.CountEntries"}},
 	{"merge blobs", workloadMerge, []string{"Rules.GroupKey", "Rules.Unescape", "Rules.ValidateGroup", "Rules.Join"}},
 	{"slot split", workloadSlotSplit, []string{"Rules.GroupKey", "Rules.Slots.GroupOf", "Rules.Slots.Assign", "Rules.Slots.Dominated", "Rules.Slots.EvictOrder"}},
 	{"re-publish after eviction", workloadRepublishEvicted, []string{"Rules.Slots.Republish", "Rules.Slots.GroupOf", "Rules.Slots.Assign", "Rules.Escape"}},

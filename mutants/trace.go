@@ -137,6 +137,10 @@ func wrap(fn any, alts []any, p *probe) (w any, shadowed bool) {
 		return w1x2(f, as[func(string) (uint32, bool)](alts), p, eq, eq), true
 	case func(model.Group) (model.Reg, error): // ValidateGroup
 		return w1x2(f, as[func(model.Group) (model.Reg, error)](alts), p, eq, sameErr), true
+	case func(int, int) int: // CountEntries
+		return w2(f, as[func(int, int) int](alts), p, eq), true
+	case func(string) bool: // BadKeyDiscards
+		return w1(f, as[func(string) bool](alts), p, eq), true
 	case func(string) (model.KeyKind, string): // GroupKey
 		return w1x2(f, as[func(string) (model.KeyKind, string)](alts), p, eq, eq), true
 	case func(string) string: // Escape, Unescape

@@ -21,10 +21,26 @@ func Readings() []Reading {
 		// "integer" read as the value (the production TypeScript client)
 		// rather than the literal (NOTE.md, "Integer literals").
 		{Name: model.ByValueIntegersName, Section: "Content Validation; Wire Encoding", Rules: model.ByValueIntegers},
+		// The 10,000-entry limit counts distinct keys rather than the
+		// members as written (Content Validation).
+		{Name: model.DistinctKeyLimitName, Section: "Content Validation", Rules: model.DistinctKeyLimit},
 		// A connection lost after the fence is established fails the
 		// load, rather than lapsing its fence (Full-State Load, step 8).
 		{Name: model.FenceLapseFailsName, Section: "Full-State Load, step 8", Rules: model.FenceLapseFails},
+		// A key that is not valid UTF-8 discards the whole event rather
+		// than its entry (Content Validation; Blob Format).
+		{Name: model.UTF8DiscardsEventName, Section: "Content Validation; Blob Format", Rules: model.UTF8DiscardsEvent},
 	}
+}
+
+// LookupReading is the reading named name.
+func LookupReading(name string) (Reading, bool) {
+	for _, r := range Readings() {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return Reading{}, false
 }
 
 // registerReadings adds every reading to a catalogue, under its name.

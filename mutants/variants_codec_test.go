@@ -1,6 +1,8 @@
 package mutants
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nip-rs/harness/exhaustive"
@@ -34,5 +36,22 @@ func TestReadingsRegistered(t *testing.T) {
 	}
 	if _, ok := model.Proposed().SanitizeValue("1.0"); ok {
 		t.Error("the production rules accept 1.0")
+	}
+	if !slices.IsSortedFunc(Readings(), func(a, b Reading) int { return strings.Compare(a.Name, b.Name) }) {
+		t.Error("readings not in name order")
+	}
+	distinct, err := cat.Rules(model.DistinctKeyLimitName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if distinct.CountEntries(10001, 3) > model.MaxEntries || model.Proposed().CountEntries(10001, 3) <= model.MaxEntries {
+		t.Error("the distinct-key reading counts members, or the production rules count distinct keys")
+	}
+	discard, err := cat.Rules(model.UTF8DiscardsEventName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !discard.BadKeyDiscards("a\xff") || model.Proposed().BadKeyDiscards("a\xff") {
+		t.Error("the UTF-8 reading keeps the event, or the production rules discard it")
 	}
 }

@@ -27,7 +27,7 @@ func TestCommandLineContract(t *testing.T) {
 		{[]string{"-h"}, exitOK, []string{"mutate: the mutant gate", "examples (a built binary", "-control b-max-frontier", "exit codes:", "  3  interrupted"}, ""},
 		{[]string{"-help"}, exitOK, []string{"flags:", "  -golden string"}, ""},
 		{[]string{"-version"}, exitOK, []string{"mutate "}, ""},
-		{[]string{"-list"}, exitOK, []string{"mutants:", "amendments (-control NAME):", "checks:"}, ""},
+		{[]string{"-list"}, exitOK, []string{"mutants:", "amendments (-control NAME):", "readings of the text (-control NAME):", "  distinct-key-limit", "checks:"}, ""},
 		{[]string{"-nonesuch"}, exitUsage, nil, "flag provided but not defined: -nonesuch"},
 		{[]string{"-workers", "many"}, exitUsage, nil, `invalid value "many" for flag -workers`},
 		{[]string{"-control", "nonesuch"}, exitUsage, nil, "unknown rule set"},
@@ -112,6 +112,19 @@ func TestControlAmendment(t *testing.T) {
 		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
 	}
 	for _, want := range []string{"-control=b-max-frontier", "control: amendment b-max-frontier", "witnesses: not compared", "M1  clear  baseline dominance"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// -control runs the mutants against a reading of the text, named as one.
+func TestControlReading(t *testing.T) {
+	code, out, errOut := runCLI(t, "-control", "utf8-discards-event", "-only", "M1", "-tie", "clear", "-progress=false")
+	if code != exitOK {
+		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"-control=utf8-discards-event", "control: reading utf8-discards-event", "witnesses: not compared", "M1  clear  baseline dominance"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

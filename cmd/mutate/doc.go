@@ -11,6 +11,7 @@
 //	go run ./cmd/mutate -all             # every check for every mutant
 //	go run ./cmd/mutate -update          # rewrite the golden witnesses
 //	go run ./cmd/mutate -control b-max-frontier # the gate against an amendment
+//	go run ./cmd/mutate -control distinct-key-limit # against a reading of the text
 //
 // With -only the control runs lazily, on the checks the selected mutants
 // reach, in the order the full run takes (mutants/lazy.go). -html writes

@@ -98,7 +98,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	fs.BoolVar(&o.update, "update", false, "rewrite the golden witness files")
 	fs.BoolVar(&o.progress, "progress", true, "report every check run on stderr (-progress=false: quiet)")
 	fs.BoolVar(&o.list, "list", false, "list the mutants, the amendments and the checks, with one line each")
-	fs.StringVar(&o.control, "control", "proposed", "baseline rule set: proposed (the text and every proposal), spec (the text as written), or an amendment (see -list) to run the whole gate against")
+	fs.StringVar(&o.control, "control", "proposed", "baseline rule set: proposed (the text and every proposal), spec (the text as written), an amendment or a reading of the text (see -list) to run the whole gate against")
 	fs.StringVar(&o.witness, "witness", "witness", "directory the control's own witnesses are written to when the baseline fails a check")
 	fs.StringVar(&o.html, "html", "", "also write the first witnesses as one self-contained HTML page to this file")
 	fs.StringVar(&o.shard, "shard", "", "run part i of n of the mutant list (i/n, counted from 1: 1/3, 2/3, 3/3; mutants dealt round-robin); with -json, its document is for -merge")
@@ -212,7 +212,15 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		opts.Ties, opts.BaselineName = tl, "spec"
 		opts.Baseline = func(t model.TiePolicy) ruleset.Set { return ruleset.Spec().WithTie(t) }
 	case !ok:
-		return usageError(stderr, fmt.Errorf("-control: unknown rule set %q: proposed, spec or an amendment (see -list)", o.control))
+		r, isReading := mutants.LookupReading(o.control)
+		if !isReading {
+			return usageError(stderr, fmt.Errorf("-control: unknown rule set %q: proposed, spec, an amendment or a reading (see -list)", o.control))
+		}
+		// Another reading of a sentence of the text: the gate against it
+		// says whether the mutants are still caught when a client reads
+		// that sentence the other way.
+		opts.Ties, opts.BaselineName = tl, r.Name
+		opts.Baseline = func(t model.TiePolicy) *model.Rules { return r.Rules().WithTie(t) }
 	default:
 		if a.Pinned && slices.Contains(o.set, "tie") && (len(tl) != 1 || tl[0] != a.Tie) {
 			return usageError(stderr, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", o.tie, a.Name, a.Tie))
@@ -370,6 +378,10 @@ func list(w io.Writer) {
 	fmt.Fprintln(w, "amendments (-control NAME):")
 	for _, a := range amendments.All() {
 		fmt.Fprintf(w, "  %-20s %s (%s)\n", a.Name, a.Title, a.Section)
+	}
+	fmt.Fprintln(w, "readings of the text (-control NAME):")
+	for _, r := range mutants.Readings() {
+		fmt.Fprintf(w, "  %-20s (%s)\n", r.Name, r.Section)
 	}
 	fmt.Fprintln(w, "checks:")
 	for _, c := range mutants.SuiteChecks(cat) {

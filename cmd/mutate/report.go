@@ -156,6 +156,9 @@ func (d *gateDoc) finish() {
 	if a, ok := amendments.Lookup(d.baseline); ok {
 		c.Title = fmt.Sprintf("amendment %s (%s): %s", a.Name, a.Section, a.Title)
 	}
+	if r, ok := mutants.LookupReading(d.baseline); ok {
+		c.Title = fmt.Sprintf("reading %s (%s)", r.Name, r.Section)
+	}
 	c.ScopeLines = mutants.ScopeLines(scope, "")
 	var safety, conf []string
 	for _, f := range c.Findings {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/vectorgen"
@@ -22,7 +23,7 @@ import (
 func main() {
 	out := flag.String("out", "vectors", "directory to write the vectors to (or read them from, with -check)")
 	check := flag.Bool("check", false, "replay the vectors in -out instead of writing them")
-	rules := flag.String("rules", model.ProposedName, "with -check: proposed (what the vectors are generated under), spec (the text as written), "+model.ByValueIntegersName+" or a mutant id of the catalogue")
+	rules := flag.String("rules", model.ProposedName, "with -check: proposed (what the vectors are generated under), spec (the text as written), a reading ("+readingNames()+") or a mutant id of the catalogue")
 	coverage := flag.Bool("coverage", false, "print which requirement rows (spec/requirements.tsv) the vectors in -out cite, by kind")
 	explored := flag.Bool("explored", false, "explore the reference, network-whole and hierarchy universes under every core mutant and write the smallest paths the traces are made from (internal/vectorgen/testdata/explored.json)")
 	flag.Parse()
@@ -79,14 +80,26 @@ func ruleSet(name string) (vectorgen.RuleSet, error) {
 		return vectorgen.SpecRules(), nil
 	case "spec":
 		return vectorgen.RuleSet{Model: model.Spec(), History: history.Spec()}, nil
-	case model.ByValueIntegersName:
-		return vectorgen.RuleSet{Model: model.ByValueIntegers(), History: history.Spec()}, nil
+	}
+	for _, r := range mutants.Readings() {
+		if r.Name == name {
+			return vectorgen.RuleSet{Model: r.Rules(), History: history.Spec()}, nil
+		}
 	}
 	m, ok := mutants.Lookup(name)
 	if !ok {
 		return vectorgen.RuleSet{}, fmt.Errorf("unknown rule set %q", name)
 	}
 	return vectorgen.RuleSet{Model: m.RulesUnder(model.ClearWins), History: m.HistoryRules()}, nil
+}
+
+// readingNames lists the readings -rules accepts, comma-separated.
+func readingNames() string {
+	var names []string
+	for _, r := range mutants.Readings() {
+		names = append(names, r.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 // printCoverage prints the requirement rows the committed vectors cite.

@@ -169,6 +169,7 @@ var blobReasons = []struct{ prefix, code string }{
 	{"contexts is missing", "contexts_missing"},
 	{"contexts is ", "contexts_not_object"},
 	{"contexts has ", "too_many_entries"},
+	{"contexts key ", "key_not_utf8"}, // only where a key not UTF-8 discards the event
 }
 
 // blobReason maps a ParseBlob error to a stable code.
@@ -202,9 +203,9 @@ func codecKind() Kind {
 	return Kind{
 		Name:        "codec",
 		Description: "Content Validation of one decrypted plaintext: discard, ignore, or the kept wire entries with every dropped key and its reason code.",
-		HowToRun:    "Feed input.plaintext (or the bytes of input.plaintext_base64) to your blob parser. Compare outcome and reason; on accept compare client_id, the kept entries (wire keys, not unescaped), entry_count, duplicates and each dropped key's reason code. by_value_expected is what a parser that reads number literals by value decides instead.",
+		HowToRun:    "Feed input.plaintext (or the bytes of input.plaintext_base64) to your blob parser. Compare outcome and reason; on accept compare client_id, the kept entries (wire keys, not unescaped), entry_count, duplicates and each dropped key's reason code. by_value_expected is what a parser that reads number literals by value decides instead, distinct_keys_expected what one that counts distinct keys toward the 10,000-entry limit decides, utf8_discard_expected what one that discards the event for a key that is not valid UTF-8 decides.",
 		Cases:       codecCases,
 		Compute:     computeCodec,
-		ByValue:     true,
+		Readings:    true,
 	}
 }

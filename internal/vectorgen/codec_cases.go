@@ -21,6 +21,33 @@ func manyEntries(n int, _ bool) string {
 	return strings.TrimSuffix(strings.Repeat(`"a":1,`, n), ",")
 }
 
+// shortestDistinct is n members with the n shortest distinct keys JSON
+// writes without escapes (the empty key, then printable ASCII, then pairs
+// of it, then two-byte UTF-8 characters), each with the value 0: the
+// fewest bytes n distinct keys of valid UTF-8 take.
+func shortestDistinct(n int) string {
+	var one []string
+	for c := byte(0x20); c < 0x7f; c++ {
+		if c != '"' && c != '\\' {
+			one = append(one, string(c))
+		}
+	}
+	keys := append([]string{""}, one...)
+	for _, a := range one {
+		for _, b := range one {
+			keys = append(keys, a+b)
+		}
+	}
+	for r := rune(0x80); r < 0x800 && len(keys) < n; r++ {
+		keys = append(keys, string(r))
+	}
+	members := make([]string, n)
+	for i := range members {
+		members[i] = `"` + keys[i] + `":0`
+	}
+	return strings.Join(members, ",")
+}
+
 // padTo pads a valid blob with an ignored top-level member to exactly n bytes.
 func padTo(n int) string {
 	base := `{"v":1,"client_id":"c","contexts":{},"pad":""}`
@@ -79,6 +106,8 @@ func handCodecCases() []pc {
 		{"entries-10000", secContent, "10,000 entries (duplicates count) is at the bound", blob(manyEntries(9998, true) + `,"b":2,"c":3`)},
 		{"entries-10001", secContent, "10,001 entries: discard", blob(manyEntries(9998, true) + `,"b":2,"c":3,"d":4`)},
 		{"entries-10001-duplicates", secContent, "duplicates count toward the 10,000-entry limit", blob(manyEntries(10001, true))},
+		{"entries-10001-distinct", secContent, "10,001 distinct keys do not fit the largest plaintext, even at their shortest: discarded for its size, whatever the entry limit counts",
+			blob(shortestDistinct(10001))},
 
 		// Keys.
 		{"key-256", secContent, "a 256-byte key is at the bound", blob(`"` + long(256) + `":1`)},
@@ -94,6 +123,7 @@ func handCodecCases() []pc {
 		{"key-surrogate-pair", secContent, "an escaped surrogate pair decodes to one character: kept", blob(`"\ud83d\ude00":1`)},
 		{"key-two-lone-surrogates", secContent, "two different unpaired surrogates are two dropped keys, not duplicates", blob(`"\ud800":1,"\ud801":2`)},
 		{"key-raw-invalid-utf8", secContent, "raw bytes that are not UTF-8 in a key: dropped", blob("\"a\xffb\":1,\"c\":2")},
+		{"key-invalid-utf8-among-valid", secContent, "a key of raw bytes that are not UTF-8 between two valid keys: that entry dropped, the others kept", blob("\"a\":1,\"b\xfe\":2,\"c\":3")},
 		{"key-raw-invalid-utf8-duplicate", secContent, "an invalid key never shadows a valid one", blob("\"a\xff\":1,\"a\":2")},
 
 		// Values.

@@ -33,6 +33,14 @@ type Vector struct {
 	// ByValueExpected is set on codec vectors where reading a number
 	// literal by its value (model.ByValueIntegers) decides otherwise.
 	ByValueExpected json.RawMessage `json:"by_value_expected,omitempty"`
+	// DistinctKeysExpected is set on codec vectors where counting distinct
+	// keys toward the 10,000-entry limit (model.DistinctKeyLimit) decides
+	// otherwise.
+	DistinctKeysExpected json.RawMessage `json:"distinct_keys_expected,omitempty"`
+	// UTF8DiscardExpected is set on codec vectors where discarding the
+	// event for a key that is not valid UTF-8 (model.UTF8DiscardsEvent)
+	// decides otherwise.
+	UTF8DiscardExpected json.RawMessage `json:"utf8_discard_expected,omitempty"`
 	// Proposals names the proposals of ERRATA.md (model.Proposals) the
 	// expected output holds under only: absent, the vector holds under
 	// the text as written (model.Spec) too.
@@ -59,9 +67,38 @@ type Kind struct {
 	// ComputeHistory, set instead of Compute, is the output of the paged
 	// history walk's rules on one input.
 	ComputeHistory func(rules *history.Rules, input json.RawMessage) (any, error)
-	// ByValue, when set, also computes under model.ByValueIntegers() and
-	// records the output where it differs.
-	ByValue bool
+	// Readings, when set, also computes under every rule set of
+	// Readings() and records each output where it differs.
+	Readings bool
+}
+
+// Reading is the other reading of an ambiguous sentence of the text, whose
+// answer a vector records beside the expected output where the two
+// differ, so that a client reading that way can compare with it.
+type Reading struct {
+	// Name is the rule set's name (model, mutants.Readings).
+	Name string
+	// Member is the vector member holding the answer.
+	Member string
+	Rules  func() *model.Rules
+	// answer is that member of a vector.
+	answer func(v *Vector) *json.RawMessage
+}
+
+// Answer is the reading's recorded answer on v, nil where the reading
+// decides as the expected output says.
+func (r Reading) Answer(v *Vector) json.RawMessage { return *r.answer(v) }
+
+// Readings lists the readings the vectors record, in member order.
+func Readings() []Reading {
+	return []Reading{
+		{model.ByValueIntegersName, "by_value_expected", model.ByValueIntegers,
+			func(v *Vector) *json.RawMessage { return &v.ByValueExpected }},
+		{model.DistinctKeyLimitName, "distinct_keys_expected", model.DistinctKeyLimit,
+			func(v *Vector) *json.RawMessage { return &v.DistinctKeysExpected }},
+		{model.UTF8DiscardsEventName, "utf8_discard_expected", model.UTF8DiscardsEvent,
+			func(v *Vector) *json.RawMessage { return &v.UTF8DiscardExpected }},
+	}
 }
 
 // Kinds lists every kind, in file order.
@@ -107,13 +144,15 @@ func Generate(k Kind) (File, error) {
 				return File{}, fmt.Errorf("%s: %w", c.ID, err)
 			}
 		}
-		if k.ByValue {
-			alt, err := computeRaw(k, RuleSet{Model: model.ByValueIntegers(), History: history.Spec()}, in)
-			if err != nil {
-				return File{}, fmt.Errorf("%s: %w", c.ID, err)
-			}
-			if !bytes.Equal(alt, out) {
-				v.ByValueExpected = alt
+		if k.Readings {
+			for _, r := range Readings() {
+				alt, err := computeRaw(k, RuleSet{Model: r.Rules(), History: history.Spec()}, in)
+				if err != nil {
+					return File{}, fmt.Errorf("%s under %s: %w", c.ID, r.Name, err)
+				}
+				if !bytes.Equal(alt, out) {
+					*r.answer(&v) = alt
+				}
 			}
 		}
 		f.Vectors = append(f.Vectors, v)

@@ -11,15 +11,18 @@ func SchemaJSON(kind string) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("no schema for kind %q", kind)
 	}
-	defs["vector"] = obj(map[string]any{
-		"id":                str(map[string]any{"pattern": "^" + kind + "/"}),
-		"section":           str(nil),
-		"description":       str(nil),
-		"input":             ref("input"),
-		"expected":          ref("output"),
-		"by_value_expected": ref("output"),
-		"proposals":         arr(str(nil)),
-	}, "id", "section", "description", "input", "expected")
+	props := map[string]any{
+		"id":          str(map[string]any{"pattern": "^" + kind + "/"}),
+		"section":     str(nil),
+		"description": str(nil),
+		"input":       ref("input"),
+		"expected":    ref("output"),
+		"proposals":   arr(str(nil)),
+	}
+	for _, r := range Readings() {
+		props[r.Member] = ref("output")
+	}
+	defs["vector"] = obj(props, "id", "section", "description", "input", "expected")
 	s := map[string]any{
 		"$schema":              "https://json-schema.org/draft/2020-12/schema",
 		"$id":                  "https://github.com/nip-rs/harness/vectors/schema/" + kind + ".schema.json",

@@ -100,43 +100,47 @@ func TestSpecPassesAll(t *testing.T) {
 	}
 }
 
-// TestByValueMarks: the by-value reading of integers fails exactly the
-// vectors marked with by_value_expected, and decides each of them as
-// recorded there.
-func TestByValueMarks(t *testing.T) {
-	var marked []string
-	for _, f := range committed(t) {
-		byValue := f
-		byValue.Vectors = slices.Clone(f.Vectors)
-		for i, v := range f.Vectors {
-			if v.ByValueExpected != nil {
-				marked = append(marked, v.ID)
-				byValue.Vectors[i].Expected = v.ByValueExpected
+// TestReadingMarks: each reading of Readings() fails exactly the vectors
+// marked with its member, and decides each of them as recorded there.
+func TestReadingMarks(t *testing.T) {
+	files := committed(t)
+	// The fewest vectors each reading must mark: by value, the integer
+	// forms of the codec cases; distinct keys, the blobs over 10,000
+	// members; UTF-8, the keys of raw bytes and of lone surrogates.
+	least := map[string]int{model.ByValueIntegersName: 5, model.DistinctKeyLimitName: 2, model.UTF8DiscardsEventName: 5}
+	for _, r := range Readings() {
+		t.Run(r.Name, func(t *testing.T) {
+			var marked []string
+			for _, f := range files {
+				alt := f
+				alt.Vectors = slices.Clone(f.Vectors)
+				for i := range f.Vectors {
+					if a := r.Answer(&f.Vectors[i]); a != nil {
+						marked = append(marked, f.Vectors[i].ID)
+						alt.Vectors[i].Expected = a
+					}
+				}
+				fails, err := Check(r.Rules(), f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, fl := range fails {
+					if !slices.Contains(marked, fl.ID) {
+						t.Errorf("%s: the reading decides otherwise but the vector has no %s", fl.ID, r.Member)
+					}
+				}
+				fails, err = Check(r.Rules(), alt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, fl := range fails {
+					t.Errorf("%s: %s", r.Member, fl)
+				}
 			}
-		}
-		fails, err := Check(model.ByValueIntegers(), f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var failed []string
-		for _, fl := range fails {
-			failed = append(failed, fl.ID)
-		}
-		for _, id := range failed {
-			if !slices.Contains(marked, id) {
-				t.Errorf("%s: the by-value reading decides otherwise but the vector is not marked", id)
+			if len(marked) < least[r.Name] {
+				t.Errorf("only %d vectors mark the reading, want at least %d", len(marked), least[r.Name])
 			}
-		}
-		fails, err = Check(model.ByValueIntegers(), byValue)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, fl := range fails {
-			t.Errorf("by value: %s", fl)
-		}
-	}
-	if len(marked) < 5 {
-		t.Errorf("only %d vectors mark the by-value reading", len(marked))
+		})
 	}
 }
 

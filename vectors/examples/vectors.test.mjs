@@ -17,7 +17,10 @@
 // page's relay messages) in order and returns what it sent after each and
 // its verdict; see each file's how_to_run. Export `byValueIntegers = true` if your parser reads number
 // literals by value: codec vectors then compare with by_value_expected
-// where a vector has one.
+// where a vector has one. Likewise `distinctKeyLimit = true` (the
+// 10,000-entry limit counts distinct keys) compares with
+// distinct_keys_expected and `utf8DiscardsEvent = true` (a key that is not
+// UTF-8 discards the event) with utf8_discard_expected.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -35,7 +38,10 @@ for (const kind of kinds.filter((k) => only.includes(k))) {
   const file = JSON.parse(readFileSync(join(here, "..", `${kind}.json`), "utf8"));
   const run = adapter[kind];
   for (const v of file.vectors) {
-    const want = adapter.byValueIntegers && v.by_value_expected ? v.by_value_expected : v.expected;
+    const want = (adapter.byValueIntegers && v.by_value_expected)
+      || (adapter.distinctKeyLimit && v.distinct_keys_expected)
+      || (adapter.utf8DiscardsEvent && v.utf8_discard_expected)
+      || v.expected;
     const skip = !run ? `no ${kind} function in NIPRS_CLIENT`
       : textOnly && v.proposals ? `holds only under the proposals ${v.proposals.join(", ")} (NIPRS_RULES=spec)` : false;
     test(`${v.id}: ${v.description}`, { skip }, async () => {
