@@ -139,6 +139,17 @@ type LoadRules struct {
 // the delivery past the limit is, and a relay the client merely lacks
 // proof for is loaded as any other (NOTE.md, "What spec means", lists
 // each decision and the sentence it rests on).
+//
+// The fields no proposal sets are the text's own: Floor (the floor
+// requirement fixes L = 2), EnumerationFilter (step 1: tag-free, one
+// explicit limit), Retain (step 2: greatest created_at, then lowest id),
+// FenceCountsForC and FenceMovesCursor (step 2: a fence delivery is no
+// query result), CursorFrom (step 3: every delivered event), PinWindow
+// (step 4), Exhausted (step 5: fewer than max(C, L)), Finished (step 7
+// and the ban on comparing with the requested limit), FenceEstablished
+// (the fence counts from its end-of-stored-events) and Lost (step 8, the
+// literal of two readings). Passes is the client's option: one pass
+// unless configured.
 func specLoadRules() LoadRules {
 	return LoadRules{
 		Floor:             func() int { return FloorL },
