@@ -8,6 +8,7 @@ import (
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/history/community"
 	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/vectorgen"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/props"
 )
@@ -72,6 +73,8 @@ func Evidence(f Finding) (string, error) {
 		}
 		return fmt.Sprintf("The load's searches over `%s`, %s scenarios each (seed %d): %s. The probe reports the clause as `%s`; the gate still requires it, as a stopgap until the load survives the delete-then-save race (NOTE.md, \"Conformance matrix\").",
 			f.Where, notefig.Commas(int64(relaxCases)), LoadSeed, strings.Join(parts, "; "), model.ReqTieOrder), nil
+	case LayerClarify:
+		return clarifyEvidence(f)
 	case LayerHistory:
 		u, ok := historyVariant(f.Where)
 		if !ok {
@@ -114,4 +117,53 @@ func statusText(r *exhaustive.Result) string {
 		return "VIOLATED: " + r.Witness.Invariant
 	}
 	return "UNKNOWN (a bound was hit: " + r.BoundHit + ")"
+}
+
+// clarifyEvidence measures a clarification: the load's soundness search
+// over the gate's relays and its quiescent check over the conformant one,
+// under proposed with this proposal alone left out (the text's reading of
+// the decision in an otherwise fixed client), and the load vectors the
+// two readings decide differently. A search that finds a violation is an
+// error: the proposal is then a fix, and needs a witness.
+func clarifyEvidence(f Finding) (string, error) {
+	without, ok := model.Without(f.ID)
+	if !ok {
+		return "", fmt.Errorf("%s: no proposal to leave out", f.ID)
+	}
+	var parts []string
+	for _, check := range []string{props.CheckSoundness, props.CheckQuiescent} {
+		profiles := props.GateProfiles(check)
+		w, err := props.SearchProfiles(props.SearchConfig{Check: check, Rules: without, Cases: LoadCases, Seed: LoadSeed}, profiles)
+		if err != nil {
+			return "", err
+		}
+		if w != nil {
+			return "", fmt.Errorf("%s: under %s the %s search over %s finds %q: a fix, not a clarification (file a witness)",
+				f.ID, without.Name, check, w.Config.Profile, w.Violation)
+		}
+		parts = append(parts, fmt.Sprintf("%s over `%s`: nothing", check, strings.Join(profiles, "`, `")))
+	}
+	k, ok := vectorgen.KindByName("load")
+	if !ok {
+		return "", fmt.Errorf("%s: no load vector kind", f.ID)
+	}
+	file, err := vectorgen.Generate(k)
+	if err != nil {
+		return "", err
+	}
+	fails, err := vectorgen.CheckWith(vectorgen.RuleSet{Model: without, History: history.Spec()}, file)
+	if err != nil {
+		return "", err
+	}
+	ids := make([]string, len(fails))
+	for i, x := range fails {
+		ids[i] = "`" + x.ID + "`"
+	}
+	decided := "none"
+	if len(ids) > 0 {
+		decided = strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("Under `%s` (the text's reading of this decision, every other proposal kept), the load's searches, %s scenarios per relay (seed %d): %s. "+
+		"The two readings decide %d of the %d load vectors differently (each names the proposal in its `proposals` member): %s.",
+		without.Name, notefig.Commas(int64(LoadCases)), LoadSeed, strings.Join(parts, "; "), len(fails), len(file.Vectors), decided), nil
 }

@@ -17,6 +17,10 @@ const (
 	FalseComplete
 	// Liveness: progress or cost, nothing shown wrong.
 	Liveness
+	// Clarification: the text is silent or reads two ways, the harness
+	// decides, and nothing its searches find goes wrong under the text's
+	// literal reading; only answers differ (the vectors say which).
+	Clarification
 )
 
 func (s Severity) String() string {
@@ -25,6 +29,8 @@ func (s Severity) String() string {
 		return "an override lost, resurrected or not shared"
 	case FalseComplete:
 		return "completeness claimed without it"
+	case Clarification:
+		return "a clarification, nothing found broken"
 	}
 	return "liveness and efficiency"
 }
@@ -43,7 +49,17 @@ const (
 	// its evidence is a search that finds nothing without it, and it has
 	// no witness.
 	LayerRelax Layer = "relax"
+	// LayerClarify: a load proposal that decides what the text leaves
+	// open, where the text's literal reading breaks nothing the load's
+	// searches find. It has no witness; its evidence is those searches
+	// under proposed with the proposal left out, and the load vectors the
+	// two readings decide differently.
+	LayerClarify Layer = "clarification"
 )
+
+// HasWitness reports whether the finding has a stored witness: every
+// layer but a relaxation and a clarification.
+func (f Finding) HasWitness() bool { return f.Layer != LayerRelax && f.Layer != LayerClarify }
 
 // Finding is one thing the text gets wrong or leaves open, and its fix.
 type Finding struct {
@@ -83,7 +99,7 @@ const (
 // All lists every finding, by severity, then in catalogue order.
 func All() []Finding {
 	var out []Finding
-	for _, s := range []Severity{Lost, FalseComplete, Liveness} {
+	for _, s := range []Severity{Lost, FalseComplete, Liveness, Clarification} {
 		for _, f := range catalogue() {
 			if f.Severity == s {
 				out = append(out, f)
@@ -151,6 +167,18 @@ func catalogue() []Finding {
 			"The first band is the enumeration filter itself, with no until, so every load on the same account sends the same first REQ.",
 			"A relay that answers a filter it saw before from its earlier answer (R1-R5 speak of what is stored, not of when it was read) gives a later load the snapshot an earlier load took, from before a write the later load's fence never sees.",
 			"cached", "soundness", ""),
+		fromProposal(model.ProposalNewestFirst, Clarification, LayerClarify,
+			"The newest-first requirement says which events a capped result consists of; nothing says in what order a query's results arrive, or what a client makes of an order.",
+			"Nothing found: the cursor is the lowest created_at and C a count, so the order of a conforming relay's results changes neither. The readings differ on a query whose results arrive out of created_at order: the text's reading goes on, the proposal stops the load as cannot prove complete.",
+			"", "", ""),
+		fromProposal(model.ProposalLimitResults, Clarification, LayerClarify,
+			"Step 1 bounds a delivery by the requested limit; nothing says what a client makes of a query that delivers more, or when it counts.",
+			"Nothing found: both readings end the load as cannot prove complete on more than n results. They differ in when: the text's reading stops at the delivery past n, the proposal at the query's end-of-stored-events, counting results only, so that pushes on the query's own subscription (in-flight-push-not-result) beside n stored events are no evidence.",
+			"", "", ""),
+		fromProposal(model.ProposalUnproven, Clarification, LayerClarify,
+			"A client must not load against a relay it knows, or has evidence, to break the relay requirements; complete is deliberately not conditioned on positive proof of them.",
+			"Nothing found by the load's searches, which draw only relays the client has no word about. The readings differ on a load the client marks unproven (a relay with no conformance record): the text's reading says complete when the enumeration ends, the proposal cannot prove complete, naming the missing proof.",
+			"", "", ""),
 		{ID: "r1-tie-clause", Severity: Liveness, Layer: LayerRelax, Document: NIPRS, Section: "Full-State Load (relay requirements: newest-first prefix delivery)",
 			Says: "A capped result must hold the newest events by created_at, ties broken by lowest id.",
 			Wrong: "The tie clause is stricter than the load needs: a cap cuts inside the delivery's oldest second only, step 4 reads that second again " +

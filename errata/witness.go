@@ -61,8 +61,8 @@ func catalog() *exhaustive.Catalog {
 // finds the same witness.
 func Generate(f Finding) ([]byte, error) {
 	switch f.Layer {
-	case LayerRelax:
-		return nil, fmt.Errorf("%s: a relaxation has no witness", f.ID)
+	case LayerRelax, LayerClarify:
+		return nil, fmt.Errorf("%s: a %s has no witness", f.ID, f.Layer)
 	case LayerModel:
 		cat := catalog()
 		u, err := cat.Universe(f.Where)

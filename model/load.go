@@ -41,9 +41,11 @@ type LoadConfig struct {
 	// Unproven, when not empty, says why the relay is not proven to meet
 	// what the load rests on: the load runs as usual and collects every
 	// coordinate it sees, but an enumeration that runs to its end ends
-	// cannot-prove-complete (ReasonUnproven) instead of complete. A
-	// client loads on a relay it has no positive evidence for, and acts
-	// on the result as potentially incomplete.
+	// cannot-prove-complete (ReasonUnproven) instead of complete, when
+	// the rules require proof (Rules.Load.RequireProof: proposal
+	// unproven-relay-not-complete; the text does not). A client loads on
+	// a relay it has no positive evidence for, and acts on the result as
+	// potentially incomplete.
 	Unproven string
 	// Connection identifies the connection the load runs on (any
 	// comparable value: the connection object, a pointer to it). An
@@ -150,11 +152,12 @@ var (
 // the pinned window {since: T, until: T}. Fence deliveries are collected
 // like query deliveries but never move T or C, and neither does a query
 // delivery the fence pushed while that query was in flight: a relay may
-// push onto the query's own subscription (PushIsResult). A query whose
-// results are not newest-first ends the load as non-conforming. Because messages are fed in
-// wire order and collected as they are fed, every fence delivery received
-// before the final end-of-stored-events has been collected when the
-// verdict is rendered.
+// push onto the query's own subscription (PushIsResult). A query that
+// delivers more than its limit, or whose results the rules take as out of
+// order, ends the load as non-conforming (OverLimit, OrderEvidence).
+// Because messages are fed in wire order and collected as they are fed,
+// every fence delivery received before the final end-of-stored-events has
+// been collected when the verdict is rendered.
 type Load struct {
 	rules  *Rules
 	pubkey string
@@ -433,6 +436,10 @@ func (l *Load) event(sub string, ev *nostr.Event) []Out {
 	if !q.seen[ev.ID] {
 		q.seen[ev.ID] = true
 		q.evs = append(q.evs, ev)
+		if l.rules.Load.OverLimit(len(q.evs), l.n, false) {
+			l.finish(CannotProveComplete, ReasonNonConforming, fmt.Sprintf("%s delivered %d events, more than the requested %d", q.id, len(q.evs), l.n))
+			return l.closeAll()
+		}
 		if len(q.evs) > l.n+fencePrePushes {
 			// More than the limit and the pushes a query may be sent on
 			// its own subscription meanwhile: a stream the load stops
@@ -459,25 +466,6 @@ func (l *Load) results(q *query) (res []*nostr.Event, delivered int) {
 		res = append(res, ev)
 	}
 	return res, len(q.evs)
-}
-
-// outOfOrder reports why a query's results, in wire order, are not
-// newest-first, or the empty string when they are. A relay meeting the
-// newest-first prefix requirement answers a query from storage in
-// descending created_at, so a result newer than one delivered before it
-// is evidence against the relay, and the cursor, C and the pinned
-// window's count would all rest on an order the relay does not keep.
-// Pushes on the query's own subscription are no results (results), so a
-// newer write pushed while the query is answered is no such evidence.
-// Ties are not judged: the load's reasoning needs only created_at order.
-func outOfOrder(sub string, res []*nostr.Event) string {
-	for i := 1; i < len(res); i++ {
-		if prev, ev := res[i-1], res[i]; ev.CreatedAt > prev.CreatedAt {
-			return fmt.Sprintf("%s delivered %s@%d after %s@%d: its results are not newest-first",
-				sub, short(ev.ID), ev.CreatedAt, short(prev.ID), prev.CreatedAt)
-		}
-	}
-	return ""
 }
 
 func (l *Load) fenceEvent(ev *nostr.Event) []Out {
@@ -586,11 +574,11 @@ func (l *Load) eose(sub string) []Out {
 		return append(out, l.closeAll()...)
 	}
 	res, delivered := l.results(q)
-	if why := outOfOrder(q.id, res); why != "" {
+	if why := l.rules.Load.OrderEvidence(q.id, res); why != "" {
 		l.finish(CannotProveComplete, ReasonNonConforming, why)
 		return append(out, l.closeAll()...)
 	}
-	if len(res) > l.n {
+	if l.rules.Load.OverLimit(len(res), l.n, true) {
 		l.finish(CannotProveComplete, ReasonNonConforming, fmt.Sprintf("%s delivered %d results, more than the requested %d", q.id, len(res), l.n))
 		return append(out, l.closeAll()...)
 	}
@@ -743,7 +731,7 @@ func (l *Load) closeAll() []Out {
 
 func (l *Load) finish(v Verdict, r Reason, detail string) {
 	l.release()
-	if v == Complete && l.unproven != "" {
+	if v == Complete && l.unproven != "" && l.rules.Load.RequireProof(l.unproven) {
 		v, r = CannotProveComplete, ReasonUnproven
 		detail += "; the relay is not proven to meet the relay requirements: " + l.unproven
 	}

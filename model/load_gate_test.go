@@ -74,6 +74,7 @@ func TestPublishRefusedDuringOwnLoad(t *testing.T) {
 // TestUnprovenLoad: a load told its relay is unproven runs and collects as
 // usual, but an enumeration that runs to its end is cannot-prove-complete
 // (ReasonUnproven), never complete; the same run without it is complete.
+// (Proposed: the text alone ignores Unproven, see TestSpecLoadReadings.)
 func TestUnprovenLoad(t *testing.T) {
 	pk := strings.Repeat("ab", 32)
 	for _, why := range []string{"", "no probe record"} {

@@ -26,6 +26,9 @@ const (
 	ProposalPushNotResult = "in-flight-push-not-result"
 	ProposalDistinctREQs  = "distinct-load-filters"
 	ProposalFenceFits     = "fence-within-capacity"
+	ProposalNewestFirst   = "results-newest-first"
+	ProposalLimitResults  = "limit-judged-on-results"
+	ProposalUnproven      = "unproven-relay-not-complete"
 )
 
 // Proposals lists every proposal in the order Proposed applies them.
@@ -78,6 +81,36 @@ func Proposals() []Proposal {
 			Apply: func(r *Rules) {
 				r.Load.FenceFits = func(others, capacity int) bool { return capacity == 0 || others+LoadSubscriptions <= capacity }
 			},
+		},
+		{
+			Name:    ProposalNewestFirst,
+			Section: "Full-State Load, the relay requirements (newest-first prefix delivery)",
+			Text: "A query's results MUST arrive newest first, as NIP-01 orders a limited answer; a result with a " +
+				"greater created_at than one the same query delivered before it is evidence that the relay does not " +
+				"keep that delivery, and the load MUST be reported as cannot prove complete. The order of events " +
+				"sharing a created_at is not judged.",
+			Fields: []string{"OrderEvidence"},
+			Apply:  func(r *Rules) { r.Load.OrderEvidence = NewestFirst },
+		},
+		{
+			Name:    ProposalLimitResults,
+			Section: "Full-State Load, step 1",
+			Text: "A query that delivers more results than its limit n is evidence against the relay and the load " +
+				"MUST be reported as cannot prove complete; the count is taken at that query's end-of-stored-events " +
+				"and over its results alone, because a relay may push events it accepts meanwhile onto the query's own " +
+				"subscription beside the n it read from storage.",
+			Fields: []string{"OverLimit"},
+			Apply:  func(r *Rules) { r.Load.OverLimit = LimitAtEOSE },
+		},
+		{
+			Name:    ProposalUnproven,
+			Section: "Full-State Load, the relay requirements",
+			Text: "A client MAY hold a relay unproven when it has no record of the relay meeting the relay " +
+				"requirements; a load against an unproven relay runs and collects as usual, but an enumeration that " +
+				"runs to its end MUST then be reported as cannot prove complete, naming the missing proof, and not as " +
+				"complete.",
+			Fields: []string{"RequireProof"},
+			Apply:  func(r *Rules) { r.Load.RequireProof = func(why string) bool { return why != "" } },
 		},
 	}
 }

@@ -1,6 +1,10 @@
 package model
 
-import "github.com/nbd-wtf/go-nostr"
+import (
+	"fmt"
+
+	"github.com/nbd-wtf/go-nostr"
+)
 
 // FloorL is the delivery floor the full-state load assumes of every relay
 // (Full-State Load: L = 2, fixed, never derived from relay discovery).
@@ -101,12 +105,51 @@ type LoadRules struct {
 	// as a lapsed fence (cannot prove complete); FenceLapseFails as
 	// failed. Before the fence is established the load failed.
 	Lost func(established bool) (Verdict, Reason)
+	// OrderEvidence reports why a finished query's results, in wire
+	// order, are evidence against the relay, or "" when they are none.
+	// Spec judges no order: the newest-first requirement says which
+	// events a capped result consists of, not the order they arrive in,
+	// and the cursor and C are a minimum and a count. Proposal
+	// results-newest-first takes a result newer than one delivered
+	// before it as evidence (NewestFirst).
+	OrderEvidence func(sub string, res []*nostr.Event) string
+	// OverLimit reports whether a query has delivered more than its
+	// limit n, which ends the load as non-conforming: asked with eose
+	// false on every new delivery (count: the distinct events delivered
+	// so far) and with eose true at its end-of-stored-events (count: its
+	// results). Spec judges at the delivery past n: step 1 bounds a
+	// delivery by the requested limit and the text knows no push on a
+	// query. Proposal limit-judged-on-results judges at the
+	// end-of-stored-events on results alone, since pushes on the query's
+	// own subscription may arrive beside n stored events.
+	OverLimit func(count, n int, eose bool) bool
+	// RequireProof reports whether a load on a relay the client holds
+	// unproven (LoadConfig.Unproven, why) ends cannot-prove-complete
+	// (ReasonUnproven) where it would say complete. Spec never does:
+	// the relay requirements section declines to make complete wait
+	// for positive proof of them. Proposal unproven-relay-not-complete
+	// lets a client without a record of its relay say so.
+	RequireProof func(why string) bool
 }
 
 // specLoadRules is the load as the text states it: every delivery on a
 // query's subscription is one of its results, the first band has no
-// until, a band is never asked again, and the fence is sent whatever else
-// the connection holds.
+// until, a band is never asked again, the fence is sent whatever else
+// the connection holds, the order of a query's results is no evidence,
+// the delivery past the limit is, and a relay the client merely lacks
+// proof for is loaded as any other (NOTE.md, "What spec means", lists
+// each decision and the sentence it rests on).
+//
+// The fields no proposal sets are the text's own: Floor (the floor
+// requirement fixes L = 2), EnumerationFilter (step 1: tag-free, one
+// explicit limit), Retain (step 2: greatest created_at, then lowest id),
+// FenceCountsForC and FenceMovesCursor (step 2: a fence delivery is no
+// query result), CursorFrom (step 3: every delivered event), PinWindow
+// (step 4), Exhausted (step 5: fewer than max(C, L)), Finished (step 7
+// and the ban on comparing with the requested limit), FenceEstablished
+// (the fence counts from its end-of-stored-events) and Lost (step 8, the
+// literal of two readings). Passes is the client's option: one pass
+// unless configured.
 func specLoadRules() LoadRules {
 	return LoadRules{
 		Floor:             func() int { return FloorL },
@@ -125,8 +168,34 @@ func specLoadRules() LoadRules {
 		FenceFits:         func(int, int) bool { return true },
 		Passes:            func(configured int) int { return max(configured, 1) },
 		Lost:              LostLapses,
+		OrderEvidence:     func(string, []*nostr.Event) string { return "" },
+		OverLimit:         func(count, n int, _ bool) bool { return count > n },
+		RequireProof:      func(string) bool { return false },
 	}
 }
+
+// NewestFirst is the order check of proposal results-newest-first: why a
+// query's results, in wire order, are not newest-first, or "" when they
+// are. A relay meeting the newest-first prefix requirement answers a
+// query from storage in descending created_at, as NIP-01 orders a
+// limited answer, so a result newer than one delivered before it shows
+// an order the relay does not keep, and the cursor, C and the pinned
+// window's count would rest on it. Only results are judged (a push on
+// the query's own subscription is none under in-flight-push-not-result),
+// and ties are not: the load needs only created_at order.
+func NewestFirst(sub string, res []*nostr.Event) string {
+	for i := 1; i < len(res); i++ {
+		if prev, ev := res[i-1], res[i]; ev.CreatedAt > prev.CreatedAt {
+			return fmt.Sprintf("%s delivered %s@%d after %s@%d: its results are not newest-first",
+				sub, short(ev.ID), ev.CreatedAt, short(prev.ID), prev.CreatedAt)
+		}
+	}
+	return ""
+}
+
+// LimitAtEOSE is the limit check of proposal limit-judged-on-results:
+// more than n results at the query's end-of-stored-events.
+func LimitAtEOSE(count, n int, eose bool) bool { return eose && count > n }
 
 // LostLapses is the text's literal reading of a lost connection: after
 // the fence is established the fence lapsed (cannot prove complete),

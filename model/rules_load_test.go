@@ -10,7 +10,9 @@ import (
 func init() {
 	ruleWorkloads = append(ruleWorkloads, ruleWorkload{"full-state load", workloadLoad},
 		ruleWorkload{"full-state load defences", workloadLoadDefences}, ruleWorkload{"full-state load, connection lost", workloadLoadLost})
+	ruleWorkloads = append(ruleWorkloads, ruleWorkload{"full-state load, unproven relay", workloadLoadUnproven})
 	rulePaths = append(rulePaths, rulePath{"full-state load, connection lost", workloadLoadLost, []string{"Rules.Load.Lost"}})
+	rulePaths = append(rulePaths, rulePath{"full-state load, unproven relay", workloadLoadUnproven, []string{"Rules.Load.RequireProof"}})
 	rulePaths = append(rulePaths, rulePath{"full-state load defences", workloadLoadDefences,
 		[]string{"Rules.Load.FirstUntil", "Rules.Load.Retry", "Rules.Load.FenceFits"}})
 }
@@ -99,5 +101,62 @@ func workloadLoadLost(t *testing.T, rules *Rules) {
 	script(l, eoseIn(l.FenceID()), In{Kind: InConnectionLost})
 	if l.Verdict() != CannotProveComplete || l.Result().Reason != ReasonFenceLapsed {
 		t.Fatalf("%s/%s", l.Verdict(), l.Result().Reason)
+	}
+}
+
+// workloadLoadUnproven reaches the verdict of an enumeration that ends on
+// a relay the client holds unproven: under proposal
+// unproven-relay-not-complete, cannot prove complete.
+func workloadLoadUnproven(t *testing.T, rules *Rules) {
+	l, err := NewLoad(LoadConfig{PubKey: testPK, Limit: 2, Rules: rules, Nonce: testNonce, Unproven: "no record"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	script(l, eoseIn(l.FenceID()), eoseIn(l.prefix+"-q1"))
+	if l.Verdict() != CannotProveComplete || l.Result().Reason != ReasonUnproven {
+		t.Fatalf("%s/%s", l.Verdict(), l.Result().Reason)
+	}
+}
+
+// TestSpecLoadReadings pins the text's reading of each load decision a
+// proposal changes, against Proposed: the same frames, decided apart.
+func TestSpecLoadReadings(t *testing.T) {
+	a, b := mkEv(slotD(1), 100, "a"), mkEv(slotD(2), 90, "b")
+	old := mkEv(slotD(3), 80, "c")
+	tests := []struct {
+		name     string
+		unproven string
+		in       []In
+		// spec and proposed are the verdict and reason after the frames.
+		spec, proposed [2]string
+	}{
+		{"results out of order (" + ProposalNewestFirst + ")", "",
+			[]In{eoseIn("load-fence"), evIn("load-q1", b), evIn("load-q1", a), eoseIn("load-q1")},
+			[2]string{"running", "none"}, [2]string{"cannot-prove-complete", "non-conforming"}},
+		{"a delivery past the limit, then the connection lost (" + ProposalLimitResults + ")", "",
+			[]In{eoseIn("load-fence"), evIn("load-q1", a), evIn("load-q1", b), evIn("load-q1", old), {Kind: InConnectionLost}},
+			[2]string{"cannot-prove-complete", "non-conforming"}, [2]string{"cannot-prove-complete", "fence-lapsed"}},
+		{"an enumeration that ends on an unproven relay (" + ProposalUnproven + ")", "no record",
+			[]In{eoseIn("load-fence"), eoseIn("load-q1")},
+			[2]string{"complete", "none"}, [2]string{"cannot-prove-complete", "unproven"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, rs := range []struct {
+				rules *Rules
+				want  [2]string
+			}{{Spec(), tc.spec}, {Proposed(), tc.proposed}} {
+				l, err := NewLoad(LoadConfig{PubKey: testPK, Limit: 2, Rules: rs.rules, SubPrefix: "load", Nonce: testNonce, Unproven: tc.unproven})
+				if err != nil {
+					t.Fatal(err)
+				}
+				script(l, tc.in...)
+				res := l.Result()
+				l.Abort("test over")
+				if got := [2]string{res.Verdict.String(), res.Reason.String()}; got != rs.want {
+					t.Errorf("%s: %s/%s (%s), want %s/%s", rs.rules.Name, got[0], got[1], res.Detail, rs.want[0], rs.want[1])
+				}
+			}
+		})
 	}
 }

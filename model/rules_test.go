@@ -271,7 +271,7 @@ var rulePaths = []rulePath{
 	{"full-state load", workloadLoad, []string{"Rules.Load.Floor", "Rules.Load.EnumerationFilter", "Rules.Load.Retain",
 		"Rules.Load.CursorFrom", "Rules.Load.PinWindow", "Rules.Load.Exhausted", "Rules.Load.Finished",
 		"Rules.Load.FenceEstablished", "Rules.Load.FenceCountsForC", "Rules.Load.FenceMovesCursor",
-		"Rules.Load.PushIsResult", "Rules.Load.Passes"}},
+		"Rules.Load.PushIsResult", "Rules.Load.Passes", "Rules.Load.OrderEvidence", "Rules.Load.OverLimit"}},
 }
 
 func TestRulesEachPathReachesItsFields(t *testing.T) {

@@ -193,6 +193,12 @@ func wrap(fn any, alts []any, p *probe) (w any, shadowed bool) {
 		return w1x2(f, as[func(uint32) (nostr.Timestamp, bool)](alts), p, eq, eq), true
 	case func(nostr.Filter, int, bool) (nostr.Filter, bool): // Retry
 		return w3x2(f, nil, p, nil, nil), false
+	case func(string, []*nostr.Event) string: // OrderEvidence (the results are a slice)
+		return w2(f, nil, p, nil), false
+	case func(int, int, bool) bool: // OverLimit
+		return w3(f, as[func(int, int, bool) bool](alts), p, eq), true
+	case func(string) bool: // RequireProof
+		return w1(f, as[func(string) bool](alts), p, eq), true
 	}
 	return nil, false
 }

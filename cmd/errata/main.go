@@ -38,8 +38,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if *witnesses {
 		for _, f := range errata.All() {
-			if f.Layer == errata.LayerRelax {
-				continue // no witness
+			if !f.HasWitness() {
+				continue // a relaxation or a clarification
 			}
 			data, err := errata.Generate(f)
 			if err != nil {

@@ -30,8 +30,9 @@ type loadConfigIn struct {
 	// <prefix>-q1, -q2, ... in the order the queries are sent.
 	SubPrefix string `json:"sub_prefix"`
 	// FirstUntil is the first band's until, far above every created_at,
-	// so that no two loads send the same first band (this core's defence
-	// against relays caching results by filter).
+	// so that no two loads send the same first band (proposal
+	// distinct-load-filters, the defence against relays caching results
+	// by filter; the text's first band has no until).
 	FirstUntil         int64  `json:"first_until"`
 	OtherSubs          int    `json:"other_subs,omitempty"`
 	RelayMaxSubs       int    `json:"relay_max_subs,omitempty"`
@@ -235,8 +236,15 @@ func loadKind() Kind {
 	return Kind{
 		Name:        "load",
 		Description: "The full-state load against a scripted relay: every relay frame in wire order (from simulated relays of many profiles, including the non-conforming ones and the false-complete traps, and from the witnesses of the load's mutants) -> the REQs and CLOSEs the load sends after each, its verdict and reason, and the coordinates it collected.",
-		HowToRun:    "Start a full-state load with input.config: the user's pubkey, the explicit limit n of every query, the first band's until (first_until: this core bounds its first band far in the future so that no two loads send the same filter to a relay caching results by filter; send it as yours), the other subscriptions on the connection and the relay's advertised capacity, and unproven (non-empty: the relay is not proven to meet the relay requirements, so an enumeration that ends is cannot-prove-complete, reason unproven). Compare the messages sent at start with expected.start. Then feed input.frames one by one in order (['LOST'] is the connection dropping) and after frame i compare what the load sends with expected.replies[i]. Subscription ids are <sub_prefix>-fence and <sub_prefix>-q1, -q2, ... in the order sent; a client naming its own maps them in that order. Filters compare as JSON values. At the end compare verdict (complete, cannot-prove-complete, failed, or running if the frames end first), reason (none, plateau, fence-lapsed, relay-failure, non-conforming, query-push, unproven, subscriptions), plateau_second, and coordinates (d tag -> the retained event id). Events are signed by the secret key 1.",
-		Cases:       loadCases,
-		Compute:     computeLoad,
+		HowToRun: "Start a full-state load with input.config: the user's pubkey, the explicit limit n of every query, first_until, the other subscriptions on the connection and the relay's advertised capacity, and unproven. " +
+			"The expected outputs are those of the proposed rules (NIP-RS.md with every proposal of ERRATA.md); a vector whose expected output the text alone does not give names the proposals it needs in its proposals member, and a vector without that member holds under the text as written. " +
+			"Three inputs belong to proposals, not to the text: first_until is the first band's until, far above every created_at, so that no two loads send the same filter to a relay caching results by filter (distinct-load-filters; send it as yours, the text's first band has no until); " +
+			"other_subs and relay_max_subs decide whether the load is attempted at all (fence-within-capacity); " +
+			"unproven (non-empty: the client holds the relay unproven, with no record of it meeting the relay requirements) turns an enumeration that ends into cannot-prove-complete, reason unproven (unproven-relay-not-complete; the text loads such a relay as any other). " +
+			"Compare the messages sent at start with expected.start. Then feed input.frames one by one in order (['LOST'] is the connection dropping) and after frame i compare what the load sends with expected.replies[i]. " +
+			"Subscription ids are <sub_prefix>-fence and <sub_prefix>-q1, -q2, ... in the order sent; a client naming its own maps them in that order. Filters compare as JSON values. " +
+			"At the end compare verdict (complete, cannot-prove-complete, failed, or running if the frames end first), reason (none, plateau, fence-lapsed, relay-failure, non-conforming, query-push, unproven, subscriptions), plateau_second, and coordinates (d tag -> the retained event id). Events are signed by the secret key 1.",
+		Cases:   loadCases,
+		Compute: computeLoad,
 	}
 }

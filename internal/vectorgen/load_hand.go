@@ -68,6 +68,9 @@ func handLoadCases(enc *frameEncoder) ([]Case, error) {
 		{"query-refused", "the relay refuses the first band", nil, []model.In{eose(f), closed(q1, "rate-limited: slow down")}},
 		{"other-author", "a band delivers an event of another author: outside its filter", nil, []model.In{eose(f), ev(q1, a), ev(q1, stranger)}},
 		{"over-limit", "a band delivers more events than its limit", nil, []model.In{eose(f), ev(q1, a), ev(q1, w), ev(q1, b), eose(q1)}},
+		{"over-limit-with-push", "a band delivers its limit of stored events and, on its own subscription, a write the fence pushed meanwhile: " +
+			"the push is no result (in-flight-push-not-result), the count is taken at the end-of-stored-events over results (limit-judged-on-results), and the load goes on", nil,
+			[]model.In{eose(f), ev(f, w), ev(q1, a), ev(q1, b), ev(q1, w), eose(q1)}},
 		{"not-newest-first", "a band delivers an older event before a newer one", nil, []model.In{eose(f), ev(q1, b), ev(q1, a), eose(q1)}},
 		{"fence-push-before-eose", "the fence delivers one event more than its limit before its end-of-stored-events: a push of a write accepted meanwhile may arrive there, so it is collected and is no evidence; the load goes on", nil, []model.In{ev(f, a), ev(f, w), ev(f, b), eose(f)}},
 		{"foreign-below-cursor", "an event that is not read state still moves the cursor (step 3)", nil,
