@@ -139,7 +139,7 @@ func wrap(fn any, alts []any, p *probe) (w any, shadowed bool) {
 		return w1x2(f, as[func(model.Group) (model.Reg, error)](alts), p, eq, sameErr), true
 	case func(int, int) int: // CountEntries
 		return w2(f, as[func(int, int) int](alts), p, eq), true
-	case func(string) bool: // BadKeyDiscards
+	case func(string) bool: // BadKeyDiscards, RequireProof
 		return w1(f, as[func(string) bool](alts), p, eq), true
 	case func(string) (model.KeyKind, string): // GroupKey
 		return w1x2(f, as[func(string) (model.KeyKind, string)](alts), p, eq, eq), true
@@ -197,8 +197,6 @@ func wrap(fn any, alts []any, p *probe) (w any, shadowed bool) {
 		return w2(f, nil, p, nil), false
 	case func(int, int, bool) bool: // OverLimit
 		return w3(f, as[func(int, int, bool) bool](alts), p, eq), true
-	case func(string) bool: // RequireProof
-		return w1(f, as[func(string) bool](alts), p, eq), true
 	}
 	return nil, false
 }

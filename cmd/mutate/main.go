@@ -220,7 +220,11 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		// says whether the mutants are still caught when a client reads
 		// that sentence the other way.
 		opts.Ties, opts.BaselineName = tl, r.Name
-		opts.Baseline = func(t model.TiePolicy) *model.Rules { return r.Rules().WithTie(t) }
+		opts.Baseline = func(t model.TiePolicy) ruleset.Set {
+			s := ruleset.Proposed() // a reading of NIP-RS.md: the core's rules only
+			s.Name, s.Model = r.Name, r.Rules().WithTie(t)
+			return s
+		}
 	default:
 		if a.Pinned && slices.Contains(o.set, "tie") && (len(tl) != 1 || tl[0] != a.Tie) {
 			return usageError(stderr, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", o.tie, a.Name, a.Tie))
