@@ -108,6 +108,17 @@ func GateWith(s Store, relay string, cfg model.LoadConfig, o GateOptions) (Decis
 	if o.Passes >= 2 {
 		defended[ReqAtomic], defended[ReqTieOrder], defended[ReqBarrier] = true, true, true
 	}
+	// A relay that evicts silently past a capacity the probe measured
+	// (R8 broken, as @nostr-relay/core past 20) never evicts a
+	// subscription of a connection that stays within it: the load is
+	// configured with that capacity and refuses to start beyond it
+	// (LoadRules.FenceFits, the proposal fence-within-capacity), which
+	// the soundness search covers over a relay evicting past its
+	// capacity (relaysim.SubCapped).
+	if ok && rec.SubEvicts && rec.SubCapacity > 0 && o.OtherSubs+loadSubs <= rec.SubCapacity {
+		defended[ReqSubs] = true
+		d.Config.RelayMaxSubs, d.Config.OtherSubs = rec.SubCapacity, o.OtherSubs
+	}
 	var violated []Requirement
 	if ok {
 		for _, req := range rec.Violated {

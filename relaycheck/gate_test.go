@@ -453,3 +453,47 @@ func TestEveryRequirementHasARemedy(t *testing.T) {
 		t.Error("a report with nothing violated names a remedy")
 	}
 }
+
+// TestGateSubsWithinCapacity: a relay that evicts silently past a
+// capacity the probe measured (R8 violated) is admitted to a client whose
+// subscriptions and the load's fit that capacity, with the capacity in
+// the load's configuration (which then refuses to start beyond it), and
+// refused to one whose do not.
+func TestGateSubsWithinCapacity(t *testing.T) {
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	const relay = "wss://relay.example.com"
+	rec := relaycheck.Record{Relay: relay, Source: "probe", ProbeVersion: relaycheck.ProbeVersion, Date: now.Add(-24 * time.Hour),
+		Verdicts: conformingVerdicts(relaycheck.Violates, relaycheck.ReqSubs), SubCapacity: 20, SubEvicts: true,
+		Violated: []relaycheck.Requirement{relaycheck.ReqSubs}}
+	st := relaycheck.NewMemStore()
+	if err := st.Put(rec); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		others   int
+		admitted bool
+	}{{0, true}, {18, true}, {19, false}} {
+		d, err := relaycheck.GateWith(st, relay, model.LoadConfig{PubKey: userPK, Limit: 10}, relaycheck.GateOptions{Now: now, OtherSubs: tc.others})
+		if err != nil {
+			t.Fatal(err)
+		}
+		admitted := !d.Config.KnownNonConforming && !d.Unproven && !d.Refused
+		if admitted != tc.admitted || (admitted && (d.Config.RelayMaxSubs != 20 || d.Config.OtherSubs != tc.others)) {
+			t.Errorf("%d others: %+v, want admitted %t with the capacity configured", tc.others, d, tc.admitted)
+		}
+		if !admitted {
+			continue
+		}
+		if _, err := model.NewLoad(d.Config); err != nil {
+			t.Fatalf("%d others: the admitted configuration does not start: %v", tc.others, err)
+		}
+	}
+	noEvict := rec
+	noEvict.SubEvicts = false
+	if err := st.Put(noEvict); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := relaycheck.GateWith(st, relay, model.LoadConfig{PubKey: userPK, Limit: 10}, relaycheck.GateOptions{Now: now}); !d.Config.KnownNonConforming {
+		t.Errorf("R8 violated without a measured eviction: %+v, want refused", d)
+	}
+}
