@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 )
 
 // Wire is a message-oriented connection to one relay. The bounded
@@ -92,7 +93,18 @@ func Drive(ctx context.Context, w Wire, l *Load) LoadResult {
 					m.BadSig = true
 				}
 			}
-			send(l.Feed(m))
+			outs := l.Feed(m)
+			if gap, due := l.PassGapDue(); due && gap > 0 {
+				// The passes' wall-clock assumption: what the relay was
+				// still doing when the last pass ended finishes while
+				// the client waits; frames it sends meanwhile stay on
+				// the wire, read in order after.
+				select {
+				case <-time.After(gap):
+				case <-ctx.Done():
+				}
+			}
+			send(outs)
 		}
 	}
 	return l.Result()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -42,6 +43,55 @@ func TestLoadPasses(t *testing.T) {
 	for _, bad := range []int{-1, MaxLoadPasses + 1} {
 		if _, err := NewLoad(LoadConfig{PubKey: testPK, Limit: 2, Passes: bad}); !errors.Is(err, ErrLoadPasses) {
 			t.Errorf("passes %d: %v, want ErrLoadPasses", bad, err)
+		}
+	}
+}
+
+// TestLoadPassGap: with a gap, the load signals it exactly where it starts
+// a later pass and the round trip after the last (the two points a
+// caller waits at), and its verdict names the gap it assumed; without
+// passes it signals nothing. A gap out of range is refused.
+func TestLoadPassGap(t *testing.T) {
+	store := []*nostr.Event{mkEv(slotD(1), 100, "a"), mkEv(slotD(2), 90, "b"), mkEv(slotD(3), 80, "c")}
+	for _, tc := range []struct {
+		passes int
+		gap    time.Duration
+		dues   int
+		detail string
+	}{
+		{1, 50 * time.Millisecond, 0, "enumeration exhausted"},
+		{2, 0, 2, "within a pass, and its push within a round trip"},
+		{2, 50 * time.Millisecond, 2, "within the 50ms waited before each later pass"},
+		{3, 50 * time.Millisecond, 3, "every push the relay queued goes out within the 50ms waited"},
+	} {
+		l, err := NewLoad(LoadConfig{PubKey: testPK, Limit: 2, Nonce: testNonce, Passes: tc.passes, PassGap: tc.gap})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &relayStub{store: store, cap: 2}
+		dues, queue := 0, l.Start()
+		for len(queue) > 0 {
+			o := queue[0]
+			queue = queue[1:]
+			for _, m := range r.answer(o) {
+				outs := l.Feed(m)
+				if gap, due := l.PassGapDue(); due {
+					dues++
+					if gap != tc.gap || len(outs) == 0 {
+						t.Errorf("passes %d: due with gap %s and %d messages", tc.passes, gap, len(outs))
+					}
+				}
+				queue = append(queue, outs...)
+			}
+		}
+		res := l.Result()
+		if res.Verdict != Complete || dues != tc.dues || !strings.Contains(res.Detail, tc.detail) {
+			t.Errorf("passes %d gap %s: %s, %d gaps due (want %d), detail %q (want %q)", tc.passes, tc.gap, res.Verdict, dues, tc.dues, res.Detail, tc.detail)
+		}
+	}
+	for _, bad := range []time.Duration{-time.Millisecond, MaxPassGap + 1} {
+		if _, err := NewLoad(LoadConfig{PubKey: testPK, Limit: 2, Passes: 2, PassGap: bad}); !errors.Is(err, ErrLoadPassGap) {
+			t.Errorf("gap %s: %v, want ErrLoadPassGap", bad, err)
 		}
 	}
 }

@@ -276,9 +276,11 @@ func GateProfiles(check string) []string {
 	for _, p := range relaysim.Quirks(2) {
 		names = append(names, p.Name)
 	}
-	// A relay breaking R6 the way khatru does, against a client using
-	// its defence (two passes) under that defence's timing assumption.
-	return append(names, relaysim.DeleteThenSaveSettling(2).Name)
+	// A relay breaking R6 the way khatru does, and one breaking R5 and R6
+	// as khatru over lmdb, the newest khatru and rely do, against a client
+	// using its defence (two passes and a gap) under that defence's
+	// timing assumption.
+	return append(names, relaysim.DeleteThenSaveSettling(2).Name, relaysim.SplitLatePushSettling(2).Name)
 }
 
 // SearchProfiles runs Search over each named profile in order and returns

@@ -61,7 +61,8 @@ func TestGateProfiles(t *testing.T) {
 	}
 	for _, name := range s {
 		p, err := relaysim.ByName(name, 3)
-		defended := p.SettleBeforePass && slices.Equal(p.Breaks, []relaysim.Requirement{relaysim.ReqAtomic})
+		defended := p.SettleBeforePass && (slices.Equal(p.Breaks, []relaysim.Requirement{relaysim.ReqAtomic}) ||
+			p.FlushBeforePass && slices.Equal(p.Breaks, []relaysim.Requirement{relaysim.ReqBarrier, relaysim.ReqAtomic}))
 		if err != nil || (!p.Conforms() && !defended) {
 			t.Errorf("%s: %v, breaks %v", name, err, p.Breaks)
 		}

@@ -293,14 +293,26 @@ func (w *World) deliver(k int) *Violation {
 		}
 		w.logf("  ← %s", describeIn(m))
 		was, pass := w.load.Verdict(), w.load.Pass()
-		w.send(w.load.Feed(m))
-		if w.load.Pass() > pass && w.relay.Profile().SettleBeforePass {
-			// The timing assumption of a multi-pass load: every split
-			// replacement is finished before the next pass reads.
-			for w.relay.Settle() {
-				w.logf("  relay settles a split replacement before pass %d", w.load.Pass())
+		outs := w.load.Feed(m)
+		if _, due := w.load.PassGapDue(); due {
+			// The timing assumption of a multi-pass load (its gap,
+			// model.LoadConfig.PassGap): every split replacement is
+			// finished before the next pass reads, and every queued push
+			// has gone out before the next pass and the last round trip.
+			prof := w.relay.Profile()
+			if prof.SettleBeforePass && w.load.Pass() > pass {
+				for w.relay.Settle() {
+					w.logf("  relay settles a split replacement before pass %d", w.load.Pass())
+				}
+			}
+			if prof.FlushBeforePass && w.conn.Pushes() > 0 {
+				w.logf("  relay sends its %d queued pushes within the load's gap", w.conn.Pushes())
+				// Outbound in order: they reach the load before any
+				// answer to what it sends next.
+				w.conn.Flush(w.conn.Pushes())
 			}
 		}
+		w.send(outs)
 		if was == model.Running && w.load.Verdict() != model.Running {
 			if v := w.verdict(); v != nil {
 				return v

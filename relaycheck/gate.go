@@ -37,13 +37,19 @@ type GateOptions struct {
 	// Now is the time records are judged at (zero: time.Now()).
 	Now time.Time
 	// Passes is the LoadConfig.Passes the client loads with. With two or
-	// more the load reads every coordinate again in a second pass, so a
-	// relay that replaces by deleting before saving (R6 broken) is no
-	// longer a false complete, under the passes' timing assumption (a
-	// split replacement finishes within a pass): the gate then requires
-	// neither R6 nor R1's tie clause (kept only because the probe's R6
-	// misses such relays), and its decision says so.
+	// more the load reads every coordinate again in a second pass and
+	// makes one round trip after the last, so a relay that replaces by
+	// deleting before saving (R6 broken) or lets a push fall behind an
+	// end-of-stored-events (R5 broken) is no longer a false complete,
+	// under the passes' timing assumption: a split replacement finishes,
+	// and a queued push goes out, within PassGap (within a pass and a
+	// round trip when PassGap is zero). The gate then requires neither
+	// R5, nor R6, nor R1's tie clause (kept only because the probe's R6
+	// misses such relays), and its decision says so, with the assumption.
 	Passes int
+	// PassGap is the LoadConfig.PassGap the client loads with; the
+	// decision's Config carries it.
+	PassGap time.Duration
 }
 
 // Decision is the gate's answer for one relay.
@@ -100,7 +106,18 @@ func GateWith(s Store, relay string, cfg model.LoadConfig, o GateOptions) (Decis
 	d := Decision{Config: cfg}
 	defended := map[Requirement]bool{}
 	if o.Passes >= 2 {
-		defended[ReqAtomic], defended[ReqTieOrder] = true, true
+		defended[ReqAtomic], defended[ReqTieOrder], defended[ReqBarrier] = true, true, true
+	}
+	// A relay that evicts silently past a capacity the probe measured
+	// (R8 broken, as @nostr-relay/core past 20) never evicts a
+	// subscription of a connection that stays within it: the load is
+	// configured with that capacity and refuses to start beyond it
+	// (LoadRules.FenceFits, the proposal fence-within-capacity), which
+	// the soundness search covers over a relay evicting past its
+	// capacity (relaysim.SubCapped).
+	if ok && rec.SubEvicts && rec.SubCapacity > 0 && o.OtherSubs+loadSubs <= rec.SubCapacity {
+		defended[ReqSubs] = true
+		d.Config.RelayMaxSubs, d.Config.OtherSubs = rec.SubCapacity, o.OtherSubs
 	}
 	var violated []Requirement
 	if ok {
@@ -141,7 +158,12 @@ func GateWith(s Store, relay string, cfg model.LoadConfig, o GateOptions) (Decis
 	var notProven []string
 	if o.Passes >= 2 {
 		d.Config.Passes = max(d.Config.Passes, o.Passes)
-		d.Reason = fmt.Sprintf("%d passes: R6 and R1's tie clause not required, assuming a replacement the relay splits finishes within a pass", o.Passes)
+		d.Config.PassGap = max(d.Config.PassGap, o.PassGap)
+		within := "within a pass, and a push the relay queued behind an end-of-stored-events goes out within a round trip"
+		if d.Config.PassGap > 0 {
+			within = fmt.Sprintf("and a push the relay queued behind an end-of-stored-events goes out, within the %s gap", d.Config.PassGap)
+		}
+		d.Reason = fmt.Sprintf("%d passes: R5, R6 and R1's tie clause not required, assuming a replacement the relay splits finishes %s", o.Passes, within)
 	}
 	for _, req := range LoadRequirements {
 		if defended[req] {

@@ -383,23 +383,23 @@ func TestUnprovenLoadOverProfile(t *testing.T) {
 	}
 }
 
-// TestGatePasses: a relay whose record shows R6 (and R1's tie clause)
+// TestGatePasses: a relay whose record shows R5, R6 (and R1's tie clause)
 // violated and everything else conforming is refused to a one-pass load
 // and admitted to a two-pass one, whose configuration then carries the
-// passes and whose reason states the timing assumption; any other
-// violation still refuses it.
+// passes and the gap and whose reason states the timing assumption; any
+// other violation still refuses it.
 func TestGatePasses(t *testing.T) {
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	const relay = "wss://relay.example.com"
 	split := relaycheck.Record{Relay: relay, Source: "probe", ProbeVersion: relaycheck.ProbeVersion, Date: now.Add(-24 * time.Hour),
 		Verdicts: conformingVerdicts(relaycheck.Violates, relaycheck.ReqAtomic, relaycheck.ReqTieOrder), SubCapacity: 20,
 		Violated: []relaycheck.Requirement{relaycheck.ReqAtomic, relaycheck.ReqTieOrder}}
-	gate := func(rec relaycheck.Record, passes int) relaycheck.Decision {
+	gate := func(rec relaycheck.Record, passes int, gap ...time.Duration) relaycheck.Decision {
 		st := relaycheck.NewMemStore()
 		if err := st.Put(rec); err != nil {
 			t.Fatal(err)
 		}
-		d, err := relaycheck.GateWith(st, relay, model.LoadConfig{PubKey: userPK, Limit: 10}, relaycheck.GateOptions{Now: now, Passes: passes})
+		d, err := relaycheck.GateWith(st, relay, model.LoadConfig{PubKey: userPK, Limit: 10}, relaycheck.GateOptions{Now: now, Passes: passes, PassGap: append(gap, 0)[0]})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -412,11 +412,21 @@ func TestGatePasses(t *testing.T) {
 	if d.Config.KnownNonConforming || d.Unproven || d.Config.Passes != 2 || !strings.Contains(d.Reason, "assuming a replacement the relay splits finishes within a pass") {
 		t.Errorf("two passes: %+v, want admitted with 2 passes and the assumption stated", d)
 	}
+	late := split
+	late.Verdicts = conformingVerdicts(relaycheck.Violates, relaycheck.ReqAtomic, relaycheck.ReqBarrier)
+	late.Violated = []relaycheck.Requirement{relaycheck.ReqAtomic, relaycheck.ReqBarrier}
+	if d := gate(late, 1); !d.Config.KnownNonConforming {
+		t.Errorf("one pass, R5 and R6 violated: %+v, want refused", d)
+	}
+	d = gate(late, 2, 100*time.Millisecond)
+	if d.Config.KnownNonConforming || d.Unproven || d.Config.PassGap != 100*time.Millisecond || !strings.Contains(d.Reason, "within the 100ms gap") {
+		t.Errorf("two passes, R5 and R6 violated, a gap: %+v, want admitted with the gap stated", d)
+	}
 	other := split
-	other.Verdicts = conformingVerdicts(relaycheck.Violates, relaycheck.ReqAtomic, relaycheck.ReqBarrier)
-	other.Violated = []relaycheck.Requirement{relaycheck.ReqAtomic, relaycheck.ReqBarrier}
+	other.Verdicts = conformingVerdicts(relaycheck.Violates, relaycheck.ReqAtomic, relaycheck.ReqFresh)
+	other.Violated = []relaycheck.Requirement{relaycheck.ReqAtomic, relaycheck.ReqFresh}
 	if d := gate(other, 2); !d.Config.KnownNonConforming {
-		t.Errorf("two passes, R5 violated too: %+v, want refused", d)
+		t.Errorf("two passes, R7 violated too: %+v, want refused", d)
 	}
 }
 
@@ -441,5 +451,49 @@ func TestEveryRequirementHasARemedy(t *testing.T) {
 	}
 	if (relaycheck.Report{}).RemedyText() != "" {
 		t.Error("a report with nothing violated names a remedy")
+	}
+}
+
+// TestGateSubsWithinCapacity: a relay that evicts silently past a
+// capacity the probe measured (R8 violated) is admitted to a client whose
+// subscriptions and the load's fit that capacity, with the capacity in
+// the load's configuration (which then refuses to start beyond it), and
+// refused to one whose do not.
+func TestGateSubsWithinCapacity(t *testing.T) {
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	const relay = "wss://relay.example.com"
+	rec := relaycheck.Record{Relay: relay, Source: "probe", ProbeVersion: relaycheck.ProbeVersion, Date: now.Add(-24 * time.Hour),
+		Verdicts: conformingVerdicts(relaycheck.Violates, relaycheck.ReqSubs), SubCapacity: 20, SubEvicts: true,
+		Violated: []relaycheck.Requirement{relaycheck.ReqSubs}}
+	st := relaycheck.NewMemStore()
+	if err := st.Put(rec); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		others   int
+		admitted bool
+	}{{0, true}, {18, true}, {19, false}} {
+		d, err := relaycheck.GateWith(st, relay, model.LoadConfig{PubKey: userPK, Limit: 10}, relaycheck.GateOptions{Now: now, OtherSubs: tc.others})
+		if err != nil {
+			t.Fatal(err)
+		}
+		admitted := !d.Config.KnownNonConforming && !d.Unproven && !d.Refused
+		if admitted != tc.admitted || (admitted && (d.Config.RelayMaxSubs != 20 || d.Config.OtherSubs != tc.others)) {
+			t.Errorf("%d others: %+v, want admitted %t with the capacity configured", tc.others, d, tc.admitted)
+		}
+		if !admitted {
+			continue
+		}
+		if _, err := model.NewLoad(d.Config); err != nil {
+			t.Fatalf("%d others: the admitted configuration does not start: %v", tc.others, err)
+		}
+	}
+	noEvict := rec
+	noEvict.SubEvicts = false
+	if err := st.Put(noEvict); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := relaycheck.GateWith(st, relay, model.LoadConfig{PubKey: userPK, Limit: 10}, relaycheck.GateOptions{Now: now}); !d.Config.KnownNonConforming {
+		t.Errorf("R8 violated without a measured eviction: %+v, want refused", d)
 	}
 }

@@ -95,6 +95,13 @@ type Profile struct {
 	// pass). The world of package props applies it; a client loading
 	// over such a relay runs two passes.
 	SettleBeforePass bool
+	// FlushBeforePass sends every push queued (PushDelayed) before a
+	// load's next pass and before the round trip that ends its last: the
+	// timing assumption of a multi-pass load about pushes (a push the
+	// relay queued behind an end-of-stored-events goes out within the
+	// client's gap, LoadConfig.PassGap). The world of package props
+	// applies it.
+	FlushBeforePass bool
 	// AckAtSave acknowledges a split replacement when its new version is
 	// saved, as khatru sends OK after saving: until then it is no part of
 	// what a complete load must hold (Coordinates).
@@ -313,6 +320,21 @@ func DeleteThenSaveSettling(cap int) Profile {
 	return p
 }
 
+// SplitLatePushSettling is what khatru v0.8.x over lmdb and badger, the
+// newest khatru and rely do, as the probe measures them: a replacement
+// split as DeleteThenSaveSettling splits it (R6 broken), and pushes that
+// an end-of-stored-events may overtake (R5 broken), under the timing
+// assumption of a client's multi-pass load with its gap: every split
+// finishes, and every queued push goes out, before the load's next pass
+// and before the round trip that ends its last (LoadConfig.PassGap).
+func SplitLatePushSettling(cap int) Profile {
+	p := DeleteThenSaveSettling(cap)
+	p.Name, p.Push, p.FlushBeforePass = "split-late-push-settling", PushDelayed, true
+	p.Breaks = []Requirement{ReqBarrier, ReqAtomic}
+	p.Note = "split replacements and pushes behind EOSE, each finished before a load's next pass and its last round trip"
+	return p
+}
+
 // InsertionTies orders same-second events most recently stored first
 // (badger, lmdb, @nostr-relay/core). Otherwise conformant; it breaks only
 // R1's tie clause (ties by lowest id), which the load does not rest on
@@ -364,7 +386,7 @@ func Breaking(cap int) []Profile {
 // RealLike lists the profiles that mimic real relays.
 func RealLike(cap int) []Profile {
 	return []Profile{StrfryLike(cap), KhatruSliceLike(cap), SQLiteSubstringTagLike(cap), SoftDeletedRows(cap), Cached(cap), InsertionTies(cap),
-		DeleteThenSaveSettling(cap)}
+		DeleteThenSaveSettling(cap), SplitLatePushSettling(cap)}
 }
 
 // Quirks lists the profiles that meet the five requirements in a way

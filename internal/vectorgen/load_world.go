@@ -199,8 +199,15 @@ func (w *loadWorld) deliver(k int) {
 		}
 		pass := w.load.Pass()
 		out := w.load.Feed(m)
-		if w.load.Pass() > pass && w.relay.Profile().SettleBeforePass {
-			for w.relay.Settle() { // as props.World: splits finish before the next pass
+		if _, due := w.load.PassGapDue(); due {
+			// As props.World: within the load's gap, splits finish before
+			// the next pass and queued pushes go out.
+			if w.relay.Profile().SettleBeforePass && w.load.Pass() > pass {
+				for w.relay.Settle() {
+				}
+			}
+			if w.relay.Profile().FlushBeforePass && w.conn.Pushes() > 0 {
+				w.conn.Flush(w.conn.Pushes())
 			}
 		}
 		r := w.rec()
