@@ -608,7 +608,8 @@ func (l *Load) eose(sub string) []Out {
 	if q.ping {
 		within := "within a pass, and its push within a round trip"
 		if l.gap > 0 {
-			within = fmt.Sprintf("within the %s waited before each later pass, and every push the relay queued goes out within the %s waited before the last round trip", l.gap, l.gap)
+			within = fmt.Sprintf("within the %s waited before each later pass, and a push of an event the relay accepted before the last pass ended "+
+				"arrives within the %s waited before the last round trip (an event accepted during that round trip is not covered)", l.gap, l.gap)
 		}
 		l.finish(Complete, ReasonNone, fmt.Sprintf("enumeration exhausted in each of %d passes, and a round trip made after the last; "+
 			"complete assuming a replacement the relay splits (deletes, then saves) finishes %s", l.passes, within))

@@ -62,7 +62,7 @@ func TestLoadPassGap(t *testing.T) {
 		{1, 50 * time.Millisecond, 0, "enumeration exhausted"},
 		{2, 0, 2, "within a pass, and its push within a round trip"},
 		{2, 50 * time.Millisecond, 2, "within the 50ms waited before each later pass"},
-		{3, 50 * time.Millisecond, 3, "every push the relay queued goes out within the 50ms waited"},
+		{3, 50 * time.Millisecond, 3, "a push of an event the relay accepted before the last pass ended arrives within the 50ms waited"},
 	} {
 		l, err := NewLoad(LoadConfig{PubKey: testPK, Limit: 2, Nonce: testNonce, Passes: tc.passes, PassGap: tc.gap})
 		if err != nil {

@@ -119,11 +119,13 @@ func (v *Violation) Error() string { return v.Check + ": " + v.Detail }
 // installation's current connection and load, the other writers, and the
 // log of what happened.
 type World struct {
-	cfg     Config
-	rules   *model.Rules
-	relay   *relaysim.Relay
-	conn    *relaysim.Conn
-	load    *model.Load
+	cfg   Config
+	rules *model.Rules
+	relay *relaysim.Relay
+	conn  *relaysim.Conn
+	load  *model.Load
+	// gapDue: the load just asked for its gap (model.Load.PassGapDue).
+	gapDue  bool
 	loads   int
 	others  int // subscriptions OpOpen opened on the current connection
 	lastREQ string
@@ -278,6 +280,26 @@ func (w *World) send(outs []model.Out) {
 	w.conn.Send(outs...)
 }
 
+// roundTrip runs the relay and the load with nothing else happening until
+// the load has a verdict or nothing is left to exchange.
+func (w *World) roundTrip() *Violation {
+	for w.load.Running() {
+		switch {
+		case w.conn.Outbound() > 0:
+			if v := w.deliver(1); v != nil {
+				return v
+			}
+		case w.conn.Inbound() > 0:
+			_ = w.conn.Process(0)
+		case w.conn.Pushes() > 0:
+			w.conn.Flush(w.conn.Pushes())
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
 // deliver feeds up to k relay messages (all if k is 0) to the load.
 func (w *World) deliver(k int) *Violation {
 	if w.conn == nil {
@@ -294,7 +316,9 @@ func (w *World) deliver(k int) *Violation {
 		w.logf("  ← %s", describeIn(m))
 		was, pass := w.load.Verdict(), w.load.Pass()
 		outs := w.load.Feed(m)
-		if _, due := w.load.PassGapDue(); due {
+		_, due := w.load.PassGapDue()
+		w.gapDue = due
+		if due {
 			// The timing assumption of a multi-pass load (its gap,
 			// model.LoadConfig.PassGap): every split replacement is
 			// finished before the next pass reads, and every queued push
@@ -313,6 +337,15 @@ func (w *World) deliver(k int) *Violation {
 			}
 		}
 		w.send(outs)
+		if ping := w.load.Running() && w.load.Pass() == pass; ping && w.gapDue && w.relay.Profile().FlushBeforePass {
+			// The last round trip, under the same assumption: what the
+			// relay accepted before it was sent is all it must show
+			// (the verdict says so), so nothing lands during it.
+			w.gapDue = false
+			if v := w.roundTrip(); v != nil {
+				return v
+			}
+		}
 		if was == model.Running && w.load.Verdict() != model.Running {
 			if v := w.verdict(); v != nil {
 				return v
