@@ -63,7 +63,8 @@ func (r *Round) checkPinned(ps *pageState) {
 // afterPin judges a pinned page: proven short, the pinned second is
 // complete and the page it came from goes on as it would have; full, the
 // second is asked again with a higher limit (at most CatchUpPages more
-// times); short but not provably so, the probe is asked once (ProveCap)
+// times, then left incomplete for a later round); short but not provably
+// so, the probe is asked once (ProveCap)
 // when it can tell more than the pinned page did; otherwise, or failed,
 // the second cannot be proven complete and the page it came from counts
 // as incomplete.
@@ -74,6 +75,13 @@ func (r *Round) afterPin(ps *pageState, s PageSummary) {
 		r.pin.tries++
 		r.pin.limit = r.cfg.PageWraps + s.Count
 		return
+	case s.Complete && s.Full:
+		// Still full once the round's budget of raised limits is spent:
+		// not a second no question could prove, only one this round did
+		// not reach. The page counts as incomplete and a later round
+		// goes on; the round states nothing about the second (H10).
+		r.progress.Unproven++
+		r.pin.full.Complete = false
 	case s.Complete && !r.pin.probed && r.pin.origin != ps.page.Window && r.rules.ProveCap():
 		r.pin.probe, r.pin.probed = true, true
 		r.pin.answer = make([]int, len(r.out))
