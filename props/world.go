@@ -345,6 +345,7 @@ func (w *World) deliver(k int) *Violation {
 			if v := w.roundTrip(); v != nil {
 				return v
 			}
+			was = w.load.Verdict() // the round trip judged it
 		}
 		if was == model.Running && w.load.Verdict() != model.Running {
 			if v := w.verdict(); v != nil {

@@ -199,7 +199,8 @@ func (w *loadWorld) deliver(k int) {
 		}
 		pass := w.load.Pass()
 		out := w.load.Feed(m)
-		if _, due := w.load.PassGapDue(); due {
+		_, due := w.load.PassGapDue()
+		if due {
 			// As props.World: within the load's gap, splits finish before
 			// the next pass and queued pushes go out.
 			if w.relay.Profile().SettleBeforePass && w.load.Pass() > pass {
@@ -215,6 +216,22 @@ func (w *loadWorld) deliver(k int) {
 		r.replies = append(r.replies, out)
 		w.sent(out)
 		w.conn.Send(out...)
+		if due && w.relay.Profile().FlushBeforePass && w.running() && w.load.Pass() == pass {
+			// As props.World: the last round trip runs with nothing
+			// landing during it.
+			for w.running() {
+				switch {
+				case w.conn.Outbound() > 0:
+					w.deliver(1)
+				case w.conn.Inbound() > 0:
+					_ = w.conn.Process(0)
+				case w.conn.Pushes() > 0:
+					w.conn.Flush(w.conn.Pushes())
+				default:
+					return
+				}
+			}
+		}
 	}
 }
 
