@@ -48,8 +48,10 @@ func Relays() []Relay {
 			Witness:  "necessity-delete-then-save",
 			Defences: []string{"Passes"},
 			Covered: "a load run with two passes (model.LoadConfig.Passes) reads the coordinate again and makes one round trip more, " +
-				"sound over delete-then-save-settling; it rests on a timing assumption the verdict states (a split finishes within a pass, " +
-				"its push within a round trip); without it nothing inside the load is sound, since the gap is invisible to the fence",
+				"sound over delete-then-save-settling and, with a gap (LoadConfig.PassGap), over split-late-push-settling (R5 broken too); " +
+				"it rests on a timing assumption the verdict states (a split finishes, and a push of an event accepted before the last pass " +
+				"arrives, within the gap, or within a pass and a round trip without one); without it nothing inside the load is sound, " +
+				"since the gap is invisible to the fence",
 		},
 		{
 			Name:        "relay-fresh-answers",
