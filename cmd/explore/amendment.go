@@ -131,7 +131,11 @@ func exploreAmendment(o *options, am amendments.Amendment, stdout, stderr io.Wri
 }
 
 func writeAmendmentText(w io.Writer, am amendments.Amendment, sc mutants.Scope, out amendmentReport) {
-	fmt.Fprintf(w, "\namendment %s (%s): %s\n  why: %s\n", am.Name, am.Section, am.Title, am.Rationale)
+	what := "amendment"
+	if _, ok := mutants.LookupReading(am.Name); ok {
+		what = "reading"
+	}
+	fmt.Fprintf(w, "\n%s %s (%s): %s\n  why: %s\n", what, am.Name, am.Section, am.Title, am.Rationale)
 	fmt.Fprintf(w, "  applied to %s (the text and every proposal, ERRATA.md), and compared with it\n", out.Baseline)
 	for _, c := range out.Changes {
 		fmt.Fprintf(w, "  what it decides otherwise, %s\n", c)
@@ -230,4 +234,20 @@ func visibleDifference(am amendments.Amendment, tie model.TiePolicy, dir string)
 		return append(lines, "  (witness not written: "+err.Error()+")"), ""
 	}
 	return lines, p
+}
+
+// readingAmendment is a reading of the text (mutants.Readings) as the
+// change of proposed it is, so the whole suite judges it as it judges an
+// amendment: its conformance checks, which decide the text's literal
+// reading, report a spec-text difference, and its safety is the verdict.
+func readingAmendment(rd mutants.Reading) amendments.Amendment {
+	return amendments.Amendment{
+		Name: rd.Name, Section: rd.Section,
+		Title:     "the other reading of a sentence of the text (ERRATA.md, \"Sentences with two readings\")",
+		Rationale: "a client that reads the sentence the other way; the text's literal reading is spec",
+		Change: ruleset.OnModel(func(r *model.Rules) {
+			tie := r.Tie
+			*r = *rd.Rules().WithTie(tie)
+		}),
+	}
 }

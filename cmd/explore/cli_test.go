@@ -194,6 +194,25 @@ func TestAmendmentWholeSuite(t *testing.T) {
 	}
 }
 
+// A reading of an ambiguous sentence runs the whole suite as an
+// amendment does: its conformance check that decides the text's literal
+// reading is a spec-text difference, its verdict rests on every check,
+// and it exits by that verdict (0: safe with the difference), not by the
+// conformance check's failure.
+func TestReadingWholeSuite(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI(t, "-rules", "distinct-key-limit", "-tie", "clear", "-progress=0", "-witness", dir)
+	for _, want := range []string{
+		"reading distinct-key-limit (Content Validation",
+		"checked: 51 of 51 checks", "not checked: nothing",
+		"verdict: safe, with a spec-text difference: directed:codec-conformance C1-codec-blob-outcome (clear, point)",
+	} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("exit %d, output lacks %q:\n%s%s", code, want, out, errOut)
+		}
+	}
+}
+
 // -diff finds the shortest history a user can tell two rule sets apart
 // by, and says so in the spec's terms; where none exists within the
 // bounds it says that, with the bounds.

@@ -194,6 +194,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case o.sim.walks != 0:
 		return simulate(o, stdout, stderr)
 	}
+	if rd, ok := mutants.LookupReading(o.rules); ok && !o.isSet("universe") {
+		// The other reading of a sentence runs the whole suite and is
+		// judged as an amendment of proposed would be.
+		return exploreAmendment(o, readingAmendment(rd), stdout, stderr)
+	}
 	if am, ok := amendments.Lookup(o.rules); ok && !o.isSet("universe") {
 		return exploreAmendment(o, am, stdout, stderr)
 	}
@@ -277,6 +282,11 @@ type outcome struct {
 	// Amendment and Diffs describe a run under an amendment: its change,
 	// and per tie the rule inputs it decided otherwise than spec.
 	Amendment *amendments.Amendment `json:"-"`
+	// Reading is set when the rule set is the other reading of a sentence
+	// of the text (mutants.Readings): its run is judged as an amendment's,
+	// a conformance check that hard-codes the text's literal reading
+	// being a spec-text difference, not a failure.
+	Reading *mutants.Reading `json:"-"`
 	Diffs     []string              `json:"amendment_differs,omitempty"`
 	// All keeps one witness per violated invariant (-all).
 	All bool `json:"-"`
@@ -332,6 +342,9 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	if amended {
 		out.Amendment = &am
 	}
+	if rd, ok := mutants.LookupReading(o.rules); ok {
+		out.Reading = &rd
+	}
 	if !o.json {
 		fmt.Fprintln(stdout, out.Run)
 	}
@@ -384,7 +397,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		out.Directed = directed.Summarize(directed.RunSuite(rules, tl, o.workers, only))
 	}
 	code := out.status()
-	if amended && code != exitUnknown {
+	if (amended || out.Reading != nil) && code != exitUnknown {
 		// An amendment's run exits as its verdict: a spec-text difference
 		// alone is no failure, and a check not run leaves it unknown.
 		code = mutants.VerdictExit(amendmentVerdict(out))

@@ -134,10 +134,14 @@ func resultLine(out *outcome) string {
 			}
 		}
 	}
-	switch out.Status {
-	case "violation":
+	switch {
+	case out.Status == "violation" && (out.Amendment != nil || out.Reading != nil):
+		// The verdict above judges them: a spec-text difference alone is
+		// not a failure of an amendment or of a reading of the text.
+		return "checks that failed: " + strings.Join(failed, ", ") + "; the run exits by its verdict (above)"
+	case out.Status == "violation":
 		return "violation: " + strings.Join(failed, ", ")
-	case "unknown":
+	case out.Status == "unknown":
 		return "unknown: a resource bound was hit before the depth bound"
 	}
 	return "ok, no violation"

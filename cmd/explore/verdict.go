@@ -73,6 +73,10 @@ func writeVerdict(w io.Writer, out *outcome) {
 	safety, conf := verdicts(out)
 	sc := scope(out)
 	fmt.Fprintln(w)
+	if rd := out.Reading; rd != nil {
+		fmt.Fprintf(w, "reading %s (%s): the other reading of a sentence of the text (ERRATA.md, \"Sentences with two readings\"); "+
+			"a conformance check that decides the text's literal reading is a spec-text difference here\n", rd.Name, rd.Section)
+	}
 	if a := out.Amendment; a != nil {
 		fmt.Fprintf(w, "amendment %s (%s): %s\n  why: %s\n", a.Name, a.Section, a.Title, a.Rationale)
 		for _, d := range out.Diffs {
@@ -101,7 +105,7 @@ func writeVerdict(w io.Writer, out *outcome) {
 	default:
 		fmt.Fprintf(w, "spec-text conformance: differs from today's spec text: %s\n", strings.Join(conf, ", "))
 	}
-	if out.Amendment != nil && out.Status != "unknown" {
+	if (out.Amendment != nil || out.Reading != nil) && out.Status != "unknown" {
 		fmt.Fprintf(w, "verdict: %s\n", amendmentVerdict(out))
 	}
 }
