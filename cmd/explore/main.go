@@ -287,7 +287,7 @@ type outcome struct {
 	// a conformance check that hard-codes the text's literal reading
 	// being a spec-text difference, not a failure.
 	Reading *mutants.Reading `json:"-"`
-	Diffs     []string              `json:"amendment_differs,omitempty"`
+	Diffs   []string         `json:"amendment_differs,omitempty"`
 	// All keeps one witness per violated invariant (-all).
 	All bool `json:"-"`
 }
