@@ -37,6 +37,12 @@ type Round struct {
 	bridged    bool
 	recorded   bool
 	unbridged  Window
+	// repaired is the region this round's repair pass walked after the
+	// bridge left unbridged what it did (from the saved pending region's
+	// until down to the repair's next until): a region the bridge left
+	// inside it was read after the bridge, and is not pending again.
+	repaired    Window
+	hasRepaired bool
 	contiguous bool
 	progress   Progress
 	anyFailed  bool
@@ -455,6 +461,7 @@ func (r *Round) afterBridge() {
 	}
 	if r.proposed.Pending != nil {
 		r.phase, r.budget, r.until = phaseRepair, r.cfg.CatchUpPages, r.proposed.Pending.UntilMs
+		r.repaired, r.hasRepaired = Window{HasSince: true, SinceMs: r.proposed.Pending.SinceMs, HasUntil: true, UntilMs: r.until}, true
 		return
 	}
 	r.recordUnbridged()
@@ -469,6 +476,14 @@ func (r *Round) recordUnbridged() {
 		return
 	}
 	u := r.unbridged
+	if r.hasRepaired && r.proposed.Pending != nil {
+		r.repaired.SinceMs = r.until + 1 // it stopped there; below is still pending
+	}
+	if r.hasRepaired && r.repaired.SinceMs <= u.SinceMs && u.UntilMs <= r.repaired.UntilMs {
+		// The repair read the whole of it after the bridge left it.
+		r.recorded = false
+		return
+	}
 	if u.SinceMs > u.UntilMs {
 		// The bridge's last page reached its floor: nothing is left
 		// unwalked, and an empty region must not widen the pending one.
