@@ -306,6 +306,9 @@ func TestDiffLoad(t *testing.T) {
 			t.Errorf("%s: exit %d, want %d\n%s%s", name, code, tc.exit, rep, errOut)
 		}
 	}
+	if code, _, errOut := runCLI(t, "-replay", w, "-rules", "spec"); code != exitUsage || !strings.Contains(errOut, "replays under the two rule sets it names") {
+		t.Errorf("replay -rules: exit %d, %q", code, errOut)
+	}
 	// The names model.Without gives resolve, and the clarification no
 	// scenario reaches differs nowhere.
 	code, out, _ = runCLI(t, "-diff", "proposed,proposed-without-unproven-relay-not-complete", "-universe", "load", "-cases", "20", "-seed", "3", "-witness", dir)

@@ -112,6 +112,11 @@ func replay(o *options, stdout, stderr io.Writer) int {
 		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
 	}
 	stored := *w
+	if (w.Kind == exhaustive.KindDiff || w.Kind == props.KindLoadDiff) && (o.isSet("rules") || o.isSet("tie")) {
+		// Its replay runs the two rule sets (and the tie) the file names;
+		// another name would be printed as replayed and not be.
+		return usageError(stderr, fmt.Errorf("%s: a %s witness replays under the two rule sets it names; -rules and -tie have no meaning with it", o.replay, w.Kind))
+	}
 	if o.isSet("rules") {
 		// A history or community witness names its own package's rule
 		// sets (its replayer refuses an unknown one as a bad witness);
