@@ -281,3 +281,63 @@ func TestDiffRuleSets(t *testing.T) {
 		}
 	}
 }
+
+// -diff over the full-state load's scenarios: the first seeded scenario
+// after which a load ends otherwise under the two rule sets, shrunk and
+// written as a load-diff witness that -replay recomputes under both; a
+// pair that differs nowhere within the bounds says so with the bounds.
+func TestDiffLoad(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI(t, "-diff", "proposed,fence-lapse-fails", "-universe", "load", "-witness", dir)
+	for _, want := range []string{"the first load scenario that tells proposed and fence-lapse-fails apart (scenario ",
+		"relay profiles conformant, conformant-query-push, ", "1000 scenarios per profile, seed 20240601", "  step 1: start",
+		"then the load runs to its verdict:\n  load 1: verdict cannot-prove-complete (fence-lapsed) under proposed, failed (relay-failure) under fence-lapse-fails"} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("exit %d, output lacks %q:\n%s%s", code, want, out, errOut)
+		}
+	}
+	w := filepath.Join(dir, "diff-proposed-fence-lapse-fails-load.json")
+	if code, rep, errOut := runCLI(t, "-replay", w); code != exitViolation || !strings.Contains(rep, "reproduced: the two rule sets differ again") {
+		t.Errorf("replay: exit %d\n%s%s", code, rep, errOut)
+	}
+	data, err := os.ReadFile(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, tc := range map[string]struct {
+		from, to string
+		exit     int
+	}{
+		"altered difference": {`under fence-lapse-fails"` + "\n  ]", `under proposed"` + "\n  ]", exitOK},
+		"unknown member":     {`"kind": "load-diff",`, `"kind": "load-diff", "extra": 1,`, exitUsage},
+		"unknown operation":  {`"op": "start"`, `"op": "restart"`, exitUsage},
+		"unknown rule set":   {`"other": "fence-lapse-fails"`, `"other": "nonesuch"`, exitUsage},
+	} {
+		bad := strings.Replace(string(data), tc.from, tc.to, 1)
+		if bad == string(data) {
+			t.Fatalf("%s: the edit did not apply", name)
+		}
+		p := filepath.Join(dir, "bad.json")
+		if err := os.WriteFile(p, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, rep, errOut := runCLI(t, "-replay", p); code != tc.exit {
+			t.Errorf("%s: exit %d, want %d\n%s%s", name, code, tc.exit, rep, errOut)
+		}
+	}
+	if code, _, errOut := runCLI(t, "-replay", w, "-rules", "spec"); code != exitUsage || !strings.Contains(errOut, "replays under the two rule sets it names") {
+		t.Errorf("replay -rules: exit %d, %q", code, errOut)
+	}
+	// The names model.Without gives resolve, and the clarification no
+	// scenario reaches differs nowhere.
+	code, out, _ = runCLI(t, "-diff", "proposed,proposed-without-unproven-relay-not-complete", "-universe", "load", "-cases", "20", "-seed", "3", "-witness", dir)
+	if want := "no difference within the bounds: relay profiles conformant, "; code != exitOK || !strings.Contains(out, want) || !strings.Contains(out, "20 scenarios per profile, seed 3;") {
+		t.Errorf("unproven: exit %d\n%s", code, out)
+	}
+	for _, bad := range [][]string{{"-diff", "spec,proposed", "-universe", "load", "-tie", "set"}, {"-diff", "spec,proposed", "-universe", "load", "-depth", "3"},
+		{"-diff", "spec,proposed", "-universe", "load", "-cases", "0"}, {"-diff", "proposed,proposed-without-nonesuch", "-universe", "load"}, {"-diff", "spec,proposed", "-cases", "3"}} {
+		if code, _, errOut := runCLI(t, append(bad, "-witness", dir)...); code != exitUsage || errOut == "" {
+			t.Errorf("%q: exit %d, %q", bad, code, errOut)
+		}
+	}
+}

@@ -22,18 +22,21 @@ var diffFlags = map[string]bool{"diff": true, "universe": true, "depth": true, "
 // "no difference within the bounds" with the bounds. Exit 0 either way
 // (a difference is what an amendment is for); 2 on a bad flag or name.
 func diffRules(o *options, stdout, stderr io.Writer) int {
+	names := strings.Split(o.diff, ",")
+	if len(names) != 2 || names[0] == "" || names[1] == "" || names[0] == names[1] {
+		return usageError(stderr, fmt.Errorf("-diff %q: want two different rule sets, A,B (see -list)", o.diff))
+	}
+	if o.universe == loadUniverse {
+		return diffLoad(o, names, stdout, stderr)
+	}
 	for _, f := range o.set {
 		if !diffFlags[f] {
 			return usageError(stderr, fmt.Errorf("-%s has no meaning with -diff (it takes -universe, -depth, -tie, -witness and -json)", f))
 		}
 	}
-	names := strings.Split(o.diff, ",")
-	if len(names) != 2 || names[0] == "" || names[1] == "" || names[0] == names[1] {
-		return usageError(stderr, fmt.Errorf("-diff %q: want two different rule sets, A,B (see -list)", o.diff))
-	}
 	u, err := cat.Universe(o.universe)
 	if err != nil {
-		return usageError(stderr, err)
+		return usageError(stderr, fmt.Errorf("%v; -diff also takes -universe %s, the full-state load's scenarios", err, loadUniverse))
 	}
 	tl, err := cli.ParseTies(o.tie)
 	if err != nil {
@@ -85,10 +88,11 @@ func diffRules(o *options, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// diffSide is the rule set name under tie as a side of -diff runs it: an
-// amendment that decides ties itself under its own policy.
+// diffSide is the rule set name (ruleSetNamed) under tie as a side of
+// -diff runs it: an amendment that decides ties itself under its own
+// policy.
 func diffSide(name string, tie model.TiePolicy) (*model.Rules, error) {
-	r, err := cat.Rules(name)
+	r, err := ruleSetNamed(name)
 	if err != nil {
 		return nil, err
 	}

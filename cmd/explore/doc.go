@@ -6,6 +6,8 @@
 //	        [-max-states N] [-json] [-witness DIR] [-progress 1s]
 //	        [-html FILE] [-version]
 //	explore -replay FILE [-rules NAME] [-tie clear|set] [-html FILE]
+//	explore -diff A,B [-universe reference] [-depth N] [-tie clear|set]
+//	explore -diff A,B -universe load [-cases N] [-seed S]
 //	explore -list
 //
 // The first line of standard output says everything needed to reproduce the
@@ -16,7 +18,11 @@
 // rules. -rules also takes an amendment (package amendments): the report
 // then says how many rule inputs it decided otherwise than spec, and keeps
 // safety apart from spec-text conformance. -html writes the witnesses as
-// one self-contained page (package witnesshtml).
+// one self-contained page (package witnesshtml). -diff A,B finds the
+// first point at which a user can tell two rule sets apart: the shortest
+// history in a snapshot universe, or with -universe load the first of the
+// full-state load's seeded scenarios, shrunk, after which a load ends
+// otherwise (package props, DiffSearch).
 //
 // Exit codes: 0 every check passed; 1 a violation (or, with -replay, the
 // witness reproduced); 2 a usage or input error, including a witness file

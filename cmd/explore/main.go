@@ -80,10 +80,12 @@ type options struct {
 	all       bool
 	compare   string
 	diff      string
-	sim       simOptions
-	por       porOptions
-	store     storeOptions
-	ckpt      checkpointOptions
+	// cases is -diff -universe load's scenarios per relay profile.
+	cases int
+	sim   simOptions
+	por   porOptions
+	store storeOptions
+	ckpt  checkpointOptions
 	// cpuProfile and memProfile name pprof output files ("" for none).
 	cpuProfile, memProfile string
 	// set names the flags given on the command line, in order.
@@ -100,7 +102,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	o = &options{}
 	c := cli.New(doc)
 	fs := c.Flags
-	fs.StringVar(&o.universe, "universe", "reference", "universe to explore (see -list; walk is the paged history walk)")
+	fs.StringVar(&o.universe, "universe", "reference", "universe to explore (see -list; walk is the paged history walk; load, with -diff only, is the full-state load's seeded scenarios)")
 	fs.IntVar(&o.depth, "depth", 0, fmt.Sprintf("depth bound in transitions, at most %d (0: the universe's default)", witnessfile.MaxDepth))
 	fs.StringVar(&o.tie, "tie", "both", "tie policy: clear, set or both")
 	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers")
@@ -120,7 +122,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file (go tool pprof)")
 	fs.StringVar(&o.compare, "compare", "", compareFlagDoc)
-	fs.StringVar(&o.diff, "diff", "", "A,B: the shortest history after which a user can tell rule sets A and B apart (a frontier, an override shown, an action failed, a published blob), in -universe (reference by default) to -depth; the history is written as a witness (kind diff) that -replay recomputes under both")
+	fs.StringVar(&o.diff, "diff", "", "A,B: the shortest history after which a user can tell rule sets A and B apart (a frontier, an override shown, an action failed, a published blob), in -universe (reference by default) to -depth; the history is written as a witness (kind diff) that -replay recomputes under both. With -universe load: the first of the full-state load's seeded scenarios (-cases per relay profile the gate searches, from -seed) after which a load's verdict, reason or retained coordinates differ, shrunk, written as a witness of kind load-diff. A and B name rule sets as -rules does, or proposed-without-PROPOSAL")
+	fs.IntVar(&o.cases, "cases", mutants.DefaultLoadCases, "with -diff A,B -universe load: scenarios per relay profile")
 	o.sim.register(fs)
 	o.por.register(fs)
 	o.store.register(fs)

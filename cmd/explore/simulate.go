@@ -29,7 +29,7 @@ type simOptions struct {
 func (s *simOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&s.walks, "simulate", 0, "run this many seeded random walks instead of the exhaustive search (0: off)")
 	fs.IntVar(&s.steps, "steps", 40, fmt.Sprintf("transitions per simulated walk, at most %d", witnessfile.MaxDepth))
-	fs.Uint64Var(&s.seed, "seed", 1, "seed of the simulated walks")
+	fs.Uint64Var(&s.seed, "seed", 1, "seed of the simulated walks; with -diff A,B -universe load, of the load scenarios (20240601 when not given, the load searches' seed)")
 	fs.StringVar(&s.shard, "shard", "", "with -simulate -json: run part i of n of the walks (i/n, counted from 1: 1/3, 2/3, 3/3; part i is the i-th contiguous block)")
 	fs.BoolVar(&s.merge, "merge", false, "combine the -simulate -shard -json documents named as arguments into the whole run's -json document (-witness is the only other flag)")
 }
