@@ -13,7 +13,19 @@ const (
 	PassOlder              // below the saved oldest
 )
 
-func (p Pass) String() string { return [...]string{"newest", "bridge", "repair", "older"}[p] }
+var passNames = [...]string{"newest", "bridge", "repair", "older"}
+
+func (p Pass) String() string { return passNames[p] }
+
+// Passes lists every Pass in order (the vectors' vocabulary is generated
+// from it).
+func Passes() []Pass {
+	ps := make([]Pass, len(passNames))
+	for i := range ps {
+		ps[i] = Pass(i)
+	}
+	return ps
+}
 
 // Page is one page REQ: its window and limit, sent to Relays.
 type Page struct {
@@ -35,6 +47,9 @@ const (
 	FailSilent  = "silent"  // never settled before the page's deadline
 	FailStray   = "stray"   // delivered a wrap outside the page's window
 )
+
+// FailKinds lists every failure kind a round reports, in the order above.
+func FailKinds() []string { return []string{FailRefused, FailSilent, FailStray} }
 
 // RelayError is one relay that dropped out of a round.
 type RelayError struct {

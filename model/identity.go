@@ -109,9 +109,13 @@ const (
 	RoleUnreadable
 )
 
-func (r BlobRole) String() string {
-	return [...]string{"peer", "own", "own-additional", "conflict", "orphan", "unreadable"}[r]
-}
+var blobRoleNames = [...]string{"peer", "own", "own-additional", "conflict", "orphan", "unreadable"}
+
+func (r BlobRole) String() string { return blobRoleNames[r] }
+
+// BlobRoles lists every BlobRole in order (the vectors' vocabulary is
+// generated from it).
+func BlobRoles() []BlobRole { return enumerate[BlobRole](len(blobRoleNames)) }
 
 // BlobRoleOf is the production identification rule (d Tag, Fetching,
 // Writing).

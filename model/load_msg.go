@@ -125,9 +125,13 @@ const (
 	Failed
 )
 
-func (v Verdict) String() string {
-	return [...]string{"running", "complete", "cannot-prove-complete", "failed"}[v]
-}
+var verdictNames = [...]string{"running", "complete", "cannot-prove-complete", "failed"}
+
+func (v Verdict) String() string { return verdictNames[v] }
+
+// Verdicts lists every Verdict in order (the vectors' vocabulary is
+// generated from it).
+func Verdicts() []Verdict { return enumerate[Verdict](len(verdictNames)) }
 
 // Reason says why a load is not complete.
 type Reason uint8
@@ -178,9 +182,13 @@ const (
 // relay answers the fence.
 const fencePrePushes = 64
 
-func (r Reason) String() string {
-	return [...]string{"none", "plateau", "fence-lapsed", "relay-failure", "non-conforming", "query-push", "unproven", "subscriptions", "fence-overflow"}[r]
-}
+var reasonNames = [...]string{"none", "plateau", "fence-lapsed", "relay-failure", "non-conforming", "query-push", "unproven", "subscriptions", "fence-overflow"}
+
+func (r Reason) String() string { return reasonNames[r] }
+
+// Reasons lists every Reason in order (the vectors' vocabulary is
+// generated from it).
+func Reasons() []Reason { return enumerate[Reason](len(reasonNames)) }
 
 // LoadStats counts what a load exchanged with its relay.
 type LoadStats struct {

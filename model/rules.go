@@ -10,7 +10,13 @@ const (
 	ShapeFloor              // ov_c only, the tombstone floor
 )
 
-func (s Shape) String() string { return [...]string{"omit", "live", "floor"}[s] }
+var shapeNames = [...]string{"omit", "live", "floor"}
+
+func (s Shape) String() string { return shapeNames[s] }
+
+// Shapes lists every Shape in order; the vectors' vocabulary is generated
+// from it, so a new shape cannot go undocumented.
+func Shapes() []Shape { return enumerate[Shape](len(shapeNames)) }
 
 // Rules is the seam through which every driver (the replica, the slot
 // split, the codec, the load procedure) makes each rule decision. Spec()

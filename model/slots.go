@@ -139,9 +139,13 @@ const (
 	EvictBudget                       // evicted to fit the budget
 )
 
-func (r EvictReason) String() string {
-	return [...]string{"dominated", "horizon", "budget"}[r]
-}
+var evictReasonNames = [...]string{"dominated", "horizon", "budget"}
+
+func (r EvictReason) String() string { return evictReasonNames[r] }
+
+// EvictReasons lists every EvictReason in order (the vectors' vocabulary
+// is generated from it).
+func EvictReasons() []EvictReason { return enumerate[EvictReason](len(evictReasonNames)) }
 
 // Eviction is one entry left out of a publication.
 type Eviction struct {

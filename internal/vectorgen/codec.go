@@ -79,11 +79,11 @@ func codecOf(rules *model.Rules, pt []byte) (codecOutput, error) {
 			return codecOutput{}, cerr
 		}
 		if errors.Is(err, model.ErrUnknownVersion) {
-			return codecOutput{Outcome: "ignore", Reason: code}, nil
+			return codecOutput{Outcome: OutcomeIgnore, Reason: code}, nil
 		}
-		return codecOutput{Outcome: "discard", Reason: code}, nil
+		return codecOutput{Outcome: OutcomeDiscard, Reason: code}, nil
 	}
-	out := codecOutput{Outcome: "accept", ClientID: &b.ClientID, Entries: map[string]uint32{}, EntryCount: &rep.Entries}
+	out := codecOutput{Outcome: OutcomeAccept, ClientID: &b.ClientID, Entries: map[string]uint32{}, EntryCount: &rep.Entries}
 	for _, e := range b.Contexts {
 		out.Entries[e.Key] = e.Value
 	}
@@ -124,6 +124,26 @@ const (
 	DropGroupInvalid    = "group_invalid_sibling"
 )
 
+// dropReasons maps the core's per-entry report texts to codes; the
+// group codes and value_not_number are matched by shape in dropReason.
+var dropReasons = []struct{ reason, code string }{
+	{model.ReasonKeyTooLong, DropKeyTooLong},
+	{model.ReasonKeyNotUTF8, DropKeyNotUTF8},
+	{model.ReasonValueNegative, DropValueNegative},
+	{model.ReasonValueNotInteger, DropValueNotInteger},
+	{model.ReasonValueTooLarge, DropValueTooLarge},
+	{model.ReasonValueRejected, DropValueRejected},
+}
+
+// DropCodes lists every code dropReason can give, in its order.
+func DropCodes() []string {
+	var out []string
+	for _, d := range dropReasons {
+		out = append(out, d.code)
+	}
+	return append(out, DropValueNotNumber, DropGroupPartial, DropGroupInvalid)
+}
+
 // dropReason maps the core's report text to a stable code.
 func dropReason(r string) (string, error) {
 	if g, ok := strings.CutPrefix(r, model.ReasonGroupRejected); ok {
@@ -135,24 +155,45 @@ func dropReason(r string) (string, error) {
 		}
 		return "", fmt.Errorf("unclassified group drop %q", r)
 	}
-	switch r {
-	case model.ReasonKeyTooLong:
-		return DropKeyTooLong, nil
-	case model.ReasonKeyNotUTF8:
-		return DropKeyNotUTF8, nil
-	case model.ReasonValueNegative:
-		return DropValueNegative, nil
-	case model.ReasonValueNotInteger:
-		return DropValueNotInteger, nil
-	case model.ReasonValueTooLarge:
-		return DropValueTooLarge, nil
-	case model.ReasonValueRejected:
-		return DropValueRejected, nil
+	for _, d := range dropReasons {
+		if r == d.reason {
+			return d.code, nil
+		}
 	}
 	if strings.HasPrefix(r, "value is ") && strings.HasSuffix(r, ", not an integer") {
 		return DropValueNotNumber, nil
 	}
 	return "", fmt.Errorf("unclassified drop %q", r)
+}
+
+// Codec outcomes.
+const (
+	OutcomeAccept  = "accept"
+	OutcomeDiscard = "discard"
+	OutcomeIgnore  = "ignore"
+)
+
+// Outcomes lists the codec outcomes.
+func Outcomes() []string { return []string{OutcomeAccept, OutcomeDiscard, OutcomeIgnore} }
+
+// Blob-level codes blobReason gives outside the blobReasons table.
+const (
+	BlobUnknownVersion = "unknown_version"
+	BlobTooDeep        = "too_deep"
+	BlobNotObject      = "not_object"
+	BlobTooLarge       = "plaintext_too_large"
+)
+
+// BlobCodes lists every code blobReason can give: the ignore code, then
+// the discard codes in the order the parser checks them.
+func BlobCodes() []string {
+	out := []string{BlobUnknownVersion, BlobTooLarge, BlobNotObject, BlobTooDeep}
+	for _, r := range blobReasons {
+		if r.code != "" {
+			out = append(out, r.code)
+		}
+	}
+	return out
 }
 
 // blobReasons maps the start of the core's blob-level error detail to a
@@ -175,14 +216,14 @@ var blobReasons = []struct{ prefix, code string }{
 // blobReason maps a ParseBlob error to a stable code.
 func blobReason(err error) (string, error) {
 	if errors.Is(err, model.ErrUnknownVersion) {
-		return "unknown_version", nil
+		return BlobUnknownVersion, nil
 	}
 	msg, ok := strings.CutPrefix(err.Error(), model.ErrInvalidBlob.Error()+": ")
 	if !ok {
 		return "", fmt.Errorf("unclassified blob error %v", err)
 	}
 	if strings.Contains(msg, "nesting deeper than") {
-		return "too_deep", nil
+		return BlobTooDeep, nil
 	}
 	for _, r := range blobReasons {
 		if !strings.HasPrefix(msg, r.prefix) {
@@ -192,9 +233,9 @@ func blobReason(err error) (string, error) {
 			return r.code, nil
 		}
 		if strings.HasSuffix(msg, "not an object") {
-			return "not_object", nil
+			return BlobNotObject, nil
 		}
-		return "plaintext_too_large", nil
+		return BlobTooLarge, nil
 	}
 	return "", fmt.Errorf("unclassified blob error %v", err)
 }

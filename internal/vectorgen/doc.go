@@ -10,4 +10,9 @@
 // runner runs it under the rule set being checked and compares. The input a
 // vector records is the very JSON compute reads, so a client in another
 // language sees exactly what the Go core decided from.
+//
+// Vocabulary lists every code an output member can take, from the
+// enumerations of the code producing it, with its meaning and section;
+// it is written as vectors/VOCABULARY.md beside the files, with the
+// conventions of comparison every kind shares.
 package vectorgen

@@ -87,6 +87,25 @@ var eventErrors = []struct {
 	{model.ErrContent, "content_invalid"},
 }
 
+// EventErrorCodes lists every event error code, in the order the rules
+// apply them.
+func EventErrorCodes() []string {
+	var out []string
+	for _, e := range eventErrors {
+		out = append(out, e.code)
+	}
+	return out
+}
+
+// DeleteRefusalCodes lists every deletion refusal code.
+func DeleteRefusalCodes() []string {
+	var out []string
+	for _, r := range deleteRefusals {
+		out = append(out, r.code)
+	}
+	return out
+}
+
 func eventError(err error) (string, error) {
 	for _, e := range eventErrors {
 		if errors.Is(err, e.err) {
@@ -185,7 +204,8 @@ func computeEvents(rules *model.Rules, raw json.RawMessage) (any, error) {
 		}
 		pt, err := nip44.Decrypt(in.Ciphertext, key)
 		if err != nil {
-			return eventsOutput{ConversationKey: hex.EncodeToString(key[:]), Error: "decrypt_failed"}, nil
+			code, cerr := eventError(model.ErrDecrypt)
+			return eventsOutput{ConversationKey: hex.EncodeToString(key[:]), Error: code}, cerr
 		}
 		b, err := codecOf(rules, []byte(pt))
 		if err != nil {

@@ -101,10 +101,19 @@ func Readings() []Reading {
 	}
 }
 
-// Kinds lists every kind, in file order.
+// Kinds lists every kind, in file order. Each how_to_run ends by pointing
+// to the vocabulary, where every output code and the shared conventions
+// of comparison are stated once.
 func Kinds() []Kind {
-	return []Kind{codecKind(), registerKind(), slotsKind(), eventsKind(), tracesKind(), loadKind(), historyKind()}
+	ks := []Kind{codecKind(), registerKind(), slotsKind(), eventsKind(), tracesKind(), loadKind(), historyKind()}
+	for i := range ks {
+		ks[i].HowToRun += " " + vocabularyPointer
+	}
+	return ks
 }
+
+// vocabularyPointer closes every how_to_run.
+const vocabularyPointer = "Every code an output carries, its meaning and section, and the conventions of comparison (array order, absent members, key_hex, the load's subscription ids and CLOSE discipline) are in vectors/" + VocabularyFile + "."
 
 // marshal encodes v compactly without HTML escaping, so keys read as typed.
 func marshal(v any) (json.RawMessage, error) {
@@ -251,8 +260,8 @@ func Encode(f File) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// Outputs is every generated file by relative path: the vector files and
-// their schemas.
+// Outputs is every generated file by relative path: the vector files,
+// their schemas and the vocabulary.
 func Outputs() (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, k := range Kinds() {
@@ -271,6 +280,11 @@ func Outputs() (map[string][]byte, error) {
 		}
 		out[filepath.Join("schema", k.Name+".schema.json")] = s
 	}
+	doc, err := VocabularyMarkdown()
+	if err != nil {
+		return nil, err
+	}
+	out[VocabularyFile] = doc
 	return out, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -242,8 +243,8 @@ func loadKind() Kind {
 			"other_subs and relay_max_subs decide whether the load is attempted at all (fence-within-capacity); " +
 			"unproven (non-empty: the client holds the relay unproven, with no record of it meeting the relay requirements) turns an enumeration that ends into cannot-prove-complete, reason unproven (unproven-relay-not-complete; the text loads such a relay as any other). " +
 			"Compare the messages sent at start with expected.start. Then feed input.frames one by one in order (['LOST'] is the connection dropping) and after frame i compare what the load sends with expected.replies[i]. " +
-			"Subscription ids are <sub_prefix>-fence and <sub_prefix>-q1, -q2, ... in the order sent; a client naming its own maps them in that order. Filters compare as JSON values. " +
-			"At the end compare verdict (complete, cannot-prove-complete, failed, or running if the frames end first), reason (none, plateau, fence-lapsed, relay-failure, non-conforming, query-push, unproven, subscriptions), plateau_second, and coordinates (d tag -> the retained event id). Events are signed by the secret key 1.",
+			loadSubscriptions + " Filters compare as JSON values. " + closeDiscipline + " " +
+			"At the end compare verdict (" + strings.Join(names(model.Verdicts()), ", ") + "; running if the frames end first), reason (" + strings.Join(names(model.Reasons()), ", ") + "), plateau_second, and coordinates (d tag -> the retained event id). Events are signed by the secret key 1.",
 		Cases:   loadCases,
 		Compute: computeLoad,
 	}

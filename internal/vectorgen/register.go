@@ -55,17 +55,36 @@ type registerOutput struct {
 	After []stepAfter `json:"after,omitempty"`
 }
 
-// actionError maps an action's error to its code.
+// actionErrors maps an action's refusal to its code, first match wins
+// (a still-active mark-read also wraps the ceiling error).
+var actionErrors = []struct {
+	err  error
+	code string
+}{
+	{model.ErrStillActive, "still_active"},
+	{model.ErrCounterCeiling, "counter_ceiling"},
+	{model.ErrKeyTooLong, "key_too_long"},
+}
+
+// ActionErrorCodes lists every code actionError gives for a refusal.
+func ActionErrorCodes() []string {
+	var out []string
+	for _, a := range actionErrors {
+		out = append(out, a.code)
+	}
+	return out
+}
+
+// actionError maps an action's error to its code; an error no code
+// covers is spelled out, so that it shows as a code the vocabulary lacks.
 func actionError(err error) string {
-	switch {
-	case err == nil:
+	if err == nil {
 		return ""
-	case errors.Is(err, model.ErrStillActive):
-		return "still_active"
-	case errors.Is(err, model.ErrCounterCeiling):
-		return "counter_ceiling"
-	case errors.Is(err, model.ErrKeyTooLong):
-		return "key_too_long"
+	}
+	for _, a := range actionErrors {
+		if errors.Is(err, a.err) {
+			return a.code
+		}
 	}
 	return "error: " + err.Error()
 }

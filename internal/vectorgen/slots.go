@@ -2,7 +2,6 @@ package vectorgen
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -75,13 +74,8 @@ func computeSlots(rules *model.Rules, raw json.RawMessage) (any, error) {
 	}
 	sp, err := model.SplitBlob(rules, b, budget, parent)
 	if err != nil {
-		switch {
-		case errors.Is(err, model.ErrOverrideBudget):
-			return slotsOutput{Error: "override_budget"}, nil
-		case errors.Is(err, model.ErrCoordinateLimit):
-			return slotsOutput{Error: "coordinate_limit"}, nil
-		case errors.Is(err, model.ErrSplitOverflow):
-			return slotsOutput{Error: "overflow"}, nil
+		if code := splitError(err); code != "" {
+			return slotsOutput{Error: code}, nil
 		}
 		return nil, err
 	}

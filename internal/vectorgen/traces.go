@@ -212,13 +212,29 @@ func randomTrace(rng *rand.Rand, devs []traceDevice) tracesInput {
 // splitError is the reason code of a refused split, or empty for an error
 // that is not a refusal.
 func splitError(err error) string {
-	switch {
-	case errors.Is(err, model.ErrOverrideBudget):
-		return "override_budget"
-	case errors.Is(err, model.ErrCoordinateLimit):
-		return "coordinate_limit"
-	case errors.Is(err, model.ErrSplitOverflow):
-		return "overflow"
+	for _, s := range splitErrors {
+		if errors.Is(err, s.err) {
+			return s.code
+		}
 	}
 	return ""
+}
+
+// splitErrors maps the slot split's refusals to codes.
+var splitErrors = []struct {
+	err  error
+	code string
+}{
+	{model.ErrOverrideBudget, "override_budget"},
+	{model.ErrCoordinateLimit, "coordinate_limit"},
+	{model.ErrSplitOverflow, "overflow"},
+}
+
+// SplitErrorCodes lists every code splitError gives.
+func SplitErrorCodes() []string {
+	var out []string
+	for _, s := range splitErrors {
+		out = append(out, s.code)
+	}
+	return out
 }
