@@ -10,6 +10,7 @@ import (
 
 	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/model"
 )
@@ -29,6 +30,9 @@ func diffRules(o *options, stdout, stderr io.Writer) int {
 	if o.universe == loadUniverse {
 		return diffLoad(o, names, stdout, stderr)
 	}
+	if o.universe == history.UniverseName {
+		return diffWalk(o, names, stdout, stderr)
+	}
 	for _, f := range o.set {
 		if !diffFlags[f] {
 			return usageError(stderr, fmt.Errorf("-%s has no meaning with -diff (it takes -universe, -depth, -tie, -witness and -json)", f))
@@ -36,7 +40,7 @@ func diffRules(o *options, stdout, stderr io.Writer) int {
 	}
 	u, err := cat.Universe(o.universe)
 	if err != nil {
-		return usageError(stderr, fmt.Errorf("%v; -diff also takes -universe %s, the full-state load's scenarios", err, loadUniverse))
+		return usageError(stderr, fmt.Errorf("%v; -diff also takes -universe %s, the full-state load's scenarios, and -universe %s, the paged walk", err, loadUniverse, history.UniverseName))
 	}
 	tl, err := cli.ParseTies(o.tie)
 	if err != nil {

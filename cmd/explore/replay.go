@@ -36,7 +36,8 @@ var replayers = map[string]replayer{
 	exhaustive.KindDiff: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
 		return exhaustive.ReplayDiff(cat, w, diffSide)
 	},
-	props.KindLoadDiff: replayLoadDiff,
+	props.KindLoadDiff:   replayLoadDiff,
+	history.KindWalkDiff: replayWalkDiff,
 	history.KindHistory: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
 		if s, ok := amendmentSet(w.Rules); ok {
 			return history.ReplayWith(w, s.History)
@@ -112,7 +113,7 @@ func replay(o *options, stdout, stderr io.Writer) int {
 		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
 	}
 	stored := *w
-	if (w.Kind == exhaustive.KindDiff || w.Kind == props.KindLoadDiff) && (o.isSet("rules") || o.isSet("tie")) {
+	if (w.Kind == exhaustive.KindDiff || w.Kind == props.KindLoadDiff || w.Kind == history.KindWalkDiff) && (o.isSet("rules") || o.isSet("tie")) {
 		// Its replay runs the two rule sets (and the tie) the file names;
 		// another name would be printed as replayed and not be.
 		return usageError(stderr, fmt.Errorf("%s: a %s witness replays under the two rule sets it names; -rules and -tie have no meaning with it", o.replay, w.Kind))
@@ -194,9 +195,9 @@ func replayVerdict(w, stored *witnessfile.Witness, res *witnessfile.Replayed) (s
 	switch {
 	case res.Reproduced && detail != stored.Detail && w.Rules == stored.Rules && w.Tie == stored.Tie:
 		return fmt.Sprintf("reproduced: %s fails again, but the file's stored detail differs from what the replay found:\n  stored: %s\n  found:  %s", w.Invariant, stored.Detail, detail), exitViolation
-	case res.Reproduced && (w.Kind == exhaustive.KindDiff || w.Kind == props.KindLoadDiff):
+	case res.Reproduced && (w.Kind == exhaustive.KindDiff || w.Kind == props.KindLoadDiff || w.Kind == history.KindWalkDiff):
 		return "reproduced: the two rule sets differ again, as recorded, after the last step", exitViolation
-	case w.Kind == exhaustive.KindDiff || w.Kind == props.KindLoadDiff:
+	case w.Kind == exhaustive.KindDiff || w.Kind == props.KindLoadDiff || w.Kind == history.KindWalkDiff:
 		return "not reproduced: the differences after the last step are not the recorded ones (above)", exitOK
 	case res.Reproduced && w.Kind == history.KindHistory && documentedLimitation(w):
 		return fmt.Sprintf("reproduced: %s fails again, the documented limitation of rules %s", w.Invariant, w.Rules), exitViolation
