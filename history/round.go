@@ -31,21 +31,21 @@ type Round struct {
 	until  int64
 	page   *pageState
 
-	proposed   Cursor
-	newest     PageSummary
-	newestOK   bool
-	bridged    bool
-	recorded   bool
-	unbridged  Window
+	proposed  Cursor
+	newest    PageSummary
+	newestOK  bool
+	bridged   bool
+	recorded  bool
+	unbridged Window
 	// repaired is the region this round's repair pass walked after the
 	// bridge left unbridged what it did (from the saved pending region's
 	// until down to the repair's next until): a region the bridge left
 	// inside it was read after the bridge, and is not pending again.
 	repaired    Window
 	hasRepaired bool
-	contiguous bool
-	progress   Progress
-	anyFailed  bool
+	contiguous  bool
+	progress    Progress
+	anyFailed   bool
 
 	// The clock (SetNow) and what is known of each relay's cap (Record,
 	// and the pages of this round).
