@@ -23,4 +23,12 @@
 // tests adapt rapid to Source and run the same generators under it. The
 // library depends on neither testing nor rapid; the tests that assert
 // what the checks find live in the _test.go files.
+//
+// A World can be watched: Observe gives it an Observer told of each load's
+// start, of every relay message fed to a load with what the load sent
+// back, and of each verdict with its soundness violation. The load vectors
+// record their scripted relays that way, so the frames a vector holds are
+// the ones the property checks feed, from the same simulator.
+// HoldUnproven makes the loads hold the relay unproven, for the vectors of
+// an unproven relay; the checks never set it.
 package props

@@ -135,6 +135,10 @@ type World struct {
 	salt    int
 	log     []string
 	results []model.LoadResult
+	// obs is told what the loads exchange (Observe); unproven is every
+	// load's model.LoadConfig.Unproven (HoldUnproven).
+	obs      Observer
+	unproven string
 }
 
 // NewWorld builds an empty scenario.
@@ -189,15 +193,20 @@ func (w *World) Apply(s Step) *Violation {
 		}
 		// Each load's nonce is its number: distinct first bands, and the
 		// same filters on every replay.
-		l, err := model.NewLoad(model.LoadConfig{PubKey: UserPubKey, Limit: w.cfg.N, Rules: w.rules, SubPrefix: fmt.Sprintf("L%d", w.loads),
+		cfg := model.LoadConfig{PubKey: UserPubKey, Limit: w.cfg.N, Rules: w.rules, SubPrefix: fmt.Sprintf("L%d", w.loads),
 			Nonce: uint32(w.loads), Connection: w.conn, OtherSubs: w.cfg.Others, RelayMaxSubs: w.relay.Profile().AdvertisedSubs,
-			Passes: w.cfg.Passes})
+			Passes: w.cfg.Passes, Unproven: w.unproven}
+		l, err := model.NewLoad(cfg)
 		if err != nil {
 			w.logf("  load refused: %v", err)
 			return nil
 		}
 		w.load = l
-		w.send(l.Start())
+		outs := l.Start()
+		if w.obs != nil {
+			w.obs.LoadStarted(cfg, outs)
+		}
+		w.send(outs)
 		if !l.Running() {
 			return w.verdict()
 		}
@@ -316,6 +325,9 @@ func (w *World) deliver(k int) *Violation {
 		w.logf("  ← %s", describeIn(m))
 		was, pass := w.load.Verdict(), w.load.Pass()
 		outs := w.load.Feed(m)
+		if w.obs != nil {
+			w.obs.Fed(m, outs)
+		}
 		_, due := w.load.PassGapDue()
 		w.gapDue = due
 		if due {
@@ -361,6 +373,17 @@ func (w *World) verdict() *Violation {
 	res := w.load.Result()
 	w.results = append(w.results, res)
 	w.logf("  verdict %s (%s): %s", res.Verdict, res.Reason, res.Detail)
+	v := w.sound(res)
+	if w.obs != nil {
+		w.obs.Verdict(res, v)
+	}
+	return v
+}
+
+// sound checks a verdict against what the relay held when the load's
+// last query read its storage: a complete one must have collected every
+// read-state coordinate at that version or a newer one.
+func (w *World) sound(res model.LoadResult) *Violation {
 	if res.Verdict != model.Complete {
 		return nil
 	}
