@@ -8,33 +8,6 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 )
 
-// checkPush: an event accepted while a subscription is open is pushed
-// to it (R4).
-func (p *prober) checkPush(ctx context.Context) []Check {
-	f := p.filter(10, ts(p.base+pushAt), nil)
-	c, cancel := context.WithTimeout(ctx, p.opts.Timeout)
-	defer cancel()
-	if a, err := p.r.Query(c, "push", f, nil); err != nil || a.Refused {
-		return []Check{unknown("push", ReqPush, failed(err, a))}
-	}
-	defer func() { _ = p.r.Unsub(ctx, "push") }()
-	ev := p.event("relaycheck:push", p.base+pushAt+1)
-	if _, why := p.publish(ctx, ev); why != "" {
-		return []Check{unknown("push", ReqPush, why)}
-	}
-	for {
-		env, err := p.r.Next(c)
-		if err != nil {
-			return []Check{{ID: "push", Requirement: ReqPush, Verdict: Violates,
-				Detail:   fmt.Sprintf("accepted %s, not pushed to the open subscription within %s", short(ev), p.opts.Timeout),
-				Evidence: []Evidence{{Sent: reqText("push", f) + " then EVENT " + ev.ID, Want: describe(ev)}}}}
-		}
-		if e, ok := env.(*nostr.EventEnvelope); ok && e.SubscriptionID != nil && *e.SubscriptionID == "push" && e.Event.ID == ev.ID {
-			return []Check{{ID: "push", Requirement: ReqPush, Verdict: Conforms, Detail: "an accepted event reached the open subscription"}}
-		}
-	}
-}
-
 // checkBarrier tries the delivery barrier (R5) sequentially: with a fence
 // subscription open on the reader, the writer publishes an event while
 // the reader asks for it by id. A trial is exercised when the query

@@ -11,11 +11,12 @@
 // exact evidence: the REQ sent and the events that came back) or unknown
 // (the probe could not observe it: a refused write, a timeout). A
 // requirement's verdict is the worst of its checks'. Every check records
-// its trials. Two checks are races and so statistical, tried
-// sequentially: the delivery barrier (R5) and atomic replacement (R6) run
-// until a violation, or until the trials that exercised the race bound
-// the violation rate at a stated confidence (0 violations in n: the rate
-// is at most 1-(1-c)^(1/n)), or until a cap, which leaves them unknown.
+// its trials. Three checks are races and so statistical, tried
+// sequentially: push delivery (R4), the delivery barrier (R5) and atomic
+// replacement (R6) run until a violation, or until the trials that
+// exercised the race bound the violation rate at a stated confidence (0
+// violations in n: the rate is at most 1-(1-c)^(1/n)), or until a cap,
+// which leaves them unknown.
 // The tie order is decided with enough events at one second that a relay
 // ordering ties by anything but id passes with probability below 1e-3;
 // the check says the probability. Checks that need events at one second

@@ -24,8 +24,8 @@ type Options struct {
 	// Timeout bounds each exchange (default 5 s); a push not seen within
 	// it counts as not delivered.
 	Timeout time.Duration
-	// BarrierTrials caps the trials of each sequential check (the
-	// delivery barrier, atomic replacement; default 2000): a check that
+	// BarrierTrials caps the trials of each sequential check (push
+	// delivery, the delivery barrier, atomic replacement; default 2000): a check that
 	// reaches it before its bound ends unknown.
 	BarrierTrials int
 	// Confidence (default 0.95) and MaxRate (default DefaultMaxRate) are the
@@ -131,7 +131,7 @@ func Probe(ctx context.Context, url string, opts Options) (Report, error) {
 		{"tags", p.checkTags, false},
 		{"replacement", p.checkReplacement, false},
 		{"fresh answers", p.checkFresh, false},
-		{"push", p.checkPush, false},
+		{"push", p.checkPush, true},
 		{"barrier", p.checkBarrier, true},
 		{"atomic replacement", p.checkAtomic, true},
 		{"subscriptions", p.checkSubs, false},

@@ -15,7 +15,7 @@ import (
 // another version is not evidence for this one (the gate treats it as
 // absent): the checks, their trial counts and what they decide change
 // between versions.
-const ProbeVersion = "relaycheck/4"
+const ProbeVersion = "relaycheck/5"
 
 // Verdict is what the probe concluded about one check or requirement.
 type Verdict string
@@ -96,13 +96,13 @@ type Check struct {
 	// decided by one exchange).
 	Trials int `json:"trials"`
 	// Exercised, Confidence and RateBound belong to the sequential
-	// checks (barrier, atomic replacement): in Exercised of the trials
+	// checks (push, barrier, atomic replacement): in Exercised of the trials
 	// the race could show; with no violation among them the violation
 	// rate is at most RateBound at Confidence.
 	Exercised  int     `json:"exercised,omitempty"`
 	Confidence float64 `json:"confidence,omitempty"`
 	RateBound  float64 `json:"rate_bound,omitempty"`
-	// Race marks the sequential race checks (barrier, atomic
+	// Race marks the sequential race checks (push, barrier, atomic
 	// replacement), whose bound the text report prints whatever their
 	// verdict.
 	Race bool `json:"race,omitempty"`

@@ -5,9 +5,9 @@ import (
 	"math"
 )
 
-// sequential is the stopping rule of the statistical checks (the
-// delivery barrier, atomic replacement): trials run until one shows a
-// violation (the check violates at once), or until enough trials were
+// sequential is the stopping rule of the statistical checks (push
+// delivery, the delivery barrier, atomic replacement): trials run until
+// one shows a violation (the check violates at once), or until enough trials were
 // exercised (the race could have shown) that, with none showing it, the
 // violation rate per exercised trial is at most maxRate at the stated
 // confidence, or until the hard cap on trials (unknown: the bound was not
