@@ -78,3 +78,38 @@ func FuzzParseA(f *testing.F) {
 		}
 	})
 }
+
+// TestParseAContextIDBounds: an overrides key is a context id of 1 to
+// MaxKeyBytes bytes; the empty id and one byte over are refused (the
+// whole blob with them), both ends of the range are read.
+func TestParseAContextIDBounds(t *testing.T) {
+	body := `{"counter":1,"tiebreak":"d0","op":"SET","baseline":0}`
+	for _, tc := range []struct {
+		name string
+		key  string
+		ok   bool
+	}{
+		{"empty", "", false},
+		{"empty beside a valid key", "", false},
+		{"one byte", "c", true},
+		{"at the limit", strings.Repeat("k", model.MaxKeyBytes), true},
+		{"one over the limit", strings.Repeat("k", model.MaxKeyBytes+1), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := `{"v":1,"client_id":"d0","contexts":{},"overrides":{"` + tc.key + `":` + body + `}}`
+			if strings.Contains(tc.name, "beside") {
+				in = `{"v":1,"client_id":"d0","contexts":{},"overrides":{"c0":` + body + `,"` + tc.key + `":` + body + `}}`
+			}
+			b, err := ParseA([]byte(in))
+			if !tc.ok {
+				if err == nil || len(b.Overrides) != 0 {
+					t.Fatalf("key of %d bytes: parsed %d overrides (err %v), want the blob refused", len(tc.key), len(b.Overrides), err)
+				}
+				return
+			}
+			if err != nil || len(b.Overrides) != 1 || b.Overrides[0].Ctx != tc.key {
+				t.Fatalf("key of %d bytes: %v %v, want it read", len(tc.key), b.Overrides, err)
+			}
+		})
+	}
+}
