@@ -226,11 +226,8 @@ func visibleDifference(am amendments.Amendment, tie model.TiePolicy, dir string)
 		return []string{fmt.Sprintf("what a user sees differ: nothing in the reference universe to depth %d (%d distinct pairs of states; explore -diff %s,%s)", res.Depth, res.Pairs, res.A, res.B)}, ""
 	}
 	lines := append([]string{"what a user sees differ (explore -diff " + res.A + "," + res.B + "):"}, diffLines(res)...)
-	p := filepath.Join(dir, fmt.Sprintf("diff-%s-%s-%s-%s.json", res.A, res.B, u.Name, tie))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return append(lines, "  (witness not written: "+err.Error()+")"), ""
-	}
-	if err := os.WriteFile(p, res.WitnessJSON(tie), 0o644); err != nil {
+	p, err := writeDiffWitness(dir, res.WitnessJSON(tie), res.A, res.B, u.Name, tie.String())
+	if err != nil {
 		return append(lines, "  (witness not written: "+err.Error()+")"), ""
 	}
 	return lines, p

@@ -64,15 +64,9 @@ func diffRules(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	var file string
-	if w := res.WitnessJSON(tl[0]); w != nil {
-		if err := os.MkdirAll(o.witness, 0o755); err != nil {
-			return usageError(stderr, fmt.Errorf("witness directory: %w", err))
-		}
-		file = filepath.Join(o.witness, fmt.Sprintf("diff-%s-%s-%s-%s.json", res.A, res.B, u.Name, tl[0]))
-		if err := os.WriteFile(file, w, 0o644); err != nil {
-			return usageError(stderr, fmt.Errorf("write witness: %w", err))
-		}
+	file, err := writeDiffWitness(o.witness, res.WitnessJSON(tl[0]), res.A, res.B, u.Name, tl[0].String())
+	if err != nil {
+		return usageError(stderr, err)
 	}
 	if o.json {
 		b, _ := json.MarshalIndent(diffDoc(res), "", "  ") // plain data always marshals
@@ -140,4 +134,21 @@ func diffDoc(r *exhaustive.DiffResult) diffJSON {
 	}
 	d.Differences = append(d.Differences, r.Differences...)
 	return d
+}
+
+// writeDiffWitness writes a difference witness (data nil: none found) to
+// dir as diff-<parts joined by ->.json and returns its path ("" for
+// none). Every -diff search and the amendment report name their files so.
+func writeDiffWitness(dir string, data []byte, parts ...string) (string, error) {
+	if data == nil {
+		return "", nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("witness directory: %w", err)
+	}
+	file := filepath.Join(dir, "diff-"+strings.Join(parts, "-")+".json")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		return "", fmt.Errorf("write witness: %w", err)
+	}
+	return file, nil
 }

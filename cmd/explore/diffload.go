@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/nip-rs/harness/internal/cli"
@@ -53,15 +51,9 @@ func diffLoad(o *options, names []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	var file string
-	if w := res.WitnessJSON(); w != nil {
-		if err := os.MkdirAll(o.witness, 0o755); err != nil {
-			return usageError(stderr, fmt.Errorf("witness directory: %w", err))
-		}
-		file = filepath.Join(o.witness, fmt.Sprintf("diff-%s-%s-%s.json", res.A, res.B, loadUniverse))
-		if err := os.WriteFile(file, w, 0o644); err != nil {
-			return usageError(stderr, fmt.Errorf("write witness: %w", err))
-		}
+	file, err := writeDiffWitness(o.witness, res.WitnessJSON(), res.A, res.B, loadUniverse)
+	if err != nil {
+		return usageError(stderr, err)
 	}
 	if o.json {
 		b, _ := json.MarshalIndent(diffLoadDoc(res), "", "  ") // plain data always marshals

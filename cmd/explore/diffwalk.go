@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/nip-rs/harness/history"
@@ -71,15 +69,9 @@ func diffWalk(o *options, names []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	var file string
-	if data := res.WitnessJSON(); data != nil {
-		if err := os.MkdirAll(o.witness, 0o755); err != nil {
-			return usageError(stderr, fmt.Errorf("witness directory: %w", err))
-		}
-		file = filepath.Join(o.witness, fmt.Sprintf("diff-%s-%s-%s-%s.json", res.A, res.B, history.UniverseName, o.variant))
-		if err := os.WriteFile(file, data, 0o644); err != nil {
-			return usageError(stderr, fmt.Errorf("write witness: %w", err))
-		}
+	file, err := writeDiffWitness(o.witness, res.WitnessJSON(), res.A, res.B, history.UniverseName, o.variant)
+	if err != nil {
+		return usageError(stderr, err)
 	}
 	if o.json {
 		b, _ := json.MarshalIndent(res, "", "  ") // plain data always marshals
