@@ -330,7 +330,8 @@ func (l *Load) C() int { return l.c }
 func (l *Load) Pass() int { return l.pass }
 
 // PassGapDue reports, once, whether the messages the last Feed returned
-// start a later pass or the round trip after the last pass, and the gap
+// start a pass (the first too, under Rules.Load.SettleFence) or the
+// round trip after the last pass, and the gap
 // to wait: a caller driving the load itself waits LoadConfig.PassGap
 // before sending them, as Drive does; the verdict's assumption names that
 // wait (with no gap, the assumption is "within a pass").
@@ -597,6 +598,9 @@ func (l *Load) eose(sub string) []Out {
 			return nil
 		}
 		l.established = true
+		if l.passes > 1 && l.rules.Load.SettleFence(l.passes) {
+			l.gapDue = true // the fence's registration settles before the first query
+		}
 		return l.first()
 	}
 	if l.q == nil || sub != l.q.id {
@@ -610,6 +614,12 @@ func (l *Load) eose(sub string) []Out {
 		if l.gap > 0 {
 			within = fmt.Sprintf("within the %s waited before each later pass, and a push of an event the relay accepted before the last pass ended "+
 				"arrives within the %s waited before the last round trip (an event accepted during that round trip is not covered)", l.gap, l.gap)
+		}
+		if l.rules.Load.SettleFence(l.passes) {
+			within += ", and that the relay registers the fence for pushes within a pass of answering it"
+			if l.gap > 0 {
+				within = strings.TrimSuffix(within, "within a pass of answering it") + fmt.Sprintf("within the %s waited after its end-of-stored-events", l.gap)
+			}
 		}
 		l.finish(Complete, ReasonNone, fmt.Sprintf("enumeration exhausted in each of %d passes, and a round trip made after the last; "+
 			"complete assuming a replacement the relay splits (deletes, then saves) finishes %s", l.passes, within))

@@ -48,9 +48,10 @@ func TestLoadPasses(t *testing.T) {
 }
 
 // TestLoadPassGap: with a gap, the load signals it exactly where it starts
-// a later pass and the round trip after the last (the two points a
-// caller waits at), and its verdict names the gap it assumed; without
-// passes it signals nothing. A gap out of range is refused.
+// a pass (the first after the fence's answer, SettleFence) and the round
+// trip after the last (the points a caller waits at), and its verdict
+// names the gap it assumed; without passes it signals nothing. A gap out
+// of range is refused.
 func TestLoadPassGap(t *testing.T) {
 	store := []*nostr.Event{mkEv(slotD(1), 100, "a"), mkEv(slotD(2), 90, "b"), mkEv(slotD(3), 80, "c")}
 	for _, tc := range []struct {
@@ -60,9 +61,10 @@ func TestLoadPassGap(t *testing.T) {
 		detail string
 	}{
 		{1, 50 * time.Millisecond, 0, "enumeration exhausted"},
-		{2, 0, 2, "within a pass, and its push within a round trip"},
-		{2, 50 * time.Millisecond, 2, "within the 50ms waited before each later pass"},
-		{3, 50 * time.Millisecond, 3, "a push of an event the relay accepted before the last pass ended arrives within the 50ms waited"},
+		{2, 0, 3, "within a pass, and its push within a round trip, and that the relay registers the fence for pushes within a pass of answering it"},
+		{2, 50 * time.Millisecond, 3, "within the 50ms waited before each later pass"},
+		{3, 50 * time.Millisecond, 4, "a push of an event the relay accepted before the last pass ended arrives within the 50ms waited"},
+		{2, 50 * time.Millisecond, 3, "registers the fence for pushes within the 50ms waited after its end-of-stored-events"},
 	} {
 		l, err := NewLoad(LoadConfig{PubKey: testPK, Limit: 2, Nonce: testNonce, Passes: tc.passes, PassGap: tc.gap})
 		if err != nil {

@@ -99,6 +99,16 @@ type LoadRules struct {
 	// knows one pass; more is a client's option against a relay that
 	// splits a replacement (LoadConfig.Passes says what it assumes).
 	Passes func(configured int) int
+	// SettleFence reports whether a load of this many passes waits its
+	// gap (LoadConfig.PassGap, PassGapDue) after the fence's
+	// end-of-stored-events and before its first query. A relay may answer
+	// a subscription before it registers it for pushes (rely v1.2.2), and
+	// an event accepted in between reaches neither the fence nor, once
+	// its coordinate was read, any query; with several passes the client
+	// assumes registration finishes within the gap, and waiting it before
+	// the first pass makes every event the relay accepts afterwards a
+	// push on the fence. The text knows one pass and no gap: never.
+	SettleFence func(passes int) bool
 	// Lost is the verdict of a load whose connection dropped, given
 	// whether its fence was established. The text reads two ways once it
 	// was: step 8 names a lapsed fence beside a failed load. Spec reads it
@@ -167,6 +177,7 @@ func specLoadRules() LoadRules {
 		Retry:             func(prev nostr.Filter, _ int, _ bool) (nostr.Filter, bool) { return prev, false },
 		FenceFits:         func(int, int) bool { return true },
 		Passes:            func(configured int) int { return max(configured, 1) },
+		SettleFence:       func(passes int) bool { return passes > 1 },
 		Lost:              LostLapses,
 		OrderEvidence:     func(string, []*nostr.Event) string { return "" },
 		OverLimit:         func(count, n int, _ bool) bool { return count > n },

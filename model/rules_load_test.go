@@ -3,6 +3,7 @@ package model
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -14,7 +15,7 @@ func init() {
 	rulePaths = append(rulePaths, rulePath{"full-state load, connection lost", workloadLoadLost, []string{"Rules.Load.Lost"}})
 	rulePaths = append(rulePaths, rulePath{"full-state load, unproven relay", workloadLoadUnproven, []string{"Rules.Load.RequireProof"}})
 	rulePaths = append(rulePaths, rulePath{"full-state load defences", workloadLoadDefences,
-		[]string{"Rules.Load.FirstUntil", "Rules.Load.Retry", "Rules.Load.FenceFits"}})
+		[]string{"Rules.Load.FirstUntil", "Rules.Load.Retry", "Rules.Load.FenceFits", "Rules.Load.SettleFence"}})
 }
 
 // workloadLoadDefences reaches the defences: a first band under the
@@ -34,6 +35,18 @@ func workloadLoadDefences(t *testing.T, rules *Rules) {
 	}
 	if full.Start() != nil || full.Result().Reason != ReasonSubscriptions {
 		t.Fatalf("19 others at a capacity of 20: %s/%s", full.Verdict(), full.Result().Reason)
+	}
+	// Two passes with a gap: the fence's answer is followed by the gap
+	// before the first query (SettleFence), which the caller is told.
+	two, err := NewLoad(LoadConfig{PubKey: testPK, Limit: 10, Rules: rules, Passes: 2, PassGap: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	two.Start()
+	first := two.Feed(eoseIn(two.FenceID()))
+	gap, due := two.PassGapDue()
+	if len(first) != 1 || first[0].Kind != OutREQ || !due || gap != time.Millisecond {
+		t.Fatalf("two passes, the fence answered: %d messages, gap due %v (%s)", len(first), due, gap)
 	}
 }
 

@@ -127,5 +127,15 @@ func Load() []Mutant {
 			Change:     ruleset.OnModel(func(r *model.Rules) { r.Load.Passes = func(int) int { return 1 } }),
 			ExpectedBy: []string{CheckLoadSoundness},
 		},
+		{
+			ID: "L14", Rule: "a load of several passes waits its gap after the fence's answer before its first query",
+			Section: "Full-State Load, the mutation fence (client option: passes against a relay that registers subscriptions late)",
+			// No wait: over racy-settling the fence is registered only at
+			// the second pass's gap, so a split that settles first sends
+			// its push to nobody, and a second split pending at the
+			// verdict hides the coordinate from the second pass too.
+			Change:     ruleset.OnModel(func(r *model.Rules) { r.Load.SettleFence = func(int) bool { return false } }),
+			ExpectedBy: []string{CheckLoadSoundness},
+		},
 	}
 }

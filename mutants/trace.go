@@ -171,6 +171,8 @@ func wrap(fn any, alts []any, p *probe) (w any, shadowed bool) {
 		return w0(f, as[func() int](alts), p, eq), true
 	case func(int) int: // Passes
 		return w1(f, as[func(int) int](alts), p, eq), true
+	case func(int) bool: // SettleFence
+		return w1(f, as[func(int) bool](alts), p, eq), true
 	case func(bool) (model.Verdict, model.Reason): // Lost
 		return w1x2(f, as[func(bool) (model.Verdict, model.Reason)](alts), p, eq, eq), true
 	case func(string, int) nostr.Filter: // EnumerationFilter

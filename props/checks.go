@@ -62,8 +62,8 @@ func DrawConfig(src Source, profile string) Config {
 	if p, err := relaysim.ByName(profile, 2); err == nil && p.MaxSubs > 0 {
 		cfg.Others = src.IntRange(0, 2, "others")
 	}
-	if p, err := relaysim.ByName(profile, 2); err == nil && p.SettleBeforePass {
-		cfg.Passes = 2 // the client's defence against its split replacements
+	if p, err := relaysim.ByName(profile, 2); err == nil && (p.SettleBeforePass || p.FlushBeforePass || p.RegisterBeforePass) {
+		cfg.Passes = 2 // the client's defence against the relay's races
 	}
 	return cfg
 }
@@ -276,11 +276,13 @@ func GateProfiles(check string) []string {
 	for _, p := range relaysim.Quirks(2) {
 		names = append(names, p.Name)
 	}
-	// A relay breaking R6 the way khatru does, and one breaking R5 and R6
-	// as khatru over lmdb, the newest khatru and rely do, against a client
-	// using its defence (two passes and a gap) under that defence's
-	// timing assumption.
-	return append(names, relaysim.DeleteThenSaveSettling(2).Name, relaysim.SplitLatePushSettling(2).Name)
+	// A relay breaking R6 the way khatru does, one breaking R5 and R6 as
+	// khatru over lmdb and the newest khatru do, one registering its
+	// subscriptions late as rely does, and one with all three races,
+	// against a client using its defence (two passes and a gap) under
+	// that defence's timing assumption.
+	return append(names, relaysim.DeleteThenSaveSettling(2).Name, relaysim.SplitLatePushSettling(2).Name,
+		relaysim.LateRegistrationSettling(2).Name, relaysim.RacySettling(2).Name)
 }
 
 // SearchProfiles runs Search over each named profile in order and returns

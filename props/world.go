@@ -30,9 +30,10 @@ type Config struct {
 	// (model.LoadConfig.OtherSubs). Drawn only over a relay that bounds
 	// its subscriptions.
 	Others int `json:"others,omitempty"`
-	// Passes is every load's LoadConfig.Passes: two over a relay that
-	// splits replacements and finishes each before a load's next pass
-	// (relaysim.Profile.SettleBeforePass), none otherwise.
+	// Passes is every load's LoadConfig.Passes: two over a relay whose
+	// races finish before a load's next pass (relaysim.Profile's
+	// SettleBeforePass, FlushBeforePass, RegisterBeforePass), none
+	// otherwise.
 	Passes int `json:"passes,omitempty"`
 }
 
@@ -225,6 +226,12 @@ func (w *World) Apply(s Step) *Violation {
 		return w.deliver(0)
 	case OpFlush:
 		if w.conn != nil {
+			// The relay's broadcaster catches up: a subscription it
+			// registers late (relaysim.Profile.RegisterLate) is
+			// registered by now.
+			if n := w.conn.Register(); n > 0 {
+				w.logf("  relay registers %d subscriptions for pushes", n)
+			}
 			k := s.I
 			if k == 0 {
 				k = w.conn.Pushes()
@@ -323,23 +330,33 @@ func (w *World) deliver(k int) *Violation {
 			return nil
 		}
 		w.logf("  ← %s", describeIn(m))
-		was, pass := w.load.Verdict(), w.load.Pass()
+		was, pass, est := w.load.Verdict(), w.load.Pass(), w.load.Established()
 		outs := w.load.Feed(m)
 		if w.obs != nil {
 			w.obs.Fed(m, outs)
 		}
 		_, due := w.load.PassGapDue()
-		w.gapDue = due
+		// The gap after the fence's answer, before the first pass
+		// (model's Rules.Load.SettleFence), is no last round trip.
+		fenceGap := due && !est && w.load.Established()
+		w.gapDue = due && !fenceGap
 		if due {
 			// The timing assumption of a multi-pass load (its gap,
 			// model.LoadConfig.PassGap): every split replacement is
-			// finished before the next pass reads, and every queued push
-			// has gone out before the next pass and the last round trip.
+			// finished before the next pass reads, every subscription is
+			// registered for pushes, and every queued push has gone out,
+			// before the next pass and the last round trip.
 			prof := w.relay.Profile()
-			if prof.SettleBeforePass && w.load.Pass() > pass {
+			if prof.SettleBeforePass && (w.load.Pass() > pass || fenceGap) {
 				for w.relay.Settle() {
 					w.logf("  relay settles a split replacement before pass %d", w.load.Pass())
 				}
+			}
+			// Registration after the splits settle: the order least
+			// favourable to the load (a push the settling sends is lost).
+			if prof.RegisterBeforePass && w.conn.Unregistered() > 0 {
+				w.logf("  relay registers its %d late subscriptions within the load's gap", w.conn.Unregistered())
+				w.conn.Register()
 			}
 			if prof.FlushBeforePass && w.conn.Pushes() > 0 {
 				w.logf("  relay sends its %d queued pushes within the load's gap", w.conn.Pushes())
@@ -504,6 +521,9 @@ func (w *World) Finish() *Violation {
 			w.conn.Flush(w.conn.Pushes())
 		case w.conn.Inbound() > 0:
 			_ = w.conn.Process(w.conn.Inbound() - 1)
+		case w.conn.Unregistered() > 0:
+			w.logf("register")
+			w.conn.Register()
 		case w.conn.Pushes() > 0:
 			w.logf("flush (delayed)")
 			w.conn.Flush(w.conn.Pushes())

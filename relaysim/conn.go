@@ -37,6 +37,9 @@ type ConnStats struct {
 type subscription struct {
 	id     string
 	filter nostr.Filter
+	// late: not yet registered for pushes (Profile.RegisterLate); an
+	// event accepted meanwhile is never pushed to it.
+	late bool
 }
 
 // push is a queued push, or (ev nil, under QueryPush) a query's
@@ -105,7 +108,7 @@ func (c *Conn) Process(i int) error {
 func (c *Conn) req(id string, f nostr.Filter) {
 	c.subs = slices.DeleteFunc(c.subs, func(s subscription) bool { return s.id == id })
 	c.pushes = slices.DeleteFunc(c.pushes, func(p push) bool { return p.sub == id })
-	c.subs = append(c.subs, subscription{id, f})
+	c.subs = append(c.subs, subscription{id: id, filter: f, late: c.r.prof.RegisterLate})
 	if max := c.r.prof.MaxSubs; max > 0 && len(c.subs) > max {
 		gone := c.subs[0].id
 		c.subs = c.subs[1:]
@@ -143,7 +146,7 @@ func (c *Conn) push(ev *nostr.Event) {
 		return
 	}
 	for _, s := range c.subs {
-		if !s.filter.Matches(ev) {
+		if s.late || !s.filter.Matches(ev) {
 			continue
 		}
 		p := push{s.id, ev}
@@ -153,6 +156,32 @@ func (c *Conn) push(ev *nostr.Event) {
 		}
 		c.pushes = append(c.pushes, p)
 	}
+}
+
+// Register registers for pushes every subscription the relay answered
+// but had not yet registered (Profile.RegisterLate): from now on they
+// get what is accepted. It returns how many it registered.
+func (c *Conn) Register() int {
+	n := 0
+	for i := range c.subs {
+		if c.subs[i].late {
+			c.subs[i].late = false
+			n++
+		}
+	}
+	return n
+}
+
+// Unregistered is the number of subscriptions answered but not yet
+// registered for pushes.
+func (c *Conn) Unregistered() int {
+	n := 0
+	for _, s := range c.subs {
+		if s.late {
+			n++
+		}
+	}
+	return n
 }
 
 // Flush delivers up to k queued pushes, oldest first.

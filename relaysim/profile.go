@@ -102,6 +102,19 @@ type Profile struct {
 	// client's gap, LoadConfig.PassGap). The world of package props
 	// applies it.
 	FlushBeforePass bool
+	// RegisterLate registers a subscription for pushes only when the
+	// driver says so (Conn.Register), after its stored events and its
+	// end-of-stored-events went out: an event accepted in between is
+	// never pushed to it (rely v1.2.2 queues each REQ for a worker and
+	// hands the subscription to its broadcaster afterwards). It breaks R4
+	// for a subscription just answered, not for one registered since.
+	RegisterLate bool
+	// RegisterBeforePass registers every late subscription before a
+	// load's next pass and before the round trip that ends its last: the
+	// timing assumption of a multi-pass load about registration (it
+	// finishes within the client's gap, LoadConfig.PassGap). The world of
+	// package props applies it.
+	RegisterBeforePass bool
 	// AckAtSave acknowledges a split replacement when its new version is
 	// saved, as khatru sends OK after saving: until then it is no part of
 	// what a complete load must hold (Coordinates).
@@ -335,6 +348,45 @@ func SplitLatePushSettling(cap int) Profile {
 	return p
 }
 
+// LateRegistration registers each subscription for pushes only some time
+// after answering it (RegisterLate), with no bound on how long: an event
+// accepted in between reaches neither the query nor the fence. Otherwise
+// conformant; it breaks R4 for a subscription just answered.
+func LateRegistration(cap int) Profile {
+	p := Conformant(cap)
+	p.Name, p.RegisterLate, p.Breaks = "late-registration", true, []Requirement{ReqPush}
+	p.Note = "rely v1.2.2: a subscription registered for pushes after its end-of-stored-events"
+	return p
+}
+
+// LateRegistrationSettling registers late as LateRegistration does, under
+// the timing assumption of a client's multi-pass load with its gap:
+// every subscription is registered before the load's next pass and
+// before the round trip that ends its last (LoadConfig.PassGap). The
+// probe shows the assumption's premise on a real relay with its
+// push-settled check: a subscription answered a gap ago gets every push.
+func LateRegistrationSettling(cap int) Profile {
+	p := LateRegistration(cap)
+	p.Name, p.RegisterBeforePass = "late-registration-settling", true
+	p.Note = "late registration, each subscription registered before a load's next pass and its last round trip"
+	return p
+}
+
+// RacySettling is every race a client's two passes with a gap defend at
+// once: replacements split (R6), pushes an end-of-stored-events may
+// overtake (R5) and subscriptions registered late (R4 for one just
+// answered), each finished before the load's next pass and its last
+// round trip. No relay measured has all three; the gate admits a relay
+// with any of them to such a client, so the soundness search covers
+// them together.
+func RacySettling(cap int) Profile {
+	p := SplitLatePushSettling(cap)
+	p.Name, p.RegisterLate, p.RegisterBeforePass = "racy-settling", true, true
+	p.Breaks = []Requirement{ReqPush, ReqBarrier, ReqAtomic}
+	p.Note = "split replacements, pushes behind EOSE and late registration, each finished before a load's next pass and its last round trip"
+	return p
+}
+
 // InsertionTies orders same-second events most recently stored first
 // (badger, lmdb, @nostr-relay/core). Otherwise conformant; it breaks only
 // R1's tie clause (ties by lowest id), which the load does not rest on
@@ -379,14 +431,14 @@ func ConformantQueryPush(cap int) Profile {
 
 // Breaking lists the profiles that each break one requirement.
 func Breaking(cap int) []Profile {
-	return []Profile{NonPrefix(cap), CapShrinking(cap), FloorOne(cap), NoPush(cap), PushAfterEOSE(cap),
+	return []Profile{NonPrefix(cap), CapShrinking(cap), FloorOne(cap), NoPush(cap), LateRegistration(cap), PushAfterEOSE(cap),
 		DeleteThenSaveGap(cap), SubEvicting(cap)}
 }
 
 // RealLike lists the profiles that mimic real relays.
 func RealLike(cap int) []Profile {
 	return []Profile{StrfryLike(cap), KhatruSliceLike(cap), SQLiteSubstringTagLike(cap), SoftDeletedRows(cap), Cached(cap), InsertionTies(cap),
-		DeleteThenSaveSettling(cap), SplitLatePushSettling(cap)}
+		DeleteThenSaveSettling(cap), SplitLatePushSettling(cap), LateRegistrationSettling(cap), RacySettling(cap)}
 }
 
 // Quirks lists the profiles that meet the five requirements in a way

@@ -345,8 +345,8 @@ func TestProfiles(t *testing.T) {
 			t.Errorf("%s has no note", p.Name)
 		}
 	}
-	if len(seen) != 19 {
-		t.Fatalf("%d profiles, want 19", len(seen))
+	if len(seen) != 22 {
+		t.Fatalf("%d profiles, want 22", len(seen))
 	}
 	for _, p := range Quirks(5) {
 		if !p.Conforms() {

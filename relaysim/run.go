@@ -18,6 +18,7 @@ func Run(l *model.Load, c *Conn) model.LoadResult {
 			c.Flush(c.Pushes())
 		case c.Inbound() > 0 && !c.Lost():
 			_ = c.Process(0)
+			c.Register() // with nothing else happening, registration is immediate
 		case c.Pushes() > 0:
 			c.Flush(c.Pushes()) // delayed pushes go out last
 		default:

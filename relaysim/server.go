@@ -94,6 +94,7 @@ func (sc *ServerConn) WriteMessage(_ context.Context, data []byte) error {
 	if err := sc.c.Process(sc.c.Inbound() - 1); err != nil {
 		return err
 	}
+	sc.c.Register() // nothing is accepted between the answer and the registration here
 	s.flushAll()
 	return nil
 }
