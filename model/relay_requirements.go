@@ -7,11 +7,18 @@ type RelayRequirement string
 
 // The five relay requirements of Full-State Load.
 const (
-	ReqPrefix  RelayRequirement = "R1 newest-first prefix"
-	ReqCap     RelayRequirement = "R2 non-decreasing cap"
-	ReqFloor   RelayRequirement = "R3 floor L=2"
-	ReqPush    RelayRequirement = "R4 push delivery"
-	ReqBarrier RelayRequirement = "R5 delivery barrier"
+	ReqPrefix RelayRequirement = "R1 newest-first prefix"
+	ReqCap    RelayRequirement = "R2 non-decreasing cap"
+	ReqFloor  RelayRequirement = "R3 floor L=2"
+	ReqPush   RelayRequirement = "R4 push delivery"
+	// ReqPushSettled is R4 for a subscription answered a while ago (the
+	// probe's PushSettle): every event the relay accepts then is pushed
+	// to it. A relay may answer a subscription before it registers it
+	// for pushes (rely v1.2.2) and so break R4 only in that window; a
+	// load of several passes that waits its gap after the fence's answer
+	// (Rules.Load.SettleFence) rests on this form, not on R4.
+	ReqPushSettled RelayRequirement = "R4 push to a settled subscription"
+	ReqBarrier     RelayRequirement = "R5 delivery barrier"
 )
 
 // What the full-state load also rests on, beyond the five the spec

@@ -28,6 +28,7 @@ var Checks = []CheckInfo{
 	{"floor", ReqFloor, "a limit of 2 over many matches delivers 2"},
 	{"floor-pinned", ReqFloor, "the pinned window asked for 2 delivers 2"},
 	{"push", ReqPush, "an event accepted after a subscription's EOSE reaches it (sequential)"},
+	{"push-settled", ReqPushSettled, "an event accepted " + PushSettle.String() + " or more after a subscription's EOSE reaches it (sequential)"},
 	{"barrier", ReqBarrier, "an event a query reads was pushed to the fence before that query's EOSE (sequential)"},
 	{"atomic", ReqAtomic, "a query racing a replacement finds the old or the new version, never neither or an older one (sequential)"},
 	{"fresh-after-write", ReqFresh, "a filter, an acknowledged write, the same filter: the answer holds the write"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -85,6 +86,12 @@ func (p *prober) pushTrial(ctx context.Context, subs []string, f nostr.Filter, e
 	if _, why := p.publish(ctx, ev); why != "" {
 		return nil, why
 	}
+	return p.awaitPush(ctx, subs, ev), ""
+}
+
+// awaitPush reads the reader until ev has arrived on every one of subs or
+// the timeout passed, and returns the subscriptions it did not reach.
+func (p *prober) awaitPush(ctx context.Context, subs []string, ev *nostr.Event) (missed []string) {
 	got := map[string]bool{}
 	wc, wcancel := context.WithTimeout(ctx, p.opts.Timeout)
 	defer wcancel()
@@ -102,5 +109,76 @@ func (p *prober) pushTrial(ctx context.Context, subs []string, f nostr.Filter, e
 			missed = append(missed, s)
 		}
 	}
-	return missed, ""
+	return missed
+}
+
+// PushSettle is how long the settled push check waits after its
+// subscriptions' ends of stored events before it writes: a relay that
+// registers a subscription for pushes some time after answering it has
+// registered it by then. A client loading with several passes and a gap
+// of at least PushSettle waits as long after its fence's answer
+// (model's Rules.Load.SettleFence), so a relay that keeps every push to
+// a subscription answered PushSettle ago (R4 to a settled subscription)
+// serves it as well as one keeping R4 (GateOptions.Passes).
+const PushSettle = 50 * time.Millisecond
+
+// checkPushSettled tries push delivery to subscriptions answered
+// PushSettle earlier, sequentially: it opens pushSubs subscriptions on
+// the reader for one second no other check dates events at, waits for
+// every end-of-stored-events and then PushSettle, and publishes one event
+// in that second a trial, each waited for on every subscription before
+// the next. Every trial whose event was accepted is exercised; a
+// subscription the event does not reach within the timeout is a
+// violation and ends the check. What it leaves out on purpose is the
+// window checkPush aims at, a write right after the answer.
+func (p *prober) checkPushSettled(ctx context.Context) []Check {
+	const id = "push-settled"
+	at := p.base + pushAt
+	f := p.filter(1, ts(at), ts(at))
+	subs := make([]string, pushSubs)
+	for j := range subs {
+		subs[j] = fmt.Sprintf("settled-%d", j)
+	}
+	c, cancel := context.WithTimeout(ctx, p.opts.Timeout)
+	as, err := p.r.QueryAll(c, subs, f)
+	cancel()
+	defer func() {
+		for _, s := range subs {
+			_ = p.r.Unsub(ctx, s)
+		}
+	}()
+	if err != nil {
+		return []Check{unknown(id, ReqPushSettled, err.Error())}
+	}
+	for i, a := range as {
+		if a.Refused {
+			return []Check{unknown(id, ReqPushSettled, subs[i]+": "+failed(nil, a))}
+		}
+		p.note(subs[i], f, a, false)
+	}
+	select {
+	case <-time.After(PushSettle):
+	case <-ctx.Done():
+		return []Check{unknown(id, ReqPushSettled, ctx.Err().Error())}
+	}
+	exercised, trials := 0, 0
+	for i := 0; i < p.seq.cap && !p.seq.done(exercised); i++ {
+		trials++
+		ev := p.event(fmt.Sprintf("relaycheck:settled-%d", i), at)
+		if _, why := p.publish(ctx, ev); why != "" {
+			chk := unknown(id, ReqPushSettled, fmt.Sprintf("trial %d: %s", trials, why))
+			chk.Trials, chk.Exercised = trials, exercised
+			return []Check{chk}
+		}
+		exercised++
+		if missed := p.awaitPush(ctx, subs, ev); len(missed) > 0 {
+			return []Check{{ID: id, Requirement: ReqPushSettled, Verdict: Violates, Trials: trials, Exercised: exercised,
+				Detail: fmt.Sprintf("trial %d: accepted %s, not pushed within %s to %s, each answered with end-of-stored-events at least %s before the write",
+					trials, short(ev), p.opts.Timeout, strings.Join(missed, ", "), PushSettle),
+				Evidence: []Evidence{{Sent: fmt.Sprintf("REQ %s %s; EOSE for each; %s later, EVENT %s", strings.Join(subs, ", "), reqText("", f), PushSettle, ev.ID),
+					Got: []string{"nothing on " + strings.Join(missed, ", ")}, Want: describe(ev) + " on every subscription"}}}}
+		}
+	}
+	return []Check{p.seq.conclude(id, ReqPushSettled, trials, exercised,
+		fmt.Sprintf("a trial is exercised when its event was accepted, %s or more after every subscription was answered", PushSettle))}
 }

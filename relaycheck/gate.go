@@ -48,7 +48,13 @@ type GateOptions struct {
 	// misses such relays), and its decision says so, with the assumption.
 	Passes int
 	// PassGap is the LoadConfig.PassGap the client loads with; the
-	// decision's Config carries it.
+	// decision's Config carries it. With two or more passes and a gap of
+	// at least PushSettle the gate requires R4 only of a settled
+	// subscription (ReqPushSettled): the load waits the gap after the
+	// fence's answer, so a relay that registers a subscription for
+	// pushes only after answering it (rely) misses no push the load
+	// relies on, under the assumption that registration finishes within
+	// the gap.
 	PassGap time.Duration
 }
 
@@ -107,6 +113,12 @@ func GateWith(s Store, relay string, cfg model.LoadConfig, o GateOptions) (Decis
 	defended := map[Requirement]bool{}
 	if o.Passes >= 2 {
 		defended[ReqAtomic], defended[ReqTieOrder], defended[ReqBarrier] = true, true, true
+		// With a gap of at least PushSettle, waited after the fence's
+		// answer (model's Rules.Load.SettleFence), the load rests on R4
+		// to a settled subscription, which the gate then requires in R4's
+		// place (the soundness search's late-registration-settling and
+		// racy-settling).
+		defended[ReqPush] = o.PassGap >= PushSettle
 	}
 	// A relay that evicts silently past a capacity the probe measured
 	// (R8 broken, as @nostr-relay/core past 20) never evicts a
@@ -164,6 +176,9 @@ func GateWith(s Store, relay string, cfg model.LoadConfig, o GateOptions) (Decis
 			within = fmt.Sprintf("and a push the relay queued behind an end-of-stored-events goes out, within the %s gap", d.Config.PassGap)
 		}
 		d.Reason = fmt.Sprintf("%d passes: R5, R6 and R1's tie clause not required, assuming a replacement the relay splits finishes %s", o.Passes, within)
+		if defended[ReqPush] {
+			d.Reason += fmt.Sprintf("; R4 required only of a subscription answered %s ago (%s), assuming the relay registers the fence for pushes within the %s gap", PushSettle, ReqPushSettled, d.Config.PassGap)
+		}
 	}
 	for _, req := range LoadRequirements {
 		if defended[req] {

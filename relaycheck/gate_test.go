@@ -422,6 +422,35 @@ func TestGatePasses(t *testing.T) {
 	if d.Config.KnownNonConforming || d.Unproven || d.Config.PassGap != 100*time.Millisecond || !strings.Contains(d.Reason, "within the 100ms gap") {
 		t.Errorf("two passes, R5 and R6 violated, a gap: %+v, want admitted with the gap stated", d)
 	}
+	// A relay that registers subscriptions late (rely): R4 violated,
+	// R4 to a settled subscription conforms. Two passes with a gap of at
+	// least PushSettle admit it; a shorter gap, one pass, or R4 violated
+	// even after settling do not.
+	lateReg := split
+	lateReg.Verdicts = conformingVerdicts(relaycheck.Violates, relaycheck.ReqPush, relaycheck.ReqBarrier)
+	lateReg.Violated = []relaycheck.Requirement{relaycheck.ReqPush, relaycheck.ReqBarrier}
+	if d := gate(lateReg, 1); !d.Config.KnownNonConforming {
+		t.Errorf("one pass, R4 violated: %+v, want refused", d)
+	}
+	if d := gate(lateReg, 2, relaycheck.PushSettle-time.Millisecond); !d.Config.KnownNonConforming {
+		t.Errorf("two passes, R4 violated, a gap shorter than the probe's settling: %+v, want refused", d)
+	}
+	d = gate(lateReg, 2, relaycheck.PushSettle)
+	if d.Config.KnownNonConforming || d.Unproven || !strings.Contains(d.Reason, string(relaycheck.ReqPushSettled)) {
+		t.Errorf("two passes, R4 violated, R4 settled conforms, a gap of %s: %+v, want admitted naming %s", relaycheck.PushSettle, d, relaycheck.ReqPushSettled)
+	}
+	never := lateReg
+	never.Verdicts = conformingVerdicts(relaycheck.Violates, relaycheck.ReqPush, relaycheck.ReqPushSettled)
+	never.Violated = []relaycheck.Requirement{relaycheck.ReqPush, relaycheck.ReqPushSettled}
+	if d := gate(never, 2, time.Second); !d.Config.KnownNonConforming {
+		t.Errorf("two passes, R4 violated after settling too: %+v, want refused", d)
+	}
+	unsettled := lateReg
+	unsettled.Verdicts = conformingVerdicts(relaycheck.Unknown, relaycheck.ReqPushSettled)
+	unsettled.Violated = nil
+	if d := gate(unsettled, 2, time.Second); !d.Unproven || !strings.Contains(d.Reason, string(relaycheck.ReqPushSettled)) {
+		t.Errorf("two passes, R4 settled unknown: %+v, want unproven naming it", d)
+	}
 	other := split
 	other.Verdicts = conformingVerdicts(relaycheck.Violates, relaycheck.ReqAtomic, relaycheck.ReqFresh)
 	other.Violated = []relaycheck.Requirement{relaycheck.ReqAtomic, relaycheck.ReqFresh}

@@ -43,7 +43,7 @@ func matrixPeers() []matrixPeer {
 // barrier, atomic replacement): on a real relay each run is a sample, so
 // the note writes "sample" there and the test pins only that the
 // conforming peer, which closes every race, is never seen violating them.
-var sampled = []relaycheck.Requirement{relaycheck.ReqPush, relaycheck.ReqBarrier, relaycheck.ReqAtomic}
+var sampled = []relaycheck.Requirement{relaycheck.ReqPush, relaycheck.ReqPushSettled, relaycheck.ReqBarrier, relaycheck.ReqAtomic}
 
 // isSampled reports whether the matrix writes "sample" for req on peer.
 func isSampled(_ string, req relaycheck.Requirement) bool {

@@ -132,6 +132,7 @@ func Probe(ctx context.Context, url string, opts Options) (Report, error) {
 		{"replacement", p.checkReplacement, false},
 		{"fresh answers", p.checkFresh, false},
 		{"push", p.checkPush, true},
+		{"push to settled subscriptions", p.checkPushSettled, true},
 		{"barrier", p.checkBarrier, true},
 		{"atomic replacement", p.checkAtomic, true},
 		{"subscriptions", p.checkSubs, false},

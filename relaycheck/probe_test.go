@@ -121,8 +121,14 @@ func TestProbeProfiles(t *testing.T) {
 		{p: relaysim.CapShrinking(10), violated: reqs{relaycheck.ReqCap}, capacity: 64, checks: checks{"cap-stable": viol}},
 		{p: relaysim.FloorOne(10), violated: reqs{relaycheck.ReqPrefix, relaycheck.ReqFloor}, capacity: 64,
 			checks: checks{"floor": viol, "floor-pinned": viol, "order-ties": unkn, "bounds-pinned": conf}},
-		{p: relaysim.NoPush(10), violated: reqs{relaycheck.ReqPush, relaycheck.ReqBarrier},
-			checks: checks{"push": viol, "barrier": viol, "subs-fence": unkn, "subs-capacity": unkn}},
+		{p: relaysim.NoPush(10), violated: reqs{relaycheck.ReqPush, relaycheck.ReqPushSettled, relaycheck.ReqBarrier},
+			checks: checks{"push": viol, "push-settled": viol, "barrier": viol, "subs-fence": unkn, "subs-capacity": unkn}},
+		// Registered 25 ms after its answer (relaysim.DefaultRegisterAfter):
+		// a write at once is lost (to the push check's subscriptions, the
+		// barrier's fence and the capacity checks' subscriptions alike),
+		// one PushSettle later is pushed.
+		{p: relaysim.LateRegistration(10), violated: reqs{relaycheck.ReqPush, relaycheck.ReqBarrier},
+			checks: checks{"push": viol, "push-settled": conf, "barrier": viol, "subs-fence": unkn, "subs-capacity": unkn}},
 		{p: relaysim.StrfryLike(10), violated: reqs{relaycheck.ReqTieOrder}, capacity: 64, checks: checks{"order-ties": viol}},
 		{p: relaysim.KhatruSliceLike(10), violated: reqs{relaycheck.ReqPrefix, relaycheck.ReqFloor, relaycheck.ReqTieOrder, relaycheck.ReqReplacement}, capacity: 64,
 			checks: checks{"bounds-pinned": viol, "bounds-until": conf, "floor-pinned": viol, "order-ties": viol, "replace-same-low-first": viol}},

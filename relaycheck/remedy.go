@@ -14,9 +14,10 @@ import (
 var Remedies = map[Requirement]string{
 	ReqPrefix: "answer a capped query with the newest events by created_at that match the filter, with since and until inclusive " +
 		"(a pinned window {since: T, until: T} must return the events at T), and never an event outside the filter",
-	ReqCap:   "keep the effective cap of a query independent of its time bounds: the same filter with other since/until must not be capped lower",
-	ReqFloor: "deliver at least 2 events to a query whose limit and matching set both reach 2, the pinned window included",
-	ReqPush:  "push every accepted event to every open subscription whose filter it matches",
+	ReqCap:         "keep the effective cap of a query independent of its time bounds: the same filter with other since/until must not be capped lower",
+	ReqFloor:       "deliver at least 2 events to a query whose limit and matching set both reach 2, the pinned window included",
+	ReqPush:        "push every accepted event to every open subscription whose filter it matches",
+	ReqPushSettled: "push every accepted event to every subscription it answered a while ago whose filter it matches: a subscription once registered must stay registered",
 	ReqBarrier: "deliver the pushes of events accepted before a query read storage to the connection's open subscriptions before that query's EOSE " +
 		"(khatru v0.8.x saves, then notifies its listeners, so a query in between reads an event not yet pushed: hand the event to the listeners before the store's save makes it readable, " +
 		"as the harness's patched khatru does, internal/khatrutest Options.Conforming)",

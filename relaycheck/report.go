@@ -15,7 +15,7 @@ import (
 // another version is not evidence for this one (the gate treats it as
 // absent): the checks, their trial counts and what they decide change
 // between versions.
-const ProbeVersion = "relaycheck/5"
+const ProbeVersion = "relaycheck/6"
 
 // Verdict is what the probe concluded about one check or requirement.
 type Verdict string
@@ -41,14 +41,16 @@ func worse(a, b Verdict) Verdict {
 type Requirement = model.RelayRequirement
 
 const (
-	ReqPrefix  = model.ReqPrefix
-	ReqCap     = model.ReqCap
-	ReqFloor   = model.ReqFloor
-	ReqPush    = model.ReqPush
-	ReqBarrier = model.ReqBarrier
-	ReqAtomic  = model.ReqAtomic
-	ReqFresh   = model.ReqFresh
-	ReqSubs    = model.ReqSubs
+	ReqPrefix = model.ReqPrefix
+	ReqCap    = model.ReqCap
+	ReqFloor  = model.ReqFloor
+	ReqPush   = model.ReqPush
+	// ReqPushSettled is R4 for a subscription answered PushSettle ago.
+	ReqPushSettled = model.ReqPushSettled
+	ReqBarrier     = model.ReqBarrier
+	ReqAtomic      = model.ReqAtomic
+	ReqFresh       = model.ReqFresh
+	ReqSubs        = model.ReqSubs
 	// ReqTieOrder: the load does not rest on it (model.ReqTieOrder); the
 	// gate keeps it for now (LoadRequirements says why).
 	ReqTieOrder = model.ReqTieOrder
@@ -74,7 +76,10 @@ const (
 // load on such a relay then says complete without a coordinate. It
 // leaves the gate when the load defends itself against that race or the
 // probe shows R6 reliably.
-var LoadRequirements = []Requirement{ReqPrefix, ReqCap, ReqFloor, ReqPush, ReqBarrier, ReqAtomic, ReqFresh, ReqSubs, ReqTieOrder}
+//
+// ReqPushSettled is implied by ReqPush; it is the form a load of several
+// passes with a gap of at least PushSettle rests on (GateOptions.Passes).
+var LoadRequirements = []Requirement{ReqPrefix, ReqCap, ReqFloor, ReqPush, ReqPushSettled, ReqBarrier, ReqAtomic, ReqFresh, ReqSubs, ReqTieOrder}
 
 var allRequirements = append(append([]Requirement{}, LoadRequirements...), ReqReplacement, ReqTags, ReqNoCollateral)
 

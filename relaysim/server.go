@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 
@@ -19,11 +20,27 @@ import (
 // its pushes go out before its OK, as khatru does; a REQ is answered; a
 // kind 5 deletes the events its e tags name when the author matches. The
 // schedule is one the profile allows, so the relay stays deterministic.
+//
+// Under a profile that registers subscriptions late (RegisterLate) the
+// one clock it reads decides registration: a subscription answered
+// RegisterAfter or longer before a frame arrives (on any connection) is
+// registered before that frame is handled, so a write arriving sooner is
+// never pushed to it and one arriving later always is.
 type Server struct {
 	mu    sync.Mutex
 	r     *Relay
 	conns []*ServerConn
+	// RegisterAfter is how long after answering a REQ the server
+	// registers it for pushes under RegisterLate; 0 means
+	// DefaultRegisterAfter.
+	RegisterAfter time.Duration
 }
+
+// DefaultRegisterAfter is the server's registration lag under
+// RegisterLate: far above a loopback round trip, so that a write sent as
+// soon as the answer arrives is lost, and well below the 50 ms a client
+// that waits for registration (the probe's settled push check) waits.
+const DefaultRegisterAfter = 25 * time.Millisecond
 
 // NewServer serves r.
 func NewServer(r *Relay) *Server { return &Server{r: r} }
@@ -35,6 +52,9 @@ type ServerConn struct {
 	frames [][]byte
 	closed bool
 	cond   *sync.Cond
+	// answered is when the server last answered a REQ it has not
+	// registered (RegisterLate).
+	answered time.Time
 }
 
 // ErrServerConnClosed is returned by a closed ServerConn.
@@ -57,6 +77,7 @@ func (sc *ServerConn) WriteMessage(_ context.Context, data []byte) error {
 	if sc.closed {
 		return ErrServerConnClosed
 	}
+	s.registerDue(time.Now())
 	switch env := nostr.ParseMessage(data).(type) {
 	case *nostr.EventEnvelope:
 		ev := env.Event
@@ -94,9 +115,28 @@ func (sc *ServerConn) WriteMessage(_ context.Context, data []byte) error {
 	if err := sc.c.Process(sc.c.Inbound() - 1); err != nil {
 		return err
 	}
-	sc.c.Register() // nothing is accepted between the answer and the registration here
+	if s.r.prof.RegisterLate {
+		sc.answered = time.Now()
+	} else {
+		sc.c.Register()
+	}
 	s.flushAll()
 	return nil
+}
+
+// registerDue registers the late subscriptions of every connection that
+// answered its last REQ RegisterAfter or longer before now; the caller
+// holds the lock.
+func (s *Server) registerDue(now time.Time) {
+	after := s.RegisterAfter
+	if after == 0 {
+		after = DefaultRegisterAfter
+	}
+	for _, o := range s.conns {
+		if !o.closed && o.c.Unregistered() > 0 && now.Sub(o.answered) >= after {
+			o.c.Register()
+		}
+	}
 }
 
 // flushAll sends every connection's queued pushes and moves its messages
