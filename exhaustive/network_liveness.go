@@ -158,11 +158,16 @@ func Liveness(cfg LivenessConfig) (*LivenessResult, error) {
 		}
 	}
 	res.States, res.Edges, res.Publications, res.Premise = len(g.low), int64(len(g.edges)), g.pubs, g.premise
+	if g.bound {
+		res.BoundHit = fmt.Sprintf("product graph over %d states", cfg.MaxStates)
+	}
 	switch {
-	case g.bound:
-		res.Status, res.BoundHit = StatusUnknown, fmt.Sprintf("product graph over %d states", cfg.MaxStates)
 	case res.WithPublication > 0:
+		// A lasso found before the bound is a violation whatever the
+		// graph left unexplored.
 		res.Status = StatusViolation
+	case g.bound:
+		res.Status = StatusUnknown
 	case res.Premise == 0 || res.Publications == 0:
 		// Non-vacuity: no state ever had a message in flight beside a
 		// triggered publication, so nothing was tested.
