@@ -135,3 +135,12 @@ func TestLivenessVacuous(t *testing.T) {
 		t.Fatal("a universe without a network accepted")
 	}
 }
+
+func BenchmarkLivenessPair(b *testing.B) {
+	for b.Loop() {
+		res, err := Liveness(LivenessConfig{Universe: NetworkPairUniverse(), Workers: 1})
+		if err != nil || res.Status != StatusOK {
+			b.Fatalf("%v %v", res, err)
+		}
+	}
+}
