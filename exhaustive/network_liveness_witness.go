@@ -83,7 +83,7 @@ type waypoint struct {
 	node int32
 }
 
-// fairLoop is a closed walk from start through every waypoint, in order.
+// walk is a closed walk from start through every waypoint, in order.
 func (g *liveGraph) walk(start int32, wps []waypoint) []hop {
 	var out []hop
 	cur := start
