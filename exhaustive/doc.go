@@ -39,4 +39,9 @@
 // verdicts from its publication (N8). simulate.go runs seeded random walks through any
 // universe with the same checks, far past the exhaustive bounds, and
 // shrinks a violation to a witness Replay runs.
+//
+// network_liveness.go checks an eventually-property of a network universe:
+// no fair cycle of system steps (deliveries and triggered re-publications,
+// no user action) holds a publication; a violation is a lasso that
+// ReplayLiveness (network_liveness_witness.go) checks.
 package exhaustive
