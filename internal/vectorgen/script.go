@@ -67,6 +67,13 @@ type stepAfter struct {
 const ScriptClientID = "me"
 
 func runScript(rules *model.Rules, parents map[string]string, steps []step) ([]stepAfter, error) {
+	return runScriptWith(rules, parents, steps, nil)
+}
+
+// runScriptWith is runScript with store run after every step, before the
+// snapshot: how another client's storage (one compacting on receipt, say)
+// treats the installation.
+func runScriptWith(rules *model.Rules, parents map[string]string, steps []step, store func(*model.Replica, step)) ([]stepAfter, error) {
 	r := model.NewReplica(ScriptClientID)
 	r.Rules = rules
 	if len(parents) > 0 {
@@ -95,6 +102,9 @@ func runScript(rules *model.Rules, parents map[string]string, steps []step) ([]s
 			r.Receive(b)
 		default:
 			return nil, fmt.Errorf("step %d: unknown action %q", i, s.Do)
+		}
+		if store != nil {
+			store(r, s)
 		}
 		out = append(out, snapshot(r, actionError(err)))
 	}
