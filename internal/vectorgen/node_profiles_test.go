@@ -73,10 +73,13 @@ func needNode(t *testing.T) string {
 // the profile's members (0 as -0, unordered arrays reversed) passes every
 // vector the profile runs, and the runner's per-file counts are the
 // profile's: the vectors of kinds it runs without a lacked capability
-// pass, the rest are skipped.
+// pass, the rest are skipped. Two profiles combined run the kinds both
+// run and skip what either lacks.
 func TestNodeProfilesPassStub(t *testing.T) {
 	node := needNode(t)
-	for _, p := range Profiles() {
+	legacy, jsonp := profileNamed(t, ProfileLegacyDecoder), profileNamed(t, ProfileJSONParse)
+	both := Profile{Name: legacy.Name + "," + jsonp.Name, Kinds: legacy.Kinds, Lacks: append(slices.Clone(legacy.Lacks), jsonp.Lacks...)}
+	for _, p := range append(Profiles(), both) {
 		out, ok := stubRun(t, node, p.Name, "", "")
 		runs, totals := profileRuns(t, p)
 		got := fileCounts(out)
