@@ -247,6 +247,7 @@ func codecKind() Kind {
 		HowToRun:    "Feed input.plaintext (or the bytes of input.plaintext_base64) to your blob parser. Compare outcome and reason; on accept compare client_id, the kept entries (wire keys, not unescaped), entry_count, duplicates and each dropped key's reason code. by_value_expected is what a parser that reads number literals by value decides instead, distinct_keys_expected what one that counts distinct keys toward the 10,000-entry limit decides, utf8_discard_expected what one that discards the event for a key that is not valid UTF-8 decides.",
 		Cases:       codecCases,
 		Compute:     computeCodec,
+		Needs:       codecNeeds,
 		Readings:    true,
 	}
 }

@@ -45,6 +45,10 @@ type Vector struct {
 	// expected output holds under only: absent, the vector holds under
 	// the text as written (model.Spec) too.
 	Proposals []string `json:"proposals,omitempty"`
+	// Needs lists the capabilities (Capabilities) a client must have for
+	// the expected output to be one it can produce; a profile lacking one
+	// skips the vector.
+	Needs []string `json:"needs,omitempty"`
 }
 
 // Case is one vector before generation.
@@ -67,6 +71,8 @@ type Kind struct {
 	// ComputeHistory, set instead of Compute, is the output of the paged
 	// history walk's rules on one input.
 	ComputeHistory func(rules *history.Rules, input json.RawMessage) (any, error)
+	// Needs, when set, tags an input with the capabilities it needs.
+	Needs func(input json.RawMessage) ([]string, error)
 	// Readings, when set, also computes under every rule set of
 	// Readings() and records each output where it differs.
 	Readings bool
@@ -150,6 +156,11 @@ func Generate(k Kind) (File, error) {
 		v := Vector{ID: c.ID, Section: c.Section, Description: c.Description, Input: in, Expected: out}
 		if k.Compute != nil {
 			if v.Proposals, err = needs(k, in, out); err != nil {
+				return File{}, fmt.Errorf("%s: %w", c.ID, err)
+			}
+		}
+		if k.Needs != nil {
+			if v.Needs, err = k.Needs(in); err != nil {
 				return File{}, fmt.Errorf("%s: %w", c.ID, err)
 			}
 		}
@@ -285,6 +296,11 @@ func Outputs() (map[string][]byte, error) {
 		return nil, err
 	}
 	out[VocabularyFile] = doc
+	prof, err := ProfilesJSON()
+	if err != nil {
+		return nil, err
+	}
+	out[ProfilesFileName] = prof
 	return out, nil
 }
 

@@ -18,6 +18,7 @@ func SchemaJSON(kind string) ([]byte, error) {
 		"input":       ref("input"),
 		"expected":    ref("output"),
 		"proposals":   arr(str(nil)),
+		"needs":       arr(enum(capabilityNames()...)),
 	}
 	for _, r := range Readings() {
 		props[r.Member] = ref("output")
@@ -140,10 +141,13 @@ func schemaDefs() map[string]map[string]any {
 			"after": obj(map[string]any{
 				"error": enum("counter_ceiling", "still_active", "key_too_long"),
 				"contexts": map[string]any{"type": "object", "additionalProperties": obj(map[string]any{
-					"frontier": u32, "effective": u32, "reg": reg, "live": boolean,
-				}, "frontier", "effective", "reg", "live")},
+					"effective": u32, "live": boolean,
+				}, "effective", "live")},
 				"candidate":       wireMap,
 				"needs_republish": boolean,
+				"registers": map[string]any{"type": "object", "additionalProperties": obj(map[string]any{
+					"frontier": u32, "reg": reg,
+				}, "frontier", "reg")},
 			}, "contexts", "candidate", "needs_republish"),
 		},
 		"slots": {

@@ -144,7 +144,7 @@ func computeTraces(rules *model.Rules, raw json.RawMessage) (any, error) {
 			a.Error = actionError(err)
 		}
 		for _, d := range devs {
-			a.Devices = append(a.Devices, snapshot(d, "").Contexts)
+			a.Devices = append(a.Devices, rawContexts(d))
 		}
 		out = append(out, a)
 	}

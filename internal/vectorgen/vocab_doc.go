@@ -38,7 +38,7 @@ func conventions() []string {
 	}
 	return []string{
 		"**Compare as JSON values.** Object member order never matters; every number in an output is an integer. Filters in a load's REQ compare as JSON values too (member order and key order inside them are free; array order is not).",
-		"**Arrays are ordered.** Every array in an expected output is compared in order. Where the order is a sort rather than an order of events: `dropped` and `duplicates` (codec) are sorted by the wire key's bytes (UTF-8 byte order, not UTF-16 code units), `evicted` (slots) by key; `slots.blobs` and `traces.parts` put the primary first; load `start` and `replies[i]` are in send order; history `pages` in the order asked, `relays` ascending, `errors` in the order the round recorded them.",
+		"**Array order.** Every array in an expected output is compared in order, except those whose order NIP-RS does not fix, which compare as multisets: `dropped` and `duplicates` (codec) and `evicted` (slots), listed under Client profiles and in `" + ProfilesFileName + "`; the files write them sorted by the wire key's bytes (UTF-8 byte order, not UTF-16 code units) and by key only to be deterministic. The ordered ones: `slots.blobs` and `traces.parts` put the primary first; load `start` and `replies[i]` are in send order; history `pages` in the order asked, `relays` ascending, `errors` in the order the round recorded them.",
 		"**An absent member means empty or not applicable**: no dropped keys, no error, no refusal, no plateau second, no proposals. An output member that is present and empty (`[]`, `{}`) is compared as such: `coordinates: {}` and `replies[i]: []` say nothing was collected or sent.",
 		"**key_hex.** A dropped wire key that is not valid UTF-8 is given as `key_hex`, the lowercase hex of the bytes the receiver decoded, instead of `key`. A JSON escape of a lone surrogate (`\\ud800`) decodes to its three-byte generalized UTF-8 (WTF-8) form, `eda080`. A duplicate key that is not valid UTF-8 is written `hex:` followed by the same hex.",
 		"**Readings.** Beside `expected`, some vectors record the answer of another reading of an ambiguous sentence, where it differs: " + strings.Join(readings, ", ") + ". Its codes are those of `expected`.",
@@ -60,6 +60,7 @@ func VocabularyMarkdown() ([]byte, error) {
 	for _, c := range conventions() {
 		b.WriteString(wrapText("- "+c, "  ") + "\n")
 	}
+	b.WriteString(profilesMarkdown())
 	for _, k := range Kinds() {
 		var fs []Field
 		for _, f := range fields {
