@@ -390,3 +390,19 @@ func TestCheckProfilesConforming(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckProfilesCoverCatalogue: every check the probe runs has a
+// profile that makes it violate.
+func TestCheckProfilesCoverCatalogue(t *testing.T) {
+	held := map[string]bool{}
+	for _, tc := range checkProfiles() {
+		if tc.want == viol {
+			held[tc.check] = true
+		}
+	}
+	for _, c := range relaycheck.Checks {
+		if !held[c.ID] {
+			t.Errorf("check %s has no profile that violates it", c.ID)
+		}
+	}
+}
