@@ -1,6 +1,7 @@
 package relaycheck
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -41,5 +42,34 @@ func TestSequentialConclude(t *testing.T) {
 				t.Fatalf("conforms with a rate bound of %v, want within (0, %v]", c.RateBound, s.maxRate)
 			}
 		})
+	}
+}
+
+// TestSequentialNeeded: the trials the stopping rule asks for are the
+// least n with 1-(1-c)^(1/n) <= rate, worked out by hand for the
+// stated bounds (598 for 95% and 0.5%, the default; 149 for 95% and 2%)
+// and for a few others, and found again here by counting up.
+func TestSequentialNeeded(t *testing.T) {
+	for _, tc := range []struct {
+		confidence, rate float64
+		want             int
+	}{
+		{0.95, 0.005, 598},
+		{0.95, 0.02, 149},
+		{0.95, 0.2, 14},
+		{0.99, 0.01, 459},
+		{0.90, 0.5, 4},
+	} {
+		s := sequential{confidence: tc.confidence, maxRate: tc.rate, cap: 10_000}
+		if got := s.needed(); got != tc.want {
+			t.Errorf("needed at %v/%v: %d, want %d", tc.confidence, tc.rate, got, tc.want)
+		}
+		least := 1
+		for 1-math.Pow(1-tc.confidence, 1/float64(least)) > tc.rate {
+			least++
+		}
+		if least != tc.want {
+			t.Errorf("counting up at %v/%v finds %d, the table says %d", tc.confidence, tc.rate, least, tc.want)
+		}
 	}
 }
