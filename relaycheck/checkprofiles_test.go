@@ -136,7 +136,26 @@ func checkProfiles() []checkProfile {
 				}
 				return deliver
 			}}
-		}, also: checks{"subs-fence": unkn, "subs-capacity": unkn}},
+		}, also: checks{"push-settled": viol, "subs-fence": unkn, "subs-capacity": unkn}},
+		// A subscription stops receiving after its fifth distinct pushed
+		// event (a push budget per subscription): one write per fresh
+		// subscription, as the push check makes, never runs it out.
+		{check: "push-settled", want: viol, detail: "trial 6: accepted", evidence: "nothing on settled-0", fault: func() fault {
+			seen := map[string]map[string]bool{}
+			return fault{push: func(f nostr.Filter, ev *nostr.Event) fate {
+				if f.Until == nil {
+					return deliver
+				}
+				k := f.String()
+				if seen[k] == nil {
+					seen[k] = map[string]bool{}
+				}
+				if seen[k][ev.ID] = true; len(seen[k]) > 5 {
+					return drop
+				}
+				return deliver
+			}}
+		}},
 		// Pushes to open-ended subscriptions go out through a slower
 		// queue, behind the next end-of-stored-events on the connection.
 		{check: "barrier", want: viol, detail: "delivered", evidence: "the fence push before EOSE bar-0-0", fault: func() fault {
@@ -187,7 +206,7 @@ func checkProfiles() []checkProfile {
 		// leaves that check's first subscriptions dead, and the barrier's
 		// fence once a trial's queries open.
 		{check: "subs-fence", want: viol, detail: "stopped receiving", evidence: "subs-fence: nothing", fault: func() fault { return fault{maxSubs: 2} },
-			also: checks{"subs-capacity": viol, "push": viol, "barrier": viol}},
+			also: checks{"subs-capacity": viol, "push": viol, "push-settled": viol, "barrier": viol}},
 		// 63 subscriptions per connection: the 64th closes the oldest.
 		{check: "subs-capacity", want: viol, detail: "only 63 received the event; 1 (the oldest) were dropped", evidence: "subs-000: nothing", fault: func() fault { return fault{maxSubs: 63} }},
 		// A version exactly one second newer is stored beside the old one.
