@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -93,7 +94,7 @@ func (p *prober) checkSubsCapacity(ctx context.Context) Check {
 
 // openAndPublish opens subs on the reader in order, each with f, stopping
 // at the first refused (refused is its 1-based position, 0 if none),
-// publishes ev, and reports which of the open subscriptions received it
+// waits PushSettle, publishes ev, and reports which of the open subscriptions received it
 // within the timeout; then it closes them.
 func (p *prober) openAndPublish(ctx context.Context, subs []string, f nostr.Filter, ev *nostr.Event) (got []bool, refused int, why string) {
 	got = make([]bool, len(subs))
@@ -118,6 +119,14 @@ func (p *prober) openAndPublish(ctx context.Context, subs []string, f nostr.Filt
 		}
 		opened = append(opened, s)
 		index[s] = i
+	}
+	// The capacity is what is asked here, not push delivery right after
+	// an answer (the push check's): a relay that registers subscriptions
+	// for pushes only after answering them has registered these by now.
+	select {
+	case <-time.After(PushSettle):
+	case <-ctx.Done():
+		return nil, 0, ctx.Err().Error()
 	}
 	if _, why := p.publish(ctx, ev); why != "" {
 		return nil, 0, why

@@ -58,6 +58,12 @@ type GateOptions struct {
 	PassGap time.Duration
 }
 
+// RecommendedPassGap is the gap the reports assume of a client loading
+// with two passes (LoadConfig.PassGap): twice PushSettle, so that the
+// probe's settled push check covers the fence's registration with room
+// to spare, and short beside a load's round trips on a real network.
+const RecommendedPassGap = 2 * PushSettle
+
 // Decision is the gate's answer for one relay.
 type Decision struct {
 	// Config is the load configuration to use: KnownNonConforming set,

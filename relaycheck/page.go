@@ -34,6 +34,9 @@ type pageRequirement struct {
 type pageData struct {
 	Relay, Verdict, Version, Date string
 	Gate, GateWhy                 string
+	// GateTwo and GateTwoWhy are the decision for a client loading with
+	// two passes and the RecommendedPassGap.
+	GateTwo, GateTwoWhy string
 	Requirements                  []pageRequirement
 	Violated                      bool // some requirement violated: the page says what to change
 	Checks                        []pageCheck
@@ -51,6 +54,7 @@ func Page(rep Report) []byte {
 	d := pageData{Relay: rep.Relay, Verdict: string(rep.Verdict()), Version: rep.ProbeVersion,
 		Date: rep.Date.UTC().Format(time.DateOnly), Cleanup: rep.Cleanup, TrialCap: rep.BarrierTrials}
 	d.Gate, d.GateWhy = gateFor(rep)
+	d.GateTwo, d.GateTwoWhy = gateTwoPass(rep)
 	for _, rv := range rep.Requirements {
 		pr := pageRequirement{RequirementVerdict: rv, Trials: trialsText(rv)}
 		if rv.Verdict == Violates {
@@ -94,20 +98,31 @@ func Page(rep Report) []byte {
 }
 
 // gateFor is what the evidence gate decides from this report alone, in
-// the words of the package doc.
-func gateFor(rep Report) (string, string) {
+// the words of the package doc, for a client loading with one pass.
+func gateFor(rep Report) (string, string) { return gateWith(rep, GateOptions{Now: rep.Date}) }
+
+// gateTwoPass is gateFor for a client loading with two passes and the
+// RecommendedPassGap.
+func gateTwoPass(rep Report) (string, string) {
+	return gateWith(rep, GateOptions{Now: rep.Date, Passes: 2, PassGap: RecommendedPassGap})
+}
+
+func gateWith(rep Report, o GateOptions) (string, string) {
 	st := NewMemStore()
 	if err := st.Put(FromReport(rep)); err != nil {
 		return "unknown", err.Error()
 	}
-	d, err := GateWith(st, rep.Relay, model.LoadConfig{}, GateOptions{Now: rep.Date})
+	d, err := GateWith(st, rep.Relay, model.LoadConfig{}, o)
 	switch {
 	case err != nil:
 		return "unknown", err.Error()
 	case d.Config.KnownNonConforming:
-		return "refused", "a load requirement is violated: no load is attempted; the verdict is cannot-prove-complete"
+		return "refused", "a load requirement is violated: no load is attempted; the verdict is cannot-prove-complete (" + d.Config.Evidence + ")"
 	case d.Config.Unproven != "":
 		return "unproven", "the client loads, but the load ends cannot-prove-complete instead of complete: " + d.Config.Unproven
+	}
+	if d.Reason != "" {
+		return "admitted", "every requirement the load rests on conforms: a load that runs to its end may say complete; " + d.Reason
 	}
 	return "admitted", "every load requirement conforms: a load that runs to its end may say complete"
 }

@@ -113,22 +113,25 @@ func TestProbeProfiles(t *testing.T) {
 		violated reqs
 		checks   checks
 		capacity int
+		// gates is the text report's gate decision for one pass and for
+		// two passes with the recommended gap, where the row states it.
+		gates []string
 	}{
-		{p: relaysim.Conformant(10), capacity: 64},
+		{p: relaysim.Conformant(10), capacity: 64, gates: []string{"admitted", "admitted"}},
 		{p: relaysim.Conformant(2), capacity: 64, checks: checks{"bounds-pinned": conf, "bounds-since": conf, "floor-pinned": conf, "order-ties": conf}},
 		{p: relaysim.NonPrefix(10), violated: reqs{relaycheck.ReqPrefix, relaycheck.ReqTieOrder}, capacity: 64,
 			checks: checks{"cap-prefix": viol, "order-ties": viol, "order-newest": viol}},
 		{p: relaysim.CapShrinking(10), violated: reqs{relaycheck.ReqCap}, capacity: 64, checks: checks{"cap-stable": viol}},
 		{p: relaysim.FloorOne(10), violated: reqs{relaycheck.ReqPrefix, relaycheck.ReqFloor}, capacity: 64,
 			checks: checks{"floor": viol, "floor-pinned": viol, "order-ties": unkn, "bounds-pinned": conf}},
-		{p: relaysim.NoPush(10), violated: reqs{relaycheck.ReqPush, relaycheck.ReqPushSettled, relaycheck.ReqBarrier},
+		{p: relaysim.NoPush(10), violated: reqs{relaycheck.ReqPush, relaycheck.ReqPushSettled, relaycheck.ReqBarrier}, gates: []string{"refused", "refused"},
 			checks: checks{"push": viol, "push-settled": viol, "barrier": viol, "subs-fence": unkn, "subs-capacity": unkn}},
 		// Registered 25 ms after its answer (relaysim.DefaultRegisterAfter):
-		// a write at once is lost (to the push check's subscriptions, the
-		// barrier's fence and the capacity checks' subscriptions alike),
-		// one PushSettle later is pushed.
-		{p: relaysim.LateRegistration(10), violated: reqs{relaycheck.ReqPush, relaycheck.ReqBarrier},
-			checks: checks{"push": viol, "push-settled": conf, "barrier": viol, "subs-fence": unkn, "subs-capacity": unkn}},
+		// a write at once is lost (to the push check's subscriptions and
+		// the barrier's fence alike), one PushSettle later is pushed (the
+		// settled push check's, the capacity checks').
+		{p: relaysim.LateRegistration(10), violated: reqs{relaycheck.ReqPush, relaycheck.ReqBarrier}, capacity: 64, gates: []string{"refused", "admitted"},
+			checks: checks{"push": viol, "push-settled": conf, "barrier": viol, "subs-fence": conf, "subs-capacity": conf}},
 		{p: relaysim.StrfryLike(10), violated: reqs{relaycheck.ReqTieOrder}, capacity: 64, checks: checks{"order-ties": viol}},
 		{p: relaysim.KhatruSliceLike(10), violated: reqs{relaycheck.ReqPrefix, relaycheck.ReqFloor, relaycheck.ReqTieOrder, relaycheck.ReqReplacement}, capacity: 64,
 			checks: checks{"bounds-pinned": viol, "bounds-until": conf, "floor-pinned": viol, "order-ties": viol, "replace-same-low-first": viol}},
@@ -147,6 +150,14 @@ func TestProbeProfiles(t *testing.T) {
 			rep := simProbe(t, tc.p, tc.wrap)
 			if got := rep.Violated(); !slices.Equal(got, tc.violated) {
 				t.Errorf("violated %v, want %v\n%s", got, tc.violated, rep.Text())
+			}
+			if tc.gates != nil {
+				text := rep.Text()
+				for _, w := range []string{"  one pass: " + tc.gates[0] + ":", fmt.Sprintf("  two passes, a %s gap: %s:", relaycheck.RecommendedPassGap, tc.gates[1])} {
+					if !strings.Contains(text, w) {
+						t.Errorf("report lacks %q:\n%s", w, text)
+					}
+				}
 			}
 			got := verdicts(rep)
 			for id, want := range tc.checks {

@@ -243,6 +243,9 @@ func (r Report) Text() string {
 	}
 	b.WriteString(r.boundsText())
 	fmt.Fprintf(&b, "trial cap: %d; cleanup: %s\n", r.BarrierTrials, printable(r.Cleanup))
+	one, why := gateFor(r)
+	two, twoWhy := gateTwoPass(r)
+	fmt.Fprintf(&b, "evidence gate, from this report alone:\n  one pass: %s: %s\n  two passes, a %s gap: %s: %s\n", one, printable(why), RecommendedPassGap, two, printable(twoWhy))
 	if rem := r.RemedyText(); rem != "" {
 		b.WriteString("\n" + rem)
 	}

@@ -129,7 +129,7 @@ func TestHTML(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := string(data)
-	for _, w := range []string{`id="verdict">violates`, `Evidence gate: <span class="verdict refused">refused`, `id="order-ties"`, "R8 subscription capacity", "bounds-pinned"} {
+	for _, w := range []string{`id="verdict">violates`, `Evidence gate, a client loading with one pass: <span class="verdict refused">refused`, `Evidence gate, a client loading with two passes and a gap: <span class="verdict refused">refused`, `id="order-ties"`, "R8 subscription capacity", "bounds-pinned"} {
 		if !strings.Contains(html, w) {
 			t.Errorf("page lacks %q", w)
 		}
