@@ -77,6 +77,9 @@ type Decision struct {
 	// record: do not load.
 	Refused bool
 	Reason  string
+	// Violated lists the requirements whose violation refused the relay
+	// (those the client's options defend are not among them).
+	Violated []Requirement
 }
 
 // Gate is GateWith with only a policy.
@@ -158,7 +161,7 @@ func GateWith(s Store, relay string, cfg model.LoadConfig, o GateOptions) (Decis
 	case rec.Source == "probe" && rec.ProbeVersion != ProbeVersion:
 		absent = fmt.Sprintf("the record of %s is from probe version %q, not %s", relay, rec.ProbeVersion, ProbeVersion)
 	case len(violated) > 0:
-		d.Config.KnownNonConforming = true
+		d.Config.KnownNonConforming, d.Violated = true, violated
 		d.Config.Evidence = fmt.Sprintf("%s evidence: %v: %s", rec.Source, violated, rec.Detail)
 		d.Reason = d.Config.Evidence
 		return d, nil
