@@ -2,3 +2,4 @@
 // this client implements, each taking a vector's input and returning the
 // output to compare with its expected member.
 export { codecVector as codec } from "./codec.mjs";
+export { registerVector as register } from "./register.mjs";
