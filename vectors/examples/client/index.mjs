@@ -3,3 +3,4 @@
 // output to compare with its expected member.
 export { codecVector as codec } from "./codec.mjs";
 export { registerVector as register } from "./register.mjs";
+export { loadVector as load } from "./load.mjs";
