@@ -51,7 +51,12 @@ type TraceFinding struct {
 
 // TraceView is a witness's trace as data.
 type TraceView struct {
-	MaxT  int         `json:"max_t"`
+	MaxT int `json:"max_t"`
+	// Dates is the created_at second of every slot, Dates[t] for slot t
+	// (Dates[0] unused): with ticks several wraps share one second, which
+	// a picture by slot alone would hide, and the cursor and the pages'
+	// windows are seconds, not slots.
+	Dates []int64     `json:"dates"`
 	Steps []TraceStep `json:"steps"`
 }
 
@@ -69,7 +74,10 @@ func Trace(w *witnessfile.Witness, rules *Rules) (*TraceView, error) {
 	if err != nil {
 		return nil, err
 	}
-	view := &TraceView{MaxT: u.MaxT}
+	view := &TraceView{MaxT: u.MaxT, Dates: make([]int64, u.MaxT+1)}
+	for t := 1; t <= u.MaxT; t++ {
+		view.Dates[t] = u.dateOf(t)
+	}
 	s := initial()
 	view.Steps = append(view.Steps, world.traceStep(0, "initial state", s, nil, nil))
 	for i, a := range w.Actions {

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -54,10 +53,15 @@ type Witness struct {
 	// found the witness: a mutant and its rule change, an amendment, or
 	// the rule set.
 	Changed []string `json:"changed,omitempty"`
-	// Walk is a history witness's trace as data (history.Trace), drawn as
-	// a time axis per step; Budgets its universe's sizes.
-	Walk    *history.TraceView `json:"walk,omitempty"`
-	Budgets []Field            `json:"budgets,omitempty"`
+	// Walk is a history witness's trace as data (the JSON form of the
+	// history package's TraceView: the caller fills it in, so this package
+	// does not depend on the walk it draws), drawn as a time axis per
+	// step; Budgets its universe's sizes.
+	Walk    any     `json:"walk,omitempty"`
+	Budgets []Field `json:"budgets,omitempty"`
+	// Harm is what a user would see go wrong, in words: what each device
+	// shows and where they disagree, read from the witness's last state.
+	Harm []string `json:"harm,omitempty"`
 }
 
 // Step is one action of a witness.
@@ -103,7 +107,18 @@ func FromWitness(w *witnessfile.Witness, text string, found []string) (out Witne
 	case witnessfile.KindHistory:
 		out.Legend = slices.Clone(walkLegend)
 		out.Budgets = budgets(w)
+	case KindCommunity:
+		out.Legend = slices.Clone(communityLegend)
+		communityView(lines, &out)
+		rewriteCeiling(&out)
+		return out
 	}
+	if w.Encoding != "" {
+		out.Legend = encodingLegend(w.Encoding)
+	}
+	// The harm is read after every line is rewritten (deferred below runs
+	// first), so it speaks the page's notation.
+	defer func() { out.Harm = harmOf(out.Steps) }()
 	// Deferred on the named result: every line below is rewritten once the
 	// steps are read.
 	defer rewriteCeiling(&out)
@@ -201,8 +216,16 @@ func WriteFile(path string, p Page) error {
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
-// Write writes p as one HTML document.
+// Write writes p as one HTML document. Every list the script walks is
+// written as a list, never null: a witness whose text has no step lines
+// still draws (an empty table), it does not stop the script.
 func Write(w io.Writer, p Page) error {
+	p.Witnesses = slices.Clone(p.Witnesses)
+	for i := range p.Witnesses {
+		if p.Witnesses[i].Steps == nil {
+			p.Witnesses[i].Steps = []Step{}
+		}
+	}
 	data, err := json.Marshal(p)
 	if err != nil {
 		return fmt.Errorf("witness page: %w", err)

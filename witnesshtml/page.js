@@ -13,6 +13,25 @@
     if (text !== undefined) e.textContent = text;
     return e;
   }
+  // longIDs writes text into a code element with every run longer than
+  // longRun characters (an id, a key, a hex blob) shortened to its ends
+  // inside a details element whose body holds it whole and wraps: a long
+  // id neither runs off the page nor is lost.
+  var longRun = 40;
+  function codeLine(cls, text) {
+    var c = el("code", cls);
+    var re = new RegExp("\\S{" + (longRun + 1) + ",}", "g"), at = 0, m;
+    while ((m = re.exec(text)) !== null) {
+      if (m.index > at) c.appendChild(document.createTextNode(text.slice(at, m.index)));
+      var d = el("details", "long-id");
+      d.appendChild(el("summary", "", m[0].slice(0, 16) + "\u2026" + m[0].slice(-8) + " (" + m[0].length + " chars)"));
+      d.appendChild(el("span", "full-id", m[0]));
+      c.appendChild(d);
+      at = m.index + m[0].length;
+    }
+    if (at < text.length || at === 0) c.appendChild(document.createTextNode(text.slice(at)));
+    return c;
+  }
   function svg(tag, attrs) {
     var e = document.createElementNS(svgNS, tag);
     for (var k in attrs) e.setAttribute(k, attrs[k]);
@@ -115,7 +134,7 @@
         tr.appendChild(l);
         tr.appendChild(el("td", "action num", String(r.n)));
         var c = el("td", "lines");
-        c.appendChild(el("code", r.lane, r.text));
+        c.appendChild(codeLine(r.lane, r.text));
         tr.appendChild(c);
       }
       table.appendChild(tr);
@@ -143,7 +162,15 @@
     var v = el("div", "violation " + (w.documented ? "documented" : "violated"));
     v.id = "w" + (i + 1) + "-violation";
     v.appendChild(el("h3", "verdict", w.verdict || ("violation: " + w.invariant + " fails")));
-    v.appendChild(el("p", "detail", w.detail));
+    var det = codeLine("", w.detail || "");
+    var dp = el("p", "detail"); dp.appendChild(det);
+    v.appendChild(dp);
+    if (w.harm && w.harm.length) {
+      v.appendChild(el("p", "harm-head", "what a user would see:"));
+      var hl = el("ul", "harm");
+      w.harm.forEach(function (h) { hl.appendChild(el("li", /^where they disagree/.test(h) ? "disagree" : "", h)); });
+      v.appendChild(hl);
+    }
     (w.load || []).forEach(function (r) {
       if (!r.violation) return;
       var at = el("a", "at-row", "at row " + r.n + ": " + r.text);
@@ -166,6 +193,22 @@
   }
 
   page.witnesses.forEach(function (w, i) {
+    // One witness that cannot be drawn says so in its own section and
+    // leaves the others drawn: a blank page would hide every witness.
+    try {
+      drawWitness(w, i);
+    } catch (e) {
+      var sec = el("section", "witness broken");
+      sec.id = "witness-" + (i + 1);
+      sec.appendChild(el("h2", "", w.title));
+      sec.appendChild(el("p", "draw-error", "this witness could not be drawn: " + e));
+      main.appendChild(sec);
+      document.body.setAttribute("data-draw-error", String(e));
+    }
+  });
+  document.body.setAttribute("data-rendered", String(page.witnesses.length));
+
+  function drawWitness(w, i) {
     var sec = el("section", "witness kind-" + w.kind);
     sec.id = "witness-" + (i + 1);
     sec.appendChild(el("h2", "", w.title));
@@ -182,7 +225,7 @@
     if (w.initial && w.initial.length) {
       var det = el("details", "initial");
       det.appendChild(el("summary", "", "initial state (" + w.initial.length + " lines)"));
-      w.initial.forEach(function (l) { det.appendChild(el("code", "", l)); det.appendChild(el("br")); });
+      w.initial.forEach(function (l) { det.appendChild(codeLine("", l)); });
       sec.appendChild(det);
     }
     if (w.walk) {
@@ -204,8 +247,7 @@
     var a = el("a", "", "jump to " + (w.documented ? "documented limitation " : "violation ") + (i + 1) + ": " + w.invariant);
     a.href = "#" + v.id;
     jump.appendChild(a);
-  });
-  document.body.setAttribute("data-rendered", String(page.witnesses.length));
+  }
 
   // stepsTable draws an explorer witness: a row per step on the device
   // lanes, the register and verdict changes beside it.
@@ -215,7 +257,7 @@
     var h0 = el("td", "lanes"); if (w.devices) h0.appendChild(header(w));
     head.appendChild(h0); head.appendChild(el("td", "action", "step")); head.appendChild(el("td", "lines", "registers and verdicts after the step"));
     table.appendChild(head);
-    w.steps.forEach(function (s) {
+    (w.steps || []).forEach(function (s) {
       var tr = el("tr", "step");
       tr.id = "w" + (i + 1) + "-step-" + s.n;
       var l = el("td", "lanes"); if (w.devices) l.appendChild(lanes(w, s, marker));
@@ -223,7 +265,7 @@
       tr.appendChild(el("td", "action", s.n + ". " + s.action));
       var lines = el("td", "lines");
       (s.lines && s.lines.length ? s.lines : ["(no change)"]).forEach(function (t) {
-        lines.appendChild(el("code", / live( |$)/.test(t) ? "live" : "", t));
+        lines.appendChild(codeLine(/ live( |$)/.test(t) ? "live" : "", t));
       });
       tr.appendChild(lines);
       table.appendChild(tr);

@@ -102,11 +102,19 @@ func chromium(t *testing.T) string {
 // an exit of its own with an error, or three deaths, fail the test.
 func runChromium(t *testing.T, bin string, args ...string) []byte {
 	t.Helper()
+	out, _ := runChromiumLogged(t, bin, args...)
+	return out
+}
+
+// runChromiumLogged is runChromium that also returns the browser's
+// standard error (its console, with --enable-logging=stderr).
+func runChromiumLogged(t *testing.T, bin string, args ...string) ([]byte, string) {
+	t.Helper()
 	var last string
 	for attempt := 1; attempt <= 3; attempt++ {
 		out, stderr, died, err := chromiumOnce(t, bin, args)
 		if err == nil {
-			return out
+			return out, stderr
 		}
 		last = fmt.Sprintf("attempt %d: %v\n%s", attempt, err, stderr)
 		if !died {
@@ -115,7 +123,7 @@ func runChromium(t *testing.T, bin string, args ...string) []byte {
 		t.Logf("chromium %v died, running it again: %s", args, last)
 	}
 	t.Fatalf("chromium %v died three times: %s", args, last)
-	return nil
+	return nil, ""
 }
 
 func chromiumOnce(t *testing.T, bin string, args []string) (out []byte, stderr string, died bool, err error) {

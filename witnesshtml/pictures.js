@@ -24,11 +24,52 @@ var witnessPictures = (function () {
 
   function tx(t) { return labelW + (t - 0.5) * cellW; }
 
-  // walkAxis is the header row: the created_at of each slot.
+  // The walk draws slots (one wrap each) left to right, but the cursor and
+  // the pages' windows are created_at seconds, and with ticks several
+  // slots share one second. dates[t] is slot t's second (the identity when
+  // the trace gives none); first and last map a second back to the slots.
+  var dates = [];
+  function dateOf(t) { return dates[t] !== undefined ? dates[t] : t; }
+  function firstSlot(sec, maxT) {
+    for (var t = 1; t <= maxT; t++) if (dateOf(t) >= sec) return t;
+    return maxT + 0.5;
+  }
+  function lastSlot(sec, maxT) {
+    for (var t = maxT; t >= 1; t--) if (dateOf(t) <= sec) return t;
+    return 0.5;
+  }
+  // ties lists the seconds two or more slots share: [second, first, last].
+  function ties(maxT) {
+    var out = [];
+    for (var t = 1; t <= maxT; t++) {
+      var u = t;
+      while (u + 1 <= maxT && dateOf(u + 1) === dateOf(t)) u++;
+      if (u > t) out.push([dateOf(t), t, u]);
+      t = u;
+    }
+    return out;
+  }
+  function slotList(a, b) {
+    var l = [];
+    for (var t = a; t <= b; t++) l.push(t);
+    return l.length === 2 ? l.join(" and ") : l.slice(0, -1).join(", ") + " and " + l[l.length - 1];
+  }
+
+  // walkAxis is the header: each slot's number, and when slots share a
+  // second, a row of created_at with a bracket over each shared second.
   function walkAxis(maxT) {
-    var g = svg("svg", { width: labelW + maxT * cellW + 4, height: 18, "class": "walk-axis" });
-    g.appendChild(svg("text", { x: 2, y: 13 }, "t ="));
+    var tied = ties(maxT);
+    var g = svg("svg", { width: labelW + maxT * cellW + 4, height: tied.length ? 40 : 18, "class": "walk-axis" });
+    g.appendChild(svg("text", { x: 2, y: 13 }, "wrap"));
     for (var t = 1; t <= maxT; t++) g.appendChild(svg("text", { x: tx(t), y: 13, "text-anchor": "middle" }, String(t)));
+    if (tied.length) {
+      g.appendChild(svg("text", { x: 2, y: 34 }, "second"));
+      for (var u = 1; u <= maxT; u++) g.appendChild(svg("text", { x: tx(u), y: 34, "text-anchor": "middle" }, String(dateOf(u))));
+      tied.forEach(function (d) {
+        var x0 = tx(d[1]) - cellW / 2 + 2, x1 = tx(d[2]) + cellW / 2 - 2;
+        g.appendChild(svg("path", { d: "M" + x0 + ",20 L" + x0 + ",17 L" + x1 + ",17 L" + x1 + ",20", fill: "none", stroke: "#a50", "stroke-width": 2, "class": "same-second" }));
+      });
+    }
     return g;
   }
 
@@ -43,9 +84,13 @@ var witnessPictures = (function () {
     var held = false;
     s.relays.forEach(function (r) { held = held || has(r, t); });
     if (!held || (t === 1 && s.sealed)) return "";
-    if (s.pending && t >= s.pending[0] && (s.pending[1] < 0 || t <= s.pending[1])) return "";
-    if (s.oldest < 0 || t < s.oldest) return "behind";
-    var newer = false;
+    var d = dateOf(t);
+    if (s.pending && d >= s.pending[0] && (s.pending[1] < 0 || d <= s.pending[1])) return "";
+    if (s.oldest < 0 || d < s.oldest) return "behind";
+    // Within the cursor's [oldest, newest] the cursor counts the second as
+    // walked; a wrap missing there (one sharing a stored wrap's second
+    // too) is a hole, as is one below a newer stored wrap.
+    var newer = s.newest >= 0 && d <= s.newest;
     s.store.forEach(function (x) { newer = newer || x > t; });
     return newer ? "hole" : "ahead";
   }
@@ -88,20 +133,20 @@ var witnessPictures = (function () {
     });
     // The cursor's [oldest, newest] as a bracket over the store row.
     if (s.oldest >= 0 && s.newest >= 0) {
-      var y = storeRow * laneH + 1, x0 = tx(s.oldest) - cellW / 2 + 1, x1 = tx(s.newest) + cellW / 2 - 1;
+      var y = storeRow * laneH + 1, x0 = tx(firstSlot(s.oldest, maxT)) - cellW / 2 + 1, x1 = tx(lastSlot(s.newest, maxT)) + cellW / 2 - 1;
       g.appendChild(svg("path", { d: "M" + x0 + "," + (y + 6) + " L" + x0 + "," + y + " L" + x1 + "," + y + " L" + x1 + "," + (y + 6),
         fill: "none", stroke: "#000", "stroke-width": 2, "class": "cursor" }));
       if (s.exhausted) g.appendChild(svg("line", { x1: x0, y1: y - 1, x2: x0, y2: y + laneH - 2, stroke: "#000", "stroke-width": 4, "class": "exhausted" }));
     }
     if (s.pending) {
       var py = storeRow * laneH + laneH - 1;
-      var p0 = s.pending[0] < 0 ? labelW : tx(s.pending[0]) - cellW / 2, p1 = s.pending[1] < 0 ? width - 4 : tx(s.pending[1]) + cellW / 2;
+      var p0 = s.pending[0] < 0 ? labelW : tx(firstSlot(s.pending[0], maxT)) - cellW / 2, p1 = s.pending[1] < 0 ? width - 4 : tx(lastSlot(s.pending[1], maxT)) + cellW / 2;
       g.appendChild(svg("line", { x1: p0, y1: py, x2: p1, y2: py, stroke: "#a60", "stroke-width": 2, "stroke-dasharray": "4 2", "class": "pending" }));
     }
     pages.forEach(function (p, k) {
       var y = (lanes + k) * laneH + 6;
-      var x0 = p.since < 0 ? labelW : tx(Math.max(p.since, 0.5)) - cellW / 2;
-      var x1 = p.until < 0 ? width - 4 : tx(Math.min(p.until, maxT + 0.5)) + cellW / 2;
+      var x0 = p.since < 0 ? labelW : tx(firstSlot(p.since, maxT)) - cellW / 2;
+      var x1 = p.until < 0 ? width - 4 : tx(lastSlot(p.until, maxT)) + cellW / 2;
       if (x1 < x0) x1 = x0 + 2;
       g.appendChild(svg("text", { x: 2, y: y + 12, "class": "page-label" }, "page " + (k + 1)));
       g.appendChild(svg("rect", { x: x0, y: y + 3, width: x1 - x0, height: laneH - 8, rx: 4, fill: "#fde9b8", stroke: "#c90",
@@ -117,12 +162,18 @@ var witnessPictures = (function () {
   // picture, and the pages and findings in words.
   function walkTable(w, i) {
     var v = w.walk;
+    dates = v.dates || [];
+    var box = el("div", "walk");
+    ties(v.max_t).forEach(function (d) {
+      box.appendChild(el("p", "same-second", "wraps " + slotList(d[1], d[2]) + " share one second (created_at " + d[0] +
+        "): the cursor and every page's window are seconds, so a bound at " + d[0] + " covers them all"));
+    });
     var table = el("table", "steps walk");
     var head = el("tr");
     head.appendChild(el("td", "action", "step"));
     var ax = el("td", "lanes"); ax.appendChild(walkAxis(v.max_t));
     head.appendChild(ax);
-    head.appendChild(el("td", "lines", "cursor, pages asked, findings"));
+    head.appendChild(el("td", "lines", "cursor and pages (seconds), findings"));
     table.appendChild(head);
     v.steps.forEach(function (s) {
       var tr = el("tr", "step" + (s.findings && s.findings.length ? " violating" : ""));
@@ -147,7 +198,8 @@ var witnessPictures = (function () {
       tr.appendChild(lines);
       table.appendChild(tr);
     });
-    return table;
+    box.appendChild(table);
+    return box;
   }
 
   // --- the full-state load ------------------------------------------------

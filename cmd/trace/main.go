@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"unicode/utf8"
@@ -85,6 +87,11 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		path = filepath.Join(*root, spec.DefaultSpecPath)
 	}
 	text, err := os.ReadFile(path)
+	if err != nil && *specFile == "" && errors.Is(err, fs.ErrNotExist) {
+		// The spec text is not part of the repository: its default place
+		// is beside the checkout, which a fresh clone lacks.
+		return c.Fail(stderr, fmt.Errorf("no spec text at %s (the default: %s beside the repository, under -root %s); name NIP-RS.md with -spec FILE", path, spec.DefaultSpecPath, *root))
+	}
 	if err != nil {
 		return c.Fail(stderr, fmt.Errorf("read the spec: %v", err))
 	}

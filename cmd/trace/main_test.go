@@ -160,3 +160,16 @@ func TestLinksNoTestMachinery(t *testing.T) {
 		}
 	}
 }
+
+// TestFreshCloneNamesTheFlag: in a checkout with nothing beside it (a
+// fresh clone) the default spec path is absent; the error names -spec.
+func TestFreshCloneNamesTheFlag(t *testing.T) {
+	clone := filepath.Join(t.TempDir(), "harness")
+	if err := os.MkdirAll(clone, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, "-root", clone)
+	if code != 2 || !strings.Contains(errOut, "-spec FILE") || !strings.Contains(errOut, spec.DefaultSpecPath) {
+		t.Errorf("exit %d, stderr %q: want 2 and the flag named", code, errOut)
+	}
+}
