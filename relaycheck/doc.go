@@ -11,12 +11,19 @@
 // exact evidence: the REQ sent and the events that came back) or unknown
 // (the probe could not observe it: a refused write, a timeout). A
 // requirement's verdict is the worst of its checks'. Every check records
-// its trials. Three checks are races and so statistical, tried
-// sequentially: push delivery (R4), the delivery barrier (R5) and atomic
+// its trials. Four checks are races and so statistical, tried
+// sequentially: push delivery right after a subscription's answer (R4),
+// push delivery to a subscription answered PushSettle ago (R4 to a
+// settled subscription), the delivery barrier (R5) and atomic
 // replacement (R6) run until a violation, or until the trials that
 // exercised the race bound the violation rate at a stated confidence (0
 // violations in n: the rate is at most 1-(1-c)^(1/n)), or until a cap,
-// which leaves them unknown.
+// which leaves them unknown. A seen violation is a proof, a conforms a
+// bound: on a relay whose race shows near the bound the verdict differs
+// between runs, which no finite sample avoids. A client loading with two
+// passes and a gap of at least PushSettle rests on none of R4 right
+// after the answer, R5 and R6 (GateOptions.Passes), so the gate's
+// decision for it does not depend on those samples.
 // The tie order is decided with enough events at one second that a relay
 // ordering ties by anything but id passes with probability below 1e-3;
 // the check says the probability. Checks that need events at one second
@@ -32,7 +39,8 @@
 //     own): no load; the verdict is cannot-prove-complete at once
 //     (LoadConfig.KnownNonConforming);
 //   - a valid probe record in which every load requirement
-//     (LoadRequirements) conforms, and whose measured subscription
+//     (LoadRequirements; with GateOptions.Passes, those the passes do
+//     not defend) conforms, and whose measured subscription
 //     capacity holds the caller's other subscriptions on the load's
 //     connection plus the load's two: the load may say complete;
 //   - anything else (no record, expired, another version, a requirement

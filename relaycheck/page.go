@@ -37,12 +37,12 @@ type pageData struct {
 	// GateTwo and GateTwoWhy are the decision for a client loading with
 	// two passes and the RecommendedPassGap.
 	GateTwo, GateTwoWhy string
-	Requirements                  []pageRequirement
-	Violated                      bool // some requirement violated: the page says what to change
-	Checks                        []pageCheck
-	Capacity                      string
-	Cleanup                       string
-	TrialCap                      int
+	Requirements        []pageRequirement
+	Violated            bool // some requirement violated: the page says what to change
+	Checks              []pageCheck
+	Capacity            string
+	Cleanup             string
+	TrialCap            int
 }
 
 // Page is the report as one self-contained HTML page (no script, no
