@@ -51,8 +51,13 @@ type loadOutput struct {
 	// what it sends right after frame i (often nothing).
 	Start   []json.RawMessage   `json:"start"`
 	Replies [][]json.RawMessage `json:"replies"`
-	Verdict string              `json:"verdict"`
-	Reason  string              `json:"reason"`
+	// Waits lists, in order, the frames (by index) after which a load of
+	// several passes waits its gap (model.Load.PassGapDue) before sending
+	// that frame's reply: after the fence's end-of-stored-events, before
+	// each later pass and before the round trip that ends the last.
+	Waits   []int  `json:"waits,omitempty"`
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason"`
 	// PlateauSecond is the second a plateau verdict could not discharge.
 	PlateauSecond *int64 `json:"plateau_second,omitempty"`
 	// Coordinates is every read-state coordinate collected (d tag ->
@@ -157,10 +162,13 @@ func computeLoad(rules *model.Rules, raw json.RawMessage) (any, error) {
 	if out.Start, err = wireOuts(l.Start()); err != nil {
 		return nil, err
 	}
-	for _, m := range frames {
+	for i, m := range frames {
 		r, err := wireOuts(l.Feed(m))
 		if err != nil {
 			return nil, err
+		}
+		if _, due := l.PassGapDue(); due {
+			out.Waits = append(out.Waits, i)
 		}
 		out.Replies = append(out.Replies, r)
 	}
@@ -244,6 +252,7 @@ func loadKind() Kind {
 			"unproven (non-empty: the client holds the relay unproven, with no record of it meeting the relay requirements) turns an enumeration that ends into cannot-prove-complete, reason unproven (unproven-relay-not-complete; the text loads such a relay as any other). " +
 			"Compare the messages sent at start with expected.start. Then feed input.frames one by one in order (['LOST'] is the connection dropping) and after frame i compare what the load sends with expected.replies[i]. " +
 			loadSubscriptions + " Filters compare as JSON values. " + closeDiscipline + " " +
+			"With passes (two or more full enumerations, a client option), waits lists the frames after which the load waits its gap before sending that frame's reply: after the fence's end-of-stored-events, before each later pass and before the last round trip; compare it when your load has passes (absent: none). " +
 			"At the end compare verdict (" + strings.Join(names(model.Verdicts()), ", ") + "; running if the frames end first), reason (" + strings.Join(names(model.Reasons()), ", ") + "), plateau_second, and coordinates (d tag -> the retained event id). Events are signed by the secret key 1.",
 		Cases:   loadCases,
 		Compute: computeLoad,

@@ -233,6 +233,7 @@ func schemaDefs() map[string]map[string]any {
 			"output": obj(map[string]any{
 				"start":          arr(frame),
 				"replies":        arr(arr(frame)),
+				"waits":          arr(count),
 				"verdict":        enum("running", "complete", "cannot-prove-complete", "failed"),
 				"reason":         enum("none", "plateau", "fence-lapsed", "relay-failure", "non-conforming", "query-push", "unproven", "subscriptions"),
 				"plateau_second": i64,
