@@ -1,7 +1,11 @@
 package vectorgen
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nip-rs/harness/model"
@@ -108,4 +112,49 @@ func TestCodecPrecedenceCatchesASwap(t *testing.T) {
 		}
 	}
 	t.Fatal("swapping key_not_utf8 and key_too_long contradicts no case")
+}
+
+// TestRegisterStepsDocumented: every script step the register schema
+// allows is defined in VOCABULARY.md's register rules and named in the
+// README's vectors section, so a step added to the vectors cannot go
+// undescribed.
+func TestRegisterStepsDocumented(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(vectorsDir(t), "schema", "register.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Defs struct {
+			Input struct {
+				Properties struct {
+					Steps struct {
+						Items struct {
+							Properties struct {
+								Do struct {
+									Enum []string `json:"enum"`
+								} `json:"do"`
+							} `json:"properties"`
+						} `json:"items"`
+					} `json:"steps"`
+				} `json:"properties"`
+			} `json:"input"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(b, &schema); err != nil {
+		t.Fatal(err)
+	}
+	steps := schema.Defs.Input.Properties.Steps.Items.Properties.Do.Enum
+	if len(steps) == 0 {
+		t.Fatal("the register schema lists no script steps")
+	}
+	rules := strings.Join(kindRules("register"), "\n")
+	readme := readmeSection(t, "## Test your client against the vectors")
+	for _, s := range steps {
+		if !strings.Contains(rules, "`"+s+"`") {
+			t.Errorf("step %s is not defined in the register rules of %s", s, VocabularyFile)
+		}
+		if !strings.Contains(readme, "`"+s+"`") {
+			t.Errorf("step %s is not named in the README's vectors section", s)
+		}
+	}
 }
