@@ -72,6 +72,12 @@ func VocabularyMarkdown() ([]byte, error) {
 			continue
 		}
 		fmt.Fprintf(&b, "\n## %s\n", k.Name)
+		if rules := kindRules(k.Name); len(rules) > 0 {
+			b.WriteString("\nRules the vectors hold beside their codes:\n\n")
+			for _, r := range rules {
+				b.WriteString(wrapText("- "+r, "  ") + "\n")
+			}
+		}
 		for _, f := range fs {
 			if f.Kinds[0] != k.Name {
 				fmt.Fprintf(&b, "\n`%s`: as in %s.\n", f.Member, f.Kinds[0])

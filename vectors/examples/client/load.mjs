@@ -155,6 +155,9 @@ export class FullStateLoad {
     const q = this.query;
     const out = [["CLOSE", q.sub]];
     this.query = undefined;
+    // in-flight-push-not-result holds whichever came first: a band result
+    // the fence pushed later in the same flight is no result either.
+    if (q.kind === "band") q.results = q.results.filter((e) => !q.pushed.has(e.id));
     const then = (msgs) => out.concat(msgs);
     // limit-judged-on-results; results-newest-first.
     if (q.results.length > this.n || !newestFirst(q.results)) return then(this.finish("cannot-prove-complete", "non-conforming"));

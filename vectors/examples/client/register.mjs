@@ -146,13 +146,22 @@ export class Installation {
   needsRepublish() {
     return !sameEntries(this.candidate(), this.lastPublished);
   }
+  // view is what a script step compares: the effective frontier and
+  // liveness of every context that is read (effective frontier above 0) or
+  // kept unread by a live override, the candidate blob, the re-publish
+  // decision, and every stored context's raw frontier and register (the
+  // full profile alone compares those: a client storing canonically holds
+  // other raw values with the same behaviour).
   view() {
     const contexts = {};
+    const registers = {};
     for (const [id, c] of this.ctx) {
       const effective = this.effective(id);
-      contexts[id] = { frontier: c.frontier, effective, reg: [...c.reg], live: live(c.reg, effective) };
+      const isLive = live(c.reg, effective);
+      if (effective > 0 || isLive) contexts[id] = { effective, live: isLive };
+      registers[id] = { frontier: c.frontier, reg: [...c.reg] };
     }
-    return { contexts, candidate: this.candidate(), needs_republish: this.needsRepublish() };
+    return { contexts, candidate: this.candidate(), needs_republish: this.needsRepublish(), registers };
   }
 }
 
