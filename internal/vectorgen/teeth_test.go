@@ -12,21 +12,15 @@ import (
 // Why a catalogue mutant passes every vector.
 const whyCommunity = "a community sync rule (community.Rules): epochs, the live REQ, the scheduler and the pump are outside these kinds"
 
-// whyNoClock: the load vectors are scripted frames without a clock, so a
-// wait that sends nothing (the gap after the fence's answer, before the
-// first query of a load of several passes) leaves every message as it was.
-const whyNoClock = "a wait that sends nothing: the load vectors carry no clock, so the messages are the same with and without it"
-
 // uncatchable lists every catalogue mutant no vector can tell from the
 // production rules, with why. The teeth test requires it to be exactly the
 // set of mutants that pass every vector, so a new mutant fails the test
 // until it is caught or classified here. The load vectors (scripted
-// relays) catch every L mutant but L14, a wait the frames cannot show,
-// and the history vectors every H mutant, besides the M mutants the other
-// kinds catch; the community mutants are left too, their mechanisms
-// outside every kind.
+// relays) catch every L mutant and the history vectors every H mutant,
+// besides the M mutants the other kinds catch; only the community
+// mutants are left, their mechanisms outside every kind.
 func uncatchable() map[string]string {
-	out := map[string]string{"L14": whyNoClock}
+	out := map[string]string{}
 	for _, m := range mutants.Community() {
 		out[m.ID] = whyCommunity
 	}

@@ -106,6 +106,10 @@ export class FullStateLoad {
         if (sub === this.fence) {
           if (this.fenceUp) return [];
           this.fenceUp = true;
+          // With passes, the client waits its gap here: a relay that
+          // registers a subscription for pushes only after answering it
+          // has registered the fence before the first query.
+          if (this.passes > 1) this.waitDue = true;
           return [this.firstBand()];
         }
         if (this.query && sub === this.query.sub) return this.endQuery();
@@ -193,9 +197,13 @@ export class FullStateLoad {
   enumerationEnded() {
     if (this.pass < this.passes) {
       this.pass++;
+      this.waitDue = true; // the gap before each later pass
       return [this.firstBand()];
     }
-    if (this.passes > 1) return [this.ask("final", { since: UINT32_MAX, until: UINT32_MAX })];
+    if (this.passes > 1) {
+      this.waitDue = true; // the gap before the last round trip
+      return [this.ask("final", { since: UINT32_MAX, until: UINT32_MAX })];
+    }
     return this.complete();
   }
 
@@ -256,6 +264,14 @@ function newestFirst(evs) {
 export function loadVector(input) {
   const load = new FullStateLoad(input.config);
   const start = load.start();
-  const replies = input.frames.map((f) => load.feed(f));
-  return { start, replies, ...load.result() };
+  const waits = [];
+  const replies = input.frames.map((f, i) => {
+    const out = load.feed(f);
+    if (load.waitDue) waits.push(i);
+    load.waitDue = false;
+    return out;
+  });
+  const out = { start, replies, ...load.result() };
+  if (waits.length > 0) out.waits = waits;
+  return out;
 }
