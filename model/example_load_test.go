@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 
@@ -106,7 +107,7 @@ func ExampleLoad() {
 	var inbox [][]byte // frames the relay sent, not yet fed
 	send := func(outs []model.Out) {
 		if gap, due := load.PassGapDue(); due {
-			_ = gap // a client waits gap before sending outs (zero here)
+			time.Sleep(gap) // LoadConfig.PassGap: never due in a one-pass load
 		}
 		for _, o := range outs {
 			fmt.Println("->", describe(o))
