@@ -8,4 +8,224 @@
 // is a Rules value with one field replaced, never a copy of a rule.
 //
 // Section names in comments refer to NIP-RS.md.
+//
+// # Usage
+//
+// Pick one rule set and pass it everywhere. [Proposed] is the set a
+// production client runs: the spec's text ([Spec]) with every named fix of
+// [Proposals] applied. [Without] leaves one proposal out, and
+// [ByValueIntegers], [DistinctKeyLimit], [UTF8DiscardsEvent] and
+// [FenceLapseFails] read one ambiguous sentence the other way. A [Rules]
+// value is the only way a decision is made: the [Replica] holds it in
+// Replica.Rules, the codec takes it in [ParseBlobWith], [ParseEvent] and
+// [Decode], the split in [SplitBlob], the load in LoadConfig.Rules. A
+// client that mixes two rule sets can publish what it would itself refuse
+// on receipt.
+//
+// A [Replica] is one installation (one client_id) of the user. Its actions
+// are the ones the spec lists: a natural read ([Replica.Advance]) moves the
+// context's frontier forward; [Replica.MarkUnread] bumps the set counter
+// past both counters and records the effective frontier as the baseline;
+// [Replica.MarkRead] moves the frontier and bumps the clear counter, which
+// ends the override (Manual-Unread Override Layer, Actions). The unread
+// verdict is [Replica.Unread]. To sync, a replica publishes
+// [Replica.Publish] (the canonical candidate, see below) and merges every
+// blob it receives with [Replica.Receive]; merging is componentwise
+// maximum, so any order of delivery converges (Merge Rule). A client
+// publishes again when [Replica.NeedsRepublish] says its candidate differs
+// from what it last published (Live Subscription and Convergence). See
+// the example of [Replica.Receive].
+//
+// A received event is authenticated and decrypted by [ParseEvent] (kind,
+// author, the d and t tags, size, id, signature, NIP-44 to self), which
+// hands the plaintext to [ParseBlobWith]. Validation works at two levels
+// (Content Validation): a malformed blob is discarded whole, with an error
+// wrapping [ErrInvalidBlob] ([ErrUnknownVersion] for a later schema, which
+// is ignored rather than malformed); otherwise bad entries are dropped one
+// by one and named in the [Report], and an override group that is neither
+// a complete live triple nor a lone ov_c floor, or has an invalid sibling,
+// is dropped whole while the context's frontier entry stays. Nothing of a discarded event
+// may merge. See the example of [ParseBlobWith].
+//
+// Publication is canonical (Mandatory Canonical Publication, Tombstone
+// Floor): a live override travels as its three keys ov_s, ov_c and ov_b;
+// a dead one folds to the single key ov_c holding the larger counter, a
+// floor that no older live group can climb back over; a never-activated
+// register is not written. [Replica.Candidate] applies it and [EncodeBlob] writes
+// the plaintext; [BuildEvent] encrypts it to self and signs a kind 30078
+// event at the slot's d tag. When the state outgrows one event,
+// [Replica.PublishSplit] deals it into a primary coordinate and
+// frontier-only additional ones under a [Budget]: the entries of one
+// context travel together, and every override group lives in the primary
+// (Override Group Co-Location Rule, Bounds and Budget). A client that
+// writes to real relays goes through [Replica.PlanPublish]: read its own
+// coordinates first ([OwnFilter]), or run a full-state load, then publish
+// the [PlannedEvent] values at the created_at the plan gives; override
+// state is written only behind a complete load (Read-Before-Write, Clock
+// Skew).
+//
+// Override state may be acted on only after a full-state load proves that
+// every coordinate of the user was retrieved (Full-State Load). [Load] is
+// that procedure as a sans-I/O state machine, one per relay: [NewLoad]
+// checks the [LoadConfig]; [Load.Start] returns the first messages; the
+// client sends each [Out] ([Out.Wire] is its frame), reads every relay
+// frame in wire order into an [In] with [ParseIn] (skipping what it
+// refuses), passes it to [Load.Feed] and sends what that returns. Before
+// sending, [Load.PassGapDue] says whether to wait LoadConfig.PassGap first
+// (a multi-pass load). Once [Load.Running] is false, [Load.Result] holds
+// the verdict and the collected coordinates; a client that gives up calls
+// [Load.Abort]. [Drive] runs the same loop over a [Wire], such as a
+// websocket to a relay, verifying every signature. Only [Complete] counts:
+// cannot-prove-complete and failed are both "potentially incomplete", and
+// [Replica.ApplyLoad] makes the replica refuse the gated actions
+// ([Replica.Permit]) until a complete one. [MultiLoad] aggregates one load
+// per relay. See the examples of [Load] and [Drive].
+//
+// Beyond the rule sets, [Proposal] records what each named fix changes:
+// its section, the sentence proposed for the NIP, and the [Rules] fields it
+// sets. The exported decision functions (JoinReg, LiveReg, CanonicalForm
+// and the others the index lists as decision functions) are the values
+// [Spec] and [Proposed] put in those fields; a client calls them through
+// its [Rules] value, never directly, or it silently stops following the
+// rule set it chose.
+//
+// # Index
+//
+// Replica and actions:
+//   - installation: [Replica], [NewReplica], [NewLegacyReplica],
+//     [LegacyMode], [LegacyCarry], [LegacyDropOverrides], [Replica.Clone],
+//     [Replica.CloneInto], [Replica.Restore], [Replica.Reinstall]
+//   - actions: [Replica.Advance], [Replica.MarkUnread], [Replica.MarkRead],
+//     [Replica.MarkChannelRead], [ChannelMessage], [Replica.MarkThreadRead],
+//     [Replica.MarkMessageRead], [Replica.MarkUnreadBudgeted],
+//     [Replica.MarkReadBudgeted], [Replica.Compact]; refusals
+//     [ErrCounterCeiling], [ErrStillActive], [ErrKeyTooLong], [ErrLegacy]
+//   - reading state: [Replica.Frontier], [Replica.HasFrontier],
+//     [Replica.EverRead], [Replica.Reg], [Replica.HasReg],
+//     [Replica.Effective], [Replica.EffectiveReply], [Replica.Live],
+//     [Replica.Unread], [Replica.ReplyUnread], [Replica.Contexts],
+//     [Replica.Each]
+//   - publishing and receiving: [Replica.Candidate], [Replica.Publish],
+//     [Replica.LastPublished], [Replica.NeedsRepublish],
+//     [Replica.NeedsRepublishEvicted], [Replica.Receive],
+//     [Replica.ReceiveDecoded], [Replica.Split], [Replica.PublishSplit],
+//     [Replica.CheckBudget]
+//   - gates of a potentially incomplete load: [Replica.ApplyLoad],
+//     [Replica.Permit], [Replica.PublishCanonical], [GatedAction],
+//     [ActCanonicalPublish], [ActCompact], [ActDeleteCoordinate],
+//     [ActAbandonCoordinate], [ActReportMarkRead], [ErrLoadIncomplete],
+//     [ErrLoadInProgress]
+//   - read-before-write, rotation and deletion: [Replica.PlanPublish],
+//     [WriteInput], [PublishPlan], [PlannedEvent], [Replica.PlanRotation],
+//     [RotationInput], [RotationPlan], [Covers], [PlanDeletion],
+//     [DeletionInput], [DeleteDecision], [DeleteFacts], [CoordKind],
+//     [CoordPrimary], [CoordAdditional], [CoordPredecessor], [CoordOrphan],
+//     [CoordPeer], [ErrNotOwn], [ErrLiveCarrier], [ErrNotCarried]
+//   - registers and merged state: [Reg], [Reg.Ceiling], [Reg.Virgin],
+//     [MaxU32], [Shape], [ShapeOmit], [ShapeLive], [ShapeFloor], [Shapes],
+//     [TiePolicy], [ClearWins], [SetWins], [ParseTiePolicy], [State],
+//     [State.Effective], [MergeBlobs]
+//   - contexts and the hierarchy: [ThreadPrefix], [MsgPrefix],
+//     [ThreadContext], [MsgContext], [Scheme], [SchemeOpaque],
+//     [SchemeThread], [SchemeMsg], [ContextScheme], [ParentResolver],
+//     [Effective], [EffectiveReply], [Unread], [ReplyUnread]
+//
+// Blobs and codec:
+//   - the blob: [Blob], [Blob.Value], [Entry], [SortEntries],
+//     [EntriesString], [EncodeBlob], [EncodedSize], [CarriesOverrides]
+//   - parsing and validation: [ParseBlob], [ParseBlobWith], [Report],
+//     [Drop], [ErrInvalidBlob], [ErrUnknownVersion], [ErrBadClientID],
+//     [MaxPlaintextBytes], [MaxNesting], [MaxEntries], [MaxClientIDChars],
+//     [MaxKeyBytes]; drop reasons [ReasonKeyTooLong], [ReasonKeyNotUTF8],
+//     [ReasonValueRejected], [ReasonValueNegative],
+//     [ReasonValueNotInteger], [ReasonValueTooLarge], [ReasonGroupRejected]
+//   - decoding into frontiers and registers: [Decode], [Decoded],
+//     [RawEntry], [Raw], [Frontier], [Override], [Group], [Group.Put],
+//     [Slot], [ErrGroupPartial], [ErrGroupInvalid]
+//   - reserved namespace and keys: [EscMarker], [PrefixS], [PrefixC],
+//     [PrefixB], [NeedsEscape], [OverrideKey], [ClassifyKey], [KeyKind],
+//     [KeyFrontier], [KeyS], [KeyC], [KeyB], [MaxOverrideContextBytes]
+//   - legacy clients (no override layer): [ParseBlobLegacy],
+//     [LegacySanitize], [LegacyPrune], [LegacyTrim], [ChildPrefixed]
+//
+// Events and NIP-44:
+//   - building and parsing: [KindReadState], [TTagValue], [DTagPrefix],
+//     [DTag], [ValidDTag], [ValidSlotID], [NewSlotID], [EventSlot],
+//     [BuildEvent], [ParseEvent], [FetchEvent], [FetchedBlob]
+//   - why an event is ignored: [ErrNilEvent], [ErrWrongKind],
+//     [ErrWrongAuthor], [ErrNoDTag], [ErrManyDTags], [ErrDTagPrefix],
+//     [ErrBadSlotID], [ErrNoTTag], [ErrManyTTags], [ErrOversized],
+//     [ErrBadID], [ErrBadSignature], [ErrDecrypt], [ErrContent], [ErrBadKey]
+//   - encryption to self and sizes: [SelfKeys], [NewSelfKeys],
+//     [SelfKeys.Encrypt], [SelfKeys.Decrypt], [EventJSONSize], [EventSize],
+//     [CiphertextLen], [NIP44PaddedLen], [MaxPlaintextForEvent]
+//   - identity and fetching: [Self], [Self.Validate], [OwnFilter],
+//     [Identify], [Identity], [Identity.PrimaryConflicted], [BlobRole],
+//     [RolePeer], [RoleOwn], [RoleOwnAdditional], [RoleConflict],
+//     [RoleOrphan], [RoleUnreadable], [BlobRoles], [ResolveConflicts],
+//     [CreatedAtFor]
+//
+// Slots and grouping:
+//   - budget: [Budget], [DefaultBudget], [Budget.BlobCapacity],
+//     [PlaintextBudget], [DefaultMaxEventBytes], [DefaultMaxCoordinates]
+//   - the split: [SplitBlob], [SplitPlan], [SplitPlan.Entries], [Capacity],
+//     [SlotGroup], [ErrOverrideBudget], [ErrCoordinateLimit],
+//     [ErrSplitOverflow]
+//   - eviction: [Eviction], [EvictReason], [EvictDominated], [EvictHorizon],
+//     [EvictBudget], [EvictReasons], [EvictCandidate], [EvictClassMsg],
+//     [EvictClassThread], [EvictClassContext]
+//
+// The load:
+//   - one relay: [Load], [NewLoad], [LoadConfig], [Load.Start], [Load.Feed],
+//     [Load.PassGapDue], [Load.Abort], [Load.Running], [Load.Result],
+//     [Load.Verdict], [Load.FenceID], [Load.Established], [Load.C],
+//     [Load.Pass], [Load.Cursor]
+//   - messages: [In], [InKind], [InEvent], [InEOSE], [InClosed],
+//     [InConnectionLost], [ParseIn], [Out], [Out.Wire], [OutKind],
+//     [OutREQ], [OutCLOSE]
+//   - a connection: [Wire], [Drive]
+//   - the verdict: [LoadResult], [LoadResult.Complete], [LoadStats],
+//     [Verdict], [Running], [Complete], [CannotProveComplete], [Failed],
+//     [Verdicts], [Reason], [ReasonNone], [ReasonPlateau],
+//     [ReasonFenceLapsed], [ReasonRelayFailure], [ReasonNonConforming],
+//     [ReasonQueryPush], [ReasonUnproven], [ReasonSubscriptions],
+//     [ReasonFenceOverflow], [Reasons]
+//   - several relays: [MultiLoad], [NewMultiLoad], [MultiLoad.Start],
+//     [MultiLoad.Feed], [MultiLoad.Running], [MultiLoad.Result],
+//     [MultiLoad.Load], [MultiLoad.Relays], [MultiResult],
+//     [MultiResult.Complete], [RelayOut], [RelayResult]
+//   - bounds: [FloorL], [LoadSubscriptions], [MaxLoadPasses], [MaxPassGap],
+//     [MaxCreatedAt]; configuration errors [ErrLoadPubKey], [ErrLoadLimit],
+//     [ErrLoadPrefixHeld], [ErrLoadConnection], [ErrLoadSubs],
+//     [ErrLoadPasses], [ErrLoadPassGap]
+//
+// Rules and proposals:
+//   - rule sets: [Rules], [Spec], [Proposed], [ProposedName], [Without],
+//     [Rules.Clone], [Rules.IsLive], [Rules.WithTie], [SlotRules],
+//     [LoadRules]
+//   - proposals: [Proposal], [Proposals], [ProposalLongIDRefusal],
+//     [ProposalPushNotResult], [ProposalDistinctREQs], [ProposalFenceFits],
+//     [ProposalNewestFirst], [ProposalLimitResults], [ProposalUnproven]
+//   - the other reading of an ambiguous sentence: [ByValueIntegers],
+//     [ByValueIntegersName], [DistinctKeyLimit], [DistinctKeyLimitName],
+//     [UTF8DiscardsEvent], [UTF8DiscardsEventName], [FenceLapseFails],
+//     [FenceLapseFailsName]
+//   - decision functions, the values of Rules fields (call them through
+//     Rules): registers [JoinReg], [LiveReg], [CanonicalForm],
+//     [CanonicalReg], [MarkUnreadReg], [MarkUnreadKeepBaseline],
+//     [MarkReadReg], [EffectiveFrontier], [OverrideKeysFit]; codec
+//     [SanitizeValue], [SanitizeValueByValue], [CountMembers],
+//     [CountDistinct], [DropBadKey], [ValidateGroup], [GroupKey],
+//     [EscapeKey], [UnescapeKey]; slots and writing [GroupByContext],
+//     [DealGroups], [DominatedChild], [EvictOrder], [NeedsRepublish],
+//     [RepublishAfterEviction], [PublishTime], [BlobRoleOf],
+//     [MayDeleteCoordinate], [ChannelReadTarget]; the load
+//     [EnumerationFilter], [RetainNewer], [SecondExhausted], [LostLapses],
+//     [NonceUntil], [NewestFirst], [LimitAtEOSE], [DistinctRetry],
+//     [RepeatRetry]
+//
+// Relay requirements (what a complete load rests on; the simulator and the
+// conformance probe report against the same names): [RelayRequirement],
+// [ReqPrefix], [ReqCap], [ReqFloor], [ReqPush], [ReqPushSettled],
+// [ReqBarrier], [ReqAtomic], [ReqFresh], [ReqSubs], [ReqTieOrder].
 package model
