@@ -182,6 +182,23 @@ func checkProfiles() []checkProfile {
 				return []*nostr.Event{vs[len(vs)-3]}
 			}}
 		}},
+		// Every read racing a replacement is ordered before it: the
+		// answer holds the acknowledged version, never the one in flight.
+		// That is conformant, but the race is never exercised, so the
+		// check must stop at its cap unknown, not conform.
+		{check: "atomic", want: unkn, detail: "in none of 200 trials", fault: func() fault {
+			return fault{answer: func(r *faultRelay, _ *faultConn, s *faultSub, evs []*nostr.Event) []*nostr.Event {
+				d := s.f.Tags["d"]
+				if !s.inflight || len(d) != 1 || d[0] != "relaycheck:atomic" {
+					return evs
+				}
+				vs := r.versions["30078:"+s.f.Authors[0]+":"+d[0]]
+				if len(vs) < 2 {
+					return evs
+				}
+				return []*nostr.Event{vs[len(vs)-2]}
+			}}
+		}},
 		// A result cache per connection, invalidated by that connection's
 		// own writes only: the prober writes on one and reads on another.
 		{check: "fresh-after-write", want: viol, detail: "is missing from its answer", evidence: `["REQ","fresh-a2",`, fault: func() fault {

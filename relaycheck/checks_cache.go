@@ -15,6 +15,12 @@ import (
 func (p *prober) checkFresh(ctx context.Context) []Check {
 	var out []Check
 	at := p.base + freshAt
+	// Each window holds an event before its first ask, so that a stale
+	// answer is not empty: what the check looks for in it is the write's
+	// id, and an answer holding other events of the probe must not pass.
+	if _, why := p.publish(ctx, p.event("relaycheck:fresh-seed-a", at), p.event("relaycheck:fresh-seed-b", at+10)); why != "" {
+		return []Check{unknown("fresh-after-write", ReqFresh, why), unknown("fresh-repeat", ReqFresh, why)}
+	}
 	// A filter, a write, the same filter.
 	f := p.filter(10, ts(at), ts(at+9))
 	if a, err := p.query(ctx, "fresh-a1", f); err != nil || a.Refused {
