@@ -393,29 +393,31 @@ func list(w io.Writer) {
 	}
 }
 
-// checkDoc is a check's one line: what it covers, and whether it guards
-// safety or conformance to the spec's text.
+// checkDoc is a check's one line: what it guards (mutants.Class: safety
+// or conformance to the spec's text) and what it covers.
 func checkDoc(c mutants.Check) string {
+	return mutants.Class(c) + ": " + checkCovers(c)
+}
+
+// checkCovers says what a check covers, by its kind.
+func checkCovers(c mutants.Check) string {
 	switch c.Kind {
 	case mutants.KindExplore:
 		u, _ := cat.Universe(c.Universe)
-		return "safety: " + u.Doc
+		return u.Doc
 	case mutants.KindDirected:
-		if mutants.IsConformance(c) {
-			return "spec-text conformance: " + c.Directed.Name
-		}
-		return "safety: " + c.Directed.Name
+		return c.Directed.Name
 	case mutants.KindHistory:
-		return "safety: the paged history walk's invariants, its documented limitation excepted (explore -universe walk; history mutants only)"
+		return "the paged history walk's invariants, its documented limitation excepted (explore -universe walk; history mutants only)"
 	case mutants.KindSimulate:
 		u, _ := cat.Universe(c.Universe)
-		return "safety: seeded random walks far past the exhaustive bound: " + u.Doc
+		return "seeded random walks far past the exhaustive bound: " + u.Doc
 	case mutants.KindCommunity:
 		if u, ok := community.UniverseNamed(c.Universe); ok {
-			return "safety: " + u.Doc + " (community mutants only)"
+			return u.Doc + " (community mutants only)"
 		}
 	}
-	return "safety: load soundness, " + c.Prop + " check under the conformant relay"
+	return "load soundness, " + c.Prop + " check under the conformant relay"
 }
 
 func cell(f *mutants.Finding, status string) (by, inv, depth, work string) {
