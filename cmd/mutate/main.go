@@ -237,11 +237,11 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	part := shardPart(only, shard)
 	opts.Keep = shard.Owns
 	head := header(o)
-	prog := newProgress(head, o.control)
+	prog := mutants.NewPartial(o.control)
 	runs := len(part) * len(opts.Ties)
 	g := newGauge(runs, o.control, time.Now)
 	opts.Progress = func(s string) {
-		prog.note(s)
+		prog.Note(s)
 		if o.progress {
 			fmt.Fprintln(stderr, "mutate:", g.line(s))
 		}
@@ -257,7 +257,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "mutate:", head)
 	}
 	opts.Catalog = cat
-	stopProfile, err := startProfile(o.profile, stderr)
+	stopProfile, err := cli.StartProfiles("mutate", o.profile, "", stderr)
 	if err != nil {
 		return usageError(stderr, err)
 	}
@@ -265,7 +265,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	stopProfile()
 	switch {
 	case errors.Is(err, context.Canceled):
-		prog.summary(stdout)
+		cli.WritePartial(stdout, head, prog.Lines(), "; the mutants not listed did not run, no golden file was compared or written")
 		return exitUnknown
 	case err != nil:
 		return usageError(stderr, err)
