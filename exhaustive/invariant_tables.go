@@ -121,3 +121,9 @@ func InvariantTable(u Universe) []search.Invariant {
 
 // UnitName names a unit of the worlds' tables ("states", "registers", ...).
 func UnitName(u search.Unit) string { return unitNames[u] }
+
+// KnownInvariant reports whether id names an invariant of either world's
+// table: what a classifier of findings checks before it trusts an ID.
+func KnownInvariant(id string) bool {
+	return search.Index(referenceTable, id) >= 0 || search.Index(networkTable, id) >= 0
+}

@@ -435,30 +435,3 @@ func retied(f *Finding, tie model.TiePolicy) *Finding {
 	g.Witness = &Witness{Kind: KindDirected, JSON: w.JSON(), Text: w.DirectedText()}
 	return &g
 }
-
-// IsConformance reports whether a check asserts spec-text conformance
-// (directed.Directed.SpecText: what today's spec text decides) rather than
-// safety, as every other check does. It is decided by what the check
-// asserts, not by its label.
-func IsConformance(c Check) bool {
-	return c.Kind == KindDirected && c.Directed.SpecText
-}
-
-// IsConformanceName is IsConformance by check name.
-func IsConformanceName(name string) bool {
-	key, ok := strings.CutPrefix(name, KindDirected+":")
-	if !ok {
-		return false
-	}
-	d, err := directed.LookupDirected(key)
-	return err == nil && IsConformance(Check{Kind: KindDirected, Directed: d})
-}
-
-// Class is what a check asserts: directed.ClassSpecText or
-// directed.ClassSafety.
-func Class(c Check) string {
-	if IsConformance(c) {
-		return directed.ClassSpecText
-	}
-	return directed.ClassSafety
-}

@@ -68,8 +68,8 @@ func TestCommandLineContract(t *testing.T) {
 // was done so far, with no verdict for the exploration in flight, and
 // exits 3.
 func TestInterruptPrintsThePartialSummary(t *testing.T) {
-	current.start(&outcome{Run: "explore -universe=reference"}, model.ClearWins)
-	current.note(exhaustive.Progress{Phase: "expand", Depth: 3, Distinct: 1234})
+	current.Start("explore -universe=reference", model.ClearWins)
+	current.Note(exhaustive.Progress{Phase: "expand", Depth: 3, Distinct: 1234})
 	ctx, cancel := context.WithCancel(context.Background())
 	var out bytes.Buffer
 	codes := make(chan int, 1)

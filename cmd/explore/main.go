@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -41,6 +42,17 @@ func main() {
 	defer stop()
 	onInterrupt(ctx, os.Stdout, os.Exit)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// current is what the run has done so far, for the partial summary an
+// interrupt prints.
+var current exhaustive.Tracker
+
+// onInterrupt prints the partial summary to w and exits exitUnknown when
+// ctx ends (cli.Interruptible: the first SIGINT or SIGTERM). exit is
+// os.Exit in the command; done is closed once the summary is written.
+func onInterrupt(ctx context.Context, w io.Writer, exit func(int)) (done <-chan struct{}) {
+	return cli.OnInterrupt(ctx, w, func(w io.Writer) { cli.WritePartial(w, current.Run(), current.Lines(), "") }, exit)
 }
 
 // cat names every universe and rule set the flags and witnesses can refer
@@ -169,7 +181,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := o.ckpt.usable(o); err != nil {
 		return usageError(stderr, err)
 	}
-	stop, err := startProfiles(o, stderr)
+	stop, err := cli.StartProfiles("explore", o.cpuProfile, o.memProfile, stderr)
 	if err != nil {
 		return usageError(stderr, err)
 	}
@@ -369,13 +381,13 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		if err := o.store.apply(&cfg); err != nil {
 			return usageError(stderr, err)
 		}
-		current.start(out, t)
+		current.Start(out.Run, t)
 		cfg.ProgressEvery = o.progress
 		if o.progress <= 0 {
 			cfg.ProgressEvery = time.Second
 		}
 		cfg.Progress = func(p exhaustive.Progress) {
-			current.note(p)
+			current.Note(p)
 			if o.progress > 0 {
 				fmt.Fprintln(stderr, progressLine(u.Name, t.String(), depth, p))
 			}
@@ -388,7 +400,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "explore: stopped by the default state guard: more than %s distinct states (about 2 GB in a network universe); -max-states N raises it, -max-states 0 removes it\n", notefig.Commas(defaultMaxStates))
 		}
 		out.Explore = append(out.Explore, r)
-		current.finish(r)
+		current.Finish(r)
 		if o.ckpt.stopped {
 			return exitUnknown // as if killed right after the checkpoint
 		}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/notefig"
 )
 
@@ -22,7 +23,7 @@ func progressLine(universe, tie string, bound int, p exhaustive.Progress) string
 	}
 	left := ""
 	if done > 0 && p.Queue > 0 {
-		left = "; " + roughly(p.PhaseElapsed/time.Duration(done)*time.Duration(p.Queue)) + " left at this depth"
+		left = "; " + cli.Roughly(p.PhaseElapsed/time.Duration(done)*time.Duration(p.Queue)) + " left at this depth"
 	}
 	head := fmt.Sprintf("explore %s tie=%s: ", universe, tie)
 	if p.Phase == "check" {
@@ -40,17 +41,4 @@ func progressLine(universe, tie string, bound int, p exhaustive.Progress) string
 	}
 	return head + fmt.Sprintf("expanding depth %d of %d: %s of %s states expanded (%d%%)%s%s; %s distinct states stored",
 		p.Depth, bound, notefig.Commas(done), notefig.Commas(p.Frontier), pct, next, left, notefig.Commas(p.Distinct))
-}
-
-// roughly writes a duration as a person would estimate it.
-func roughly(d time.Duration) string {
-	switch {
-	case d < 10*time.Second:
-		return "a few seconds"
-	case d < 90*time.Second:
-		return fmt.Sprintf("about %d s", int(d.Round(5*time.Second).Seconds()))
-	case d < 90*time.Minute:
-		return fmt.Sprintf("about %d min", int(d.Round(time.Minute).Minutes()))
-	}
-	return fmt.Sprintf("about %.1f h", d.Hours())
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -126,68 +124,15 @@ func (d *simDoc) CheckPart() error {
 		if err != nil {
 			return err
 		}
-		if err := sameInvariants(t, res); err != nil {
+		if err := t.SameInvariants(res); err != nil {
 			return fmt.Errorf("tie %s: %v", t.Tie, err)
 		}
-		if err := sameViolation(t.Violation, res); err != nil {
+		if err := exhaustive.SameViolation(cat, t.Violation, res); err != nil {
 			return fmt.Errorf("tie %s, walk %d run again: %v", t.Tie, at, err)
 		}
 	}
 	if d.Status != wantStatus {
 		return fmt.Errorf("status %q, its ties say %q", d.Status, wantStatus)
-	}
-	return nil
-}
-
-// sameInvariants checks a part's invariant list against the universe's
-// (res, a run of the same universe and rules) and its violation counts
-// against its own verdict.
-func sameInvariants(t simTieDoc, res *exhaustive.SimResult) error {
-	if len(t.Invariants) != len(res.Invariants) {
-		return fmt.Errorf("%d invariants, the universe has %d", len(t.Invariants), len(res.Invariants))
-	}
-	for k, inv := range t.Invariants {
-		w := res.Invariants[k]
-		switch {
-		case inv.Label != w.Label || inv.Name != w.Name || inv.Doc != w.Doc || inv.Unit != w.Unit:
-			return fmt.Errorf("invariant %d is %s %s, the universe's is %s %s", k+1, inv.Label, inv.Name, w.Label, w.Name)
-		case inv.Checked < 0 || inv.Violations < 0:
-			return fmt.Errorf("invariant %s: negative counts", inv.Label)
-		case t.Violation == nil && inv.Violations != 0:
-			return fmt.Errorf("invariant %s: %d violations in a tie with no violation", inv.Label, inv.Violations)
-		case t.Violation != nil && inv.Name == t.Violation.Invariant && inv.Violations < 1:
-			return fmt.Errorf("invariant %s: no violation counted, yet the tie's violation is of it", inv.Label)
-		}
-	}
-	return nil
-}
-
-// sameViolation compares a part's violation (nil: none) with what
-// running its walk again found.
-func sameViolation(v *simViolation, res *exhaustive.SimResult) error {
-	switch {
-	case v == nil && res.Witness != nil:
-		return fmt.Errorf("it violates %s, the part says no walk did", res.Witness.Invariant)
-	case v == nil:
-		return nil
-	case res.Witness == nil:
-		return fmt.Errorf("no violation, the part says %s", v.Invariant)
-	}
-	text, err := exhaustive.Text(cat, res.Witness)
-	if err != nil {
-		return err
-	}
-	var stored, again bytes.Buffer
-	if err := json.Compact(&stored, v.Witness); err != nil {
-		return fmt.Errorf("witness: %v", err)
-	}
-	if err := json.Compact(&again, res.Witness.JSON()); err != nil {
-		return err
-	}
-	if v.Invariant != res.Witness.Invariant || v.RawDepth != res.RawDepth || v.Depth != len(res.Witness.Actions) ||
-		stored.String() != again.String() || v.Text != text {
-		return fmt.Errorf("the part's violation (%s after %d steps, shrunk to %d) is not what the walk gives (%s after %d, shrunk to %d)",
-			v.Invariant, v.RawDepth, v.Depth, res.Witness.Invariant, res.RawDepth, len(res.Witness.Actions))
 	}
 	return nil
 }

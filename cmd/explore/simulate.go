@@ -34,68 +34,6 @@ func (s *simOptions) register(fs *flag.FlagSet) {
 	fs.BoolVar(&s.merge, "merge", false, "combine the -simulate -shard -json documents named as arguments into the whole run's -json document (-witness is the only other flag)")
 }
 
-// simDoc is a simulation as data: what -json prints, what a shard writes
-// and what -merge combines. It holds nothing that depends on the machine
-// (no times, no worker count), so the merge of a run's shards is the run's
-// document byte for byte.
-type simDoc struct {
-	Run string `json:"run"`
-	// Build is the executable that ran it (cli.BuildID): -merge takes
-	// only parts its own executable wrote.
-	Build string     `json:"build"`
-	Shard *cli.Shard `json:"shard,omitempty"`
-	// Block is a shard's walks, [from, to).
-	Block  []int       `json:"shard_walks,omitempty"`
-	Status string      `json:"status"`
-	Ties   []simTieDoc `json:"ties"`
-}
-
-// simTieDoc is one tie policy's walks: coverage up to the first violating
-// walk (in walk order, so independent of the worker count) and its
-// shrunk witness.
-type simTieDoc struct {
-	Tie        string         `json:"tie"`
-	Seed       uint64         `json:"seed"`
-	Walks      int            `json:"walks"`
-	Steps      int64          `json:"steps"`
-	Checked    int64          `json:"states_checked"`
-	Stuck      int            `json:"walks_stuck"`
-	Invariants []simInvariant `json:"invariants"`
-	Violation  *simViolation  `json:"violation,omitempty"`
-}
-
-type simInvariant struct {
-	Label      string `json:"label"`
-	Name       string `json:"name"`
-	Doc        string `json:"doc"`
-	Unit       string `json:"unit"`
-	Checked    int64  `json:"checked"`
-	Violations int64  `json:"violations"`
-}
-
-type simViolation struct {
-	Invariant string          `json:"invariant"`
-	Walk      int             `json:"walk"`
-	RawDepth  int             `json:"raw_depth"`
-	Depth     int             `json:"shrunk_depth"`
-	Witness   json.RawMessage `json:"witness"`
-	Text      string          `json:"text"`
-}
-
-func (d *simDoc) setStatus() {
-	d.Status = "ok"
-	for _, t := range d.Ties {
-		if t.Violation != nil {
-			d.Status = "violation"
-		}
-	}
-}
-
-func (d *simDoc) write(w io.Writer) {
-	b, _ := json.MarshalIndent(d, "", "  ") // plain data always marshals
-	fmt.Fprintln(w, string(b))
-}
-
 // simulate runs the walks under each tie policy asked for, prints the seed
 // and the coverage (or with -json the document), and writes each shrunk
 // witness as text and JSON (a shard carries it in its document instead).
@@ -121,8 +59,8 @@ func simulate(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	d := &simDoc{Build: cli.BuildID(), Run: fmt.Sprintf("explore -universe=%s -simulate=%d -steps=%d -seed=%d -tie=%s -rules=%s (version %s)",
-		u.Name, s.walks, s.steps, s.seed, o.tie, o.rules, cli.Version())}
+	d := &simDoc{exhaustive.SimDoc{Build: cli.BuildID(), Run: fmt.Sprintf("explore -universe=%s -simulate=%d -steps=%d -seed=%d -tie=%s -rules=%s (version %s)",
+		u.Name, s.walks, s.steps, s.seed, o.tie, o.rules, cli.Version())}}
 	from, to := shard.Range(s.walks)
 	if !shard.Whole() {
 		d.Shard, d.Block = &shard, []int{from, to}
@@ -140,59 +78,44 @@ func simulate(o *options, stdout, stderr io.Writer) int {
 		if err != nil {
 			return usageError(stderr, err)
 		}
-		td := simTieDoc{Tie: t.String(), Seed: res.Seed, Walks: res.Walks, Steps: res.Steps, Checked: res.Checked, Stuck: res.Stuck}
+		td := exhaustive.SimTieDoc{Tie: t.String(), Seed: res.Seed, Walks: res.Walks, Steps: res.Steps, Checked: res.Checked, Stuck: res.Stuck}
 		for _, inv := range res.Invariants {
-			td.Invariants = append(td.Invariants, simInvariant{inv.Label, inv.Name, inv.Doc, inv.Unit, inv.Checked, inv.Violations})
+			td.Invariants = append(td.Invariants, exhaustive.SimInvariant{Label: inv.Label, Name: inv.Name, Doc: inv.Doc, Unit: inv.Unit, Checked: inv.Checked, Violations: inv.Violations})
 		}
 		if res.Witness != nil {
 			text, err := exhaustive.Text(cat, res.Witness)
 			if err != nil {
 				return usageError(stderr, err)
 			}
-			td.Violation = &simViolation{Invariant: res.Witness.Invariant, Walk: res.Walk, RawDepth: res.RawDepth,
+			td.Violation = &exhaustive.SimViolation{Invariant: res.Witness.Invariant, Walk: res.Walk, RawDepth: res.RawDepth,
 				Depth: len(res.Witness.Actions), Witness: res.Witness.JSON(), Text: text}
 		}
 		d.Ties = append(d.Ties, td)
 	}
-	d.setStatus()
+	d.SetStatus()
 	if o.json {
-		d.write(stdout)
+		d.Write(stdout)
 	} else {
-		writeSimText(stdout, d)
+		d.WriteText(stdout)
 	}
 	if shard.Whole() {
-		if err := writeSimWitnesses(o.witness, u.Name, s.seed, d, stdout, stderr, o.json); err != nil {
+		if err := writeSimWitnesses(o.witness, u.Name, s.seed, &d.SimDoc, stdout, stderr, o.json); err != nil {
 			return usageError(stderr, err)
 		}
 	}
-	return simExit(d)
+	return simExit(&d.SimDoc)
 }
 
-func simExit(d *simDoc) int {
+func simExit(d *exhaustive.SimDoc) int {
 	if d.Status == "violation" {
 		return exitViolation
 	}
 	return exitOK
 }
 
-func writeSimText(w io.Writer, d *simDoc) {
-	for _, t := range d.Ties {
-		fmt.Fprintf(w, "tie %s: seed %d, %d walks, %d steps, %d states checked, %d walks stuck\n",
-			t.Tie, t.Seed, t.Walks, t.Steps, t.Checked, t.Stuck)
-		for _, inv := range t.Invariants {
-			fmt.Fprintf(w, "  %-4s %-64s %d %s, %d violations\n", inv.Label, inv.Doc, inv.Checked, inv.Unit, inv.Violations)
-		}
-		if v := t.Violation; v == nil {
-			fmt.Fprintf(w, "tie %s: ok, no violation\n", t.Tie)
-		} else {
-			fmt.Fprintf(w, "tie %s: violation %s in walk %d after %d steps, shrunk to %d\n%s", t.Tie, v.Invariant, v.Walk, v.RawDepth, v.Depth, v.Text)
-		}
-	}
-}
-
 // writeSimWitnesses writes each tie's witness as JSON and text under dir;
 // the names go to stdout after the text report, to stderr after -json.
-func writeSimWitnesses(dir, universe string, seed uint64, d *simDoc, stdout, stderr io.Writer, toStderr bool) error {
+func writeSimWitnesses(dir, universe string, seed uint64, d *exhaustive.SimDoc, stdout, stderr io.Writer, toStderr bool) error {
 	for _, t := range d.Ties {
 		v := t.Violation
 		if v == nil {
@@ -224,12 +147,8 @@ func writeSimWitnesses(dir, universe string, seed uint64, d *simDoc, stdout, std
 	return nil
 }
 
-// mergeSim is -merge for simulations: the blocks of one run (checked by
-// cli.ReadShards), combined in walk order. Per tie policy the coverage
-// adds up block after block until the first block with a violation, whose
-// first violating walk is the run's (every earlier walk is in an earlier
-// block or earlier in its own); later blocks are not counted, as the
-// whole run counts no walk past its first violation.
+// mergeSim is -merge for simulations: the blocks of one run, checked by
+// cli.ReadShards and combined in walk order by exhaustive.MergeSim.
 func mergeSim(o *options, stdout, stderr io.Writer) int {
 	var errs []string
 	for _, f := range o.set {
@@ -244,47 +163,20 @@ func mergeSim(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	var out *simDoc
-	next := 0
+	var names []string
+	var docs []*exhaustive.SimDoc
 	for _, f := range files {
-		d := f.Doc
-		if len(d.Block) != 2 || d.Block[0] != next || d.Block[1] < d.Block[0] {
-			return usageError(stderr, fmt.Errorf("-merge: %s: walks %v, want a block starting at walk %d (not a simulation shard of this run)", f.Name, d.Block, next))
-		}
-		next = d.Block[1]
-		if out == nil {
-			out = &simDoc{Run: d.Run, Build: d.Build}
-			for _, t := range d.Ties {
-				out.Ties = append(out.Ties, simTieDoc{Tie: t.Tie, Seed: t.Seed, Invariants: zeroCounts(t.Invariants)})
-			}
-		}
-		if len(d.Ties) != len(out.Ties) {
-			return usageError(stderr, fmt.Errorf("-merge: %s: %d tie policies, the first part %d", f.Name, len(d.Ties), len(out.Ties)))
-		}
-		for i, t := range d.Ties {
-			m := &out.Ties[i]
-			if t.Tie != m.Tie || len(t.Invariants) != len(m.Invariants) {
-				return usageError(stderr, fmt.Errorf("-merge: %s: tie %s or its invariants differ from the first part's", f.Name, t.Tie))
-			}
-			if m.Violation != nil {
-				continue // the run stopped counting at an earlier block's violation
-			}
-			m.Walks += t.Walks
-			m.Steps += t.Steps
-			m.Checked += t.Checked
-			m.Stuck += t.Stuck
-			for k, inv := range t.Invariants {
-				m.Invariants[k].Checked += inv.Checked
-				m.Invariants[k].Violations += inv.Violations
-			}
-			m.Violation = t.Violation
-		}
+		names, docs = append(names, f.Name), append(docs, &f.Doc.SimDoc)
+	}
+	out, next, err := exhaustive.MergeSim(names, docs)
+	if err != nil {
+		return usageError(stderr, fmt.Errorf("-merge: %v", err))
 	}
 	if want, ok := walksOf(out.Run); !ok || want != next {
 		return usageError(stderr, fmt.Errorf("-merge: the parts cover walks 0..%d, the run has %d", next, want))
 	}
-	out.setStatus()
-	out.write(stdout)
+	out.SetStatus()
+	out.Write(stdout)
 	universe, seed := simNames(out.Run)
 	if err := writeSimWitnesses(o.witness, universe, seed, out, stdout, stderr, true); err != nil {
 		return usageError(stderr, err)
@@ -292,13 +184,10 @@ func mergeSim(o *options, stdout, stderr io.Writer) int {
 	return simExit(out)
 }
 
-func zeroCounts(in []simInvariant) []simInvariant {
-	out := make([]simInvariant, len(in))
-	for i, inv := range in {
-		out[i] = simInvariant{Label: inv.Label, Name: inv.Name, Doc: inv.Doc, Unit: inv.Unit}
-	}
-	return out
-}
+// simDoc is a simulation's document (exhaustive.SimDoc) as the command
+// reads it back: a shard part whose run line and block -merge checks
+// (simpart.go).
+type simDoc struct{ exhaustive.SimDoc }
 
 // walksOf reads -simulate=N back from a run line.
 func walksOf(run string) (int, bool) {

@@ -5,20 +5,18 @@ import (
 	"io"
 	"strings"
 
-	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 )
 
-// verdicts splits what failed into safety (every universe invariant and
-// every directed check asserting safety) and spec-text conformance (the
-// directed checks asserting what today's spec text decides,
-// directed.Directed.SpecText): by what a check asserts, not its label.
+// verdicts splits what failed into safety and spec-text conformance by
+// the one classifier of checks (mutants.Class): a coverage invariant
+// (non-vacuity) is about the search, not the protocol, and counts toward
+// neither.
 func verdicts(out *outcome) (safety, conformance []string) {
 	for _, r := range out.Explore {
 		for _, c := range r.Invariants {
-			// Non-vacuity is about the search's coverage, not the protocol.
-			if c.Violations > 0 && !strings.Contains(c.Name, "non-vacuity") {
+			if c.Violations > 0 && mutants.InvariantClass(c.Name) != mutants.ClassCoverage {
 				safety = append(safety, fmt.Sprintf("%s %s (%s)", c.Label, c.Name, r.Tie))
 			}
 		}
@@ -29,7 +27,7 @@ func verdicts(out *outcome) (safety, conformance []string) {
 				continue
 			}
 			f := fmt.Sprintf("%s %s (%s)", s.Label, s.Key, t)
-			if s.Class == directed.ClassSpecText {
+			if mutants.ClassOfName(mutants.KindDirected+":"+s.Key) == mutants.ClassSpecText {
 				conformance = append(conformance, f)
 			} else {
 				safety = append(safety, f)

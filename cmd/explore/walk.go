@@ -142,7 +142,7 @@ func exploreWalk(o *options, stdout, stderr io.Writer) int {
 		variant = " -variant=" + o.variant
 	}
 	run := fmt.Sprintf("explore -universe=%s%s -depth=%d -rules=%s -workers=%d (version %s)", history.UniverseName, variant, u.Depth, o.rules, o.workers, cli.Version())
-	current.named(run)
+	current.Named(run)
 	if o.progress > 0 {
 		fmt.Fprintf(stderr, "explore %s: searching to depth %d under rules %s\n", history.UniverseName, u.Depth, o.rules)
 	}

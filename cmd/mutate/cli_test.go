@@ -73,37 +73,6 @@ func TestInterruptExits3WithThePartialSummary(t *testing.T) {
 	}
 }
 
-// The partial summary says, per run, what caught it so far, and never
-// calls a mutant not yet caught a survivor.
-func TestPartialSummary(t *testing.T) {
-	p := newProgress("mutate -only=\"M1,M3\"", "spec")
-	for _, l := range []string{
-		"spec tie=clear explore:reference: nothing (12ms)",
-		"M1 tie=clear explore:reference: nothing (3ms)",
-		"M1 tie=clear directed:bounded-growth: I8-floor-shape (5ms)",
-		"M1 tie=clear explore:network: N3-intent-oracle (50ms)",
-		"M3 tie=clear simulate:network: nothing (7ms)",
-	} {
-		p.note(l)
-	}
-	var b bytes.Buffer
-	p.summary(&b)
-	for _, want := range []string{
-		"5 checks finished",
-		"control spec tie=clear: nothing tripped so far (no verdict)",
-		"M1 tie=clear: caught by directed:bounded-growth I8-floor-shape",
-		"M3 tie=clear: not caught so far (no verdict)",
-		"result: unknown (interrupted)",
-	} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("summary lacks %q:\n%s", want, b.String())
-		}
-	}
-	if strings.Contains(b.String(), "survived") {
-		t.Errorf("a partial summary calls a mutant a survivor:\n%s", b.String())
-	}
-}
-
 // -control runs the mutants against an amendment: the witnesses are not
 // compared with the spec's golden files, and the control is named.
 func TestControlAmendment(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/nip-rs/harness/internal/cli"
 )
 
 // gauge turns the gate's events into what a waiting user asks: how many
@@ -47,7 +49,7 @@ func (g *gauge) head() string {
 	if done > 0 && g.total > done {
 		per := g.now().Sub(g.start) / time.Duration(done)
 		left := per * time.Duration(g.total-done)
-		head += ", " + roughly(left) + " left"
+		head += ", " + cli.Roughly(left) + " left"
 	}
 	return head
 }
@@ -69,17 +71,4 @@ func (g *gauge) finished() string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return fmt.Sprintf("%d of %d mutant runs done", g.runs, g.total)
-}
-
-// roughly writes a duration as a person would estimate it.
-func roughly(d time.Duration) string {
-	switch {
-	case d < 10*time.Second:
-		return "a few seconds"
-	case d < 90*time.Second:
-		return fmt.Sprintf("about %d s", int(d.Round(5*time.Second).Seconds()))
-	case d < 90*time.Minute:
-		return fmt.Sprintf("about %d min", int(d.Round(time.Minute).Minutes()))
-	}
-	return fmt.Sprintf("about %.1f h", d.Hours())
 }

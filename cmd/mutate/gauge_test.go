@@ -50,11 +50,3 @@ func TestGaugeCountsRunsAndEstimates(t *testing.T) {
 		t.Errorf("finished: %q, want %q", got, want)
 	}
 }
-
-func TestRoughly(t *testing.T) {
-	for d, want := range map[time.Duration]string{3 * time.Second: "a few seconds", 42 * time.Second: "about 40 s", 5 * time.Minute: "about 5 min", 3 * time.Hour: "about 3.0 h"} {
-		if got := roughly(d); got != want {
-			t.Errorf("roughly(%v) = %q, want %q", d, got, want)
-		}
-	}
-}

@@ -237,11 +237,11 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	part := shardPart(only, shard)
 	opts.Keep = shard.Owns
 	head := header(o)
-	prog := newProgress(head, o.control)
+	prog := mutants.NewPartial(o.control)
 	runs := len(part) * len(opts.Ties)
 	g := newGauge(runs, o.control, time.Now)
 	opts.Progress = func(s string) {
-		prog.note(s)
+		prog.Note(s)
 		if o.progress {
 			fmt.Fprintln(stderr, "mutate:", g.line(s))
 		}
@@ -257,7 +257,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "mutate:", head)
 	}
 	opts.Catalog = cat
-	stopProfile, err := startProfile(o.profile, stderr)
+	stopProfile, err := cli.StartProfiles("mutate", o.profile, "", stderr)
 	if err != nil {
 		return usageError(stderr, err)
 	}
@@ -265,7 +265,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	stopProfile()
 	switch {
 	case errors.Is(err, context.Canceled):
-		prog.summary(stdout)
+		cli.WritePartial(stdout, head, prog.Lines(), "; the mutants not listed did not run, no golden file was compared or written")
 		return exitUnknown
 	case err != nil:
 		return usageError(stderr, err)
@@ -393,29 +393,31 @@ func list(w io.Writer) {
 	}
 }
 
-// checkDoc is a check's one line: what it covers, and whether it guards
-// safety or conformance to the spec's text.
+// checkDoc is a check's one line: what it guards (mutants.Class: safety
+// or conformance to the spec's text) and what it covers.
 func checkDoc(c mutants.Check) string {
+	return mutants.Class(c) + ": " + checkCovers(c)
+}
+
+// checkCovers says what a check covers, by its kind.
+func checkCovers(c mutants.Check) string {
 	switch c.Kind {
 	case mutants.KindExplore:
 		u, _ := cat.Universe(c.Universe)
-		return "safety: " + u.Doc
+		return u.Doc
 	case mutants.KindDirected:
-		if mutants.IsConformance(c) {
-			return "spec-text conformance: " + c.Directed.Name
-		}
-		return "safety: " + c.Directed.Name
+		return c.Directed.Name
 	case mutants.KindHistory:
-		return "safety: the paged history walk's invariants, its documented limitation excepted (explore -universe walk; history mutants only)"
+		return "the paged history walk's invariants, its documented limitation excepted (explore -universe walk; history mutants only)"
 	case mutants.KindSimulate:
 		u, _ := cat.Universe(c.Universe)
-		return "safety: seeded random walks far past the exhaustive bound: " + u.Doc
+		return "seeded random walks far past the exhaustive bound: " + u.Doc
 	case mutants.KindCommunity:
 		if u, ok := community.UniverseNamed(c.Universe); ok {
-			return "safety: " + u.Doc + " (community mutants only)"
+			return u.Doc + " (community mutants only)"
 		}
 	}
-	return "safety: load soundness, " + c.Prop + " check under the conformant relay"
+	return "load soundness, " + c.Prop + " check under the conformant relay"
 }
 
 func cell(f *mutants.Finding, status string) (by, inv, depth, work string) {

@@ -1,7 +1,9 @@
 // Package cli holds what the commands (cmd/explore, cmd/mutate) share:
 // the build version of the first output line, the build's digest
 // (build.go), the -tie and -shard flags and the one validation of the
-// shard documents -merge reads (merge.go).
+// shard documents -merge reads (merge.go), the -cpuprofile and
+// -memprofile files (profile.go), the interrupt hook with the frame of its
+// partial summary (interrupt.go) and the wording of time left (progress.go).
 package cli
 
 import (

@@ -48,3 +48,14 @@ func TestParse(t *testing.T) {
 		t.Errorf("usage line lacks the arguments:\n%s", out.String())
 	}
 }
+
+// A partial summary names the run, keeps the caller's lines in order and
+// ends unknown, with the caller's words after it.
+func TestWritePartial(t *testing.T) {
+	var b bytes.Buffer
+	WritePartial(&b, "mutate -tie=clear", []string{"  one", "  two"}, "; nothing else ran")
+	want := "\ninterrupted: partial summary of mutate -tie=clear\n  one\n  two\nresult: unknown (interrupted); nothing else ran\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
