@@ -34,6 +34,10 @@ type checkProfile struct {
 	// (what was sent, what came back, what was wanted), if set.
 	detail, evidence string
 	also             map[string]relaycheck.Verdict
+	// capacity, if set, is the subscription capacity the report must
+	// record, and evicts whether it says the relay evicts past it.
+	capacity int
+	evicts   bool
 }
 
 func checkProfiles() []checkProfile {
@@ -225,7 +229,12 @@ func checkProfiles() []checkProfile {
 		{check: "subs-fence", want: viol, detail: "stopped receiving", evidence: "subs-fence: nothing", fault: func() fault { return fault{maxSubs: 2} },
 			also: checks{"subs-capacity": viol, "push": viol, "push-settled": viol, "barrier": viol}},
 		// 63 subscriptions per connection: the 64th closes the oldest.
-		{check: "subs-capacity", want: viol, detail: "only 63 received the event; 1 (the oldest) were dropped", evidence: "subs-000: nothing", fault: func() fault { return fault{maxSubs: 63} }},
+		{check: "subs-capacity", want: viol, detail: "only 63 received the event; 1 (the oldest) were dropped", evidence: "subs-000: nothing", fault: func() fault { return fault{maxSubs: 63} },
+			capacity: 63, evicts: true},
+		// 20 subscriptions per connection, the 21st refused with CLOSED: a
+		// stated capacity, which conforms, and is recorded as 20.
+		{check: "subs-capacity", want: conf, detail: "20 subscriptions kept; the relay refused the next with CLOSED", fault: func() fault { return fault{refuseSubs: 20} },
+			capacity: 20},
 		// A version exactly one second newer is stored beside the old one.
 		{check: "replace-newer", want: viol, detail: "holds 2 versions", evidence: `["REQ","replace-newer",`, fault: func() fault {
 			return fault{version: func(r *faultRelay, cur, ev *nostr.Event) {
@@ -374,6 +383,9 @@ func TestCheckProfiles(t *testing.T) {
 			}
 			if !seen {
 				t.Fatalf("the probe ran no check %q", tc.check)
+			}
+			if tc.capacity > 0 && (rep.SubCapacity != tc.capacity || rep.SubEvicts != tc.evicts) {
+				t.Errorf("subscription capacity %d (evicts %v), want %d (evicts %v)", rep.SubCapacity, rep.SubEvicts, tc.capacity, tc.evicts)
 			}
 		})
 	}

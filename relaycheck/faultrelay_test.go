@@ -74,6 +74,9 @@ type fault struct {
 	// maxSubs keeps at most that many subscriptions open on a connection:
 	// the next REQ closes the oldest, with nothing said to the client.
 	maxSubs int
+	// refuseSubs refuses, with CLOSED, a REQ that would open more than
+	// that many subscriptions on a connection (a stated capacity).
+	refuseSubs int
 }
 
 // fate is what becomes of one push.
@@ -102,7 +105,7 @@ func (r *faultRelay) dial(ctx context.Context, url string) (relaycheck.Transport
 	if err != nil {
 		return nil, err
 	}
-	return &faultConn{r: r, t: t, subs: map[string]*faultSub{}}, nil
+	return &faultConn{r: r, t: t, subs: map[string]*faultSub{}, refused: map[string]bool{}}, nil
 }
 
 // faultConn is one client's connection.
@@ -113,6 +116,9 @@ type faultConn struct {
 	// opened and the relay keeps; guarded by r.mu.
 	subs  map[string]*faultSub
 	order []string
+	// refused are the subscriptions refused with CLOSED (fault
+	// refuseSubs): their answer is replaced by the CLOSED.
+	refused map[string]bool
 	// out and held are frames waiting to be read; only the reader touches
 	// them.
 	out, held [][]byte
@@ -158,6 +164,16 @@ func (c *faultConn) WriteMessage(ctx context.Context, data []byte) error {
 		s := &faultSub{f: f, writes: r.writes}
 		if d := f.Tags["d"]; len(d) == 1 && len(f.Authors) == 1 && len(f.Kinds) == 1 {
 			s.inflight = r.inflight[fmt.Sprintf("%d:%s:%s", f.Kinds[0], f.Authors[0], d[0])] != nil
+		}
+		if r.f.refuseSubs > 0 && len(c.order) >= r.f.refuseSubs && !slices.Contains(c.order, env.SubscriptionID) {
+			// Refused: the relay answers and forgets it; the client reads
+			// a CLOSED in place of the answer.
+			c.refused[env.SubscriptionID] = true
+			if err := c.t.WriteMessage(ctx, data); err != nil {
+				return err
+			}
+			frame, _ := nostr.CloseEnvelope(env.SubscriptionID).MarshalJSON()
+			return c.t.WriteMessage(ctx, frame)
 		}
 		if r.f.maxSubs > 0 && len(c.order) >= r.f.maxSubs {
 			// Closed at the relay, unannounced: it gets no more pushes.
@@ -233,6 +249,9 @@ func (c *faultConn) shape(frame []byte) {
 	defer r.mu.Unlock()
 	switch env := nostr.ParseMessage(frame).(type) {
 	case *nostr.EventEnvelope:
+		if env.SubscriptionID != nil && c.refused[*env.SubscriptionID] {
+			return
+		}
 		s := c.subOf(env.SubscriptionID)
 		switch {
 		case s == nil:
@@ -250,6 +269,12 @@ func (c *faultConn) shape(frame []byte) {
 			}
 		}
 	case *nostr.EOSEEnvelope:
+		if c.refused[string(*env)] {
+			delete(c.refused, string(*env))
+			closed, _ := nostr.ClosedEnvelope{SubscriptionID: string(*env), Reason: "error: too many subscriptions"}.MarshalJSON()
+			c.out = append(c.out, closed)
+			return
+		}
 		if s := c.subs[string(*env)]; s != nil && !s.ended {
 			s.ended = true
 			for _, ev := range r.answer(c, s) {
