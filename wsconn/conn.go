@@ -205,6 +205,11 @@ func (c *Conn) ReadMessage(ctx context.Context, buf io.Writer) (err error) {
 	}
 	msg := &latch{r: src}
 	n, err := io.Copy(buf, io.LimitReader(msg, c.max))
+	if err != nil && wire.N == 0 {
+		// The wire bound cut a compressed stream mid-block: the inflater
+		// reports corrupt input, but what happened is a message too large.
+		return fmt.Errorf("%w (%d bytes)", ErrTooLarge, c.max)
+	}
 	if err != nil {
 		return c.readErr(err)
 	}

@@ -59,6 +59,21 @@ func TestReadBounded(t *testing.T) {
 			for p.Frame(ws.Header{OpCode: ws.OpContinuation}, nil) == nil {
 			}
 		}, "", wsconn.ErrTooLarge},
+		// Compressed fragments of empty deflate blocks inflate to nothing,
+		// so only the count of wire bytes ends them: 1 MiB of them, then a
+		// valid end, must be refused, not read as the short message.
+		{"compressed fragments inflating to nothing", true, func(p *hostile.Peer) {
+			empty := bytes.Repeat([]byte{0x00, 0x00, 0x00, 0xff, 0xff}, 64<<10/5)
+			_ = p.Frame(ws.Header{Rsv: ws.Rsv(true, false, false), OpCode: ws.OpText, Length: int64(len(empty))}, empty)
+			for range 16 {
+				if p.Frame(ws.Header{OpCode: ws.OpContinuation, Length: int64(len(empty))}, empty) != nil {
+					return
+				}
+			}
+			tail := hostile.Deflate(strings.NewReader(`["NOTICE","x"]`))
+			_ = p.Frame(ws.Header{Fin: true, OpCode: ws.OpContinuation, Length: int64(len(tail))}, tail)
+			p.Drain()
+		}, "", wsconn.ErrTooLarge},
 		{"endless pings between fragments", false, func(p *hostile.Peer) {
 			_ = p.Frame(ws.Header{OpCode: ws.OpText, Length: 2}, []byte(`["`))
 			for p.Frame(ws.Header{Fin: true, OpCode: ws.OpPing}, nil) == nil {
