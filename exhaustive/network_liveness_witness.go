@@ -178,17 +178,24 @@ func (g *liveGraph) witness(members []int32, calls []frame, path []int, start in
 	for _, h := range g.path(root, start) {
 		wit.Approach = append(wit.Approach, name(h))
 	}
-	pubs := 0
 	for _, h := range g.fairLoop(members, start, e0) {
-		a := name(h)
+		wit.Loop = append(wit.Loop, name(h))
+	}
+	wit.Detail = wit.detail()
+	return wit
+}
+
+// detail says what the lasso shows, from its steps alone, so that a replay
+// of its file states it the same way.
+func (l *LivenessWitness) detail() string {
+	pubs := 0
+	for _, a := range l.Loop {
 		if a.Kind == KindPublish {
 			pubs++
 		}
-		wit.Loop = append(wit.Loop, a)
 	}
-	wit.Detail = fmt.Sprintf("a fair cycle of %d system steps with %d triggered publications and no user action, in a component of %d states",
-		len(wit.Loop), pubs, len(members))
-	return wit
+	return fmt.Sprintf("a fair cycle of %d system steps with %d triggered publications and no user action, reached by %d actions and %d system steps",
+		len(l.Loop), pubs, len(l.Prefix), len(l.Approach))
 }
 
 // ReplayLiveness checks a lasso on a fresh world of universe u under rules

@@ -1,6 +1,7 @@
 package mutants
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -270,7 +271,7 @@ func Core() []Mutant {
 			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Slots.Republish = func(candidate, _, last []model.Entry) bool { return model.NeedsRepublish(candidate, last) }
 			}),
-			ExpectedBy: []string{"directed:dominated-republish"},
+			ExpectedBy: []string{"directed:dominated-republish", "liveness:hierarchy-pair"},
 		},
 		{
 			ID: "M21", Rule: "eviction never touches ov_* entries",
@@ -401,6 +402,23 @@ func Core() []Mutant {
 			// the device while every receiver rejects its 257-byte group.
 			Change:     ruleset.OnModel(func(r *model.Rules) { r.OverrideKeysFit = func(string) error { return nil } }),
 			ExpectedBy: []string{"explore:long-id", "simulate:long-id"},
+		},
+		{
+			ID: "M32", Rule: "an unchanged canonical result is not re-published",
+			Section: "Live Subscription and Convergence",
+			// The suppression compares frontier entries only: a result
+			// holding an override register always counts as changed, so a
+			// device re-publishes it on every trigger. No state is wrong;
+			// two devices write to each other forever.
+			Change: ruleset.OnModel(func(r *model.Rules) {
+				r.Slots.Republish = func(candidate, published, last []model.Entry) bool {
+					return spec.Slots.Republish(candidate, published, last) || slices.ContainsFunc(published, func(e model.Entry) bool {
+						k, _ := model.GroupKey(e.Key)
+						return k != model.KeyFrontier
+					})
+				}
+			}),
+			ExpectedBy: []string{"liveness:network-pair", "liveness:hierarchy-pair"},
 		},
 	}
 }

@@ -247,8 +247,9 @@ func (r *runner) tripped() map[model.TiePolicy][]*Finding {
 
 // SuiteChecks lists every generic check, unordered: each registered
 // universe (one-device variants excluded), each directed check, the two
-// load checks run under the conformant relays (props.GateProfiles), and
-// a simulation of each registered universe.
+// load checks run under the conformant relays (props.GateProfiles), a
+// simulation of each registered universe, and the liveness check of each
+// liveness universe.
 func SuiteChecks(cat *exhaustive.Catalog) []Check {
 	var out []Check
 	for _, u := range Universes(cat) {
@@ -261,6 +262,7 @@ func SuiteChecks(cat *exhaustive.Catalog) []Check {
 		out = append(out, Check{Name: KindLoad + ":" + p, Kind: KindLoad, Prop: p, TieIndependent: true})
 	}
 	out = append(out, simulateChecks(cat)...)
+	out = append(out, livenessChecks()...)
 	return append(append(out, historyChecks()...), communityChecks()...)
 }
 
@@ -337,6 +339,8 @@ func (r *runner) runCheck(c Check, set ruleset.Set, name string, m *Mutant) *Fin
 		f = r.community(c, set.Community, m)
 	case KindSimulate:
 		f = r.simulate(c, rules)
+	case KindLiveness:
+		f = r.liveness(c, rules)
 	default:
 		f = r.load(c, rules)
 	}

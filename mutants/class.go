@@ -34,6 +34,8 @@ func Class(c Check) string {
 		// Each asserts invariants of the merged state; the one coverage
 		// invariant among an exploration's is classed by InvariantClass.
 		return ClassSafety
+	case KindLiveness:
+		return ClassLiveness
 	}
 	return ""
 }

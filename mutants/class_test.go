@@ -71,6 +71,7 @@ func TestClassTable(t *testing.T) {
 		{KindSimulate + ":network", ClassSafety},
 		{CheckHistory, ClassSafety},
 		{KindLoad + ":soundness", ClassSafety},
+		{KindLiveness + ":network-pair", ClassLiveness},
 		{"nonsense:reference", ""},
 		{"no-colon", ""},
 		{KindDirected + ":no-such-check", ""},

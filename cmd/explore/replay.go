@@ -36,6 +36,9 @@ var replayers = map[string]replayer{
 	exhaustive.KindDiff: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
 		return exhaustive.ReplayDiff(cat, w, diffSide)
 	},
+	exhaustive.KindLiveness: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
+		return exhaustive.ReplayLivenessFile(cat, w)
+	},
 	props.KindLoadDiff:   replayLoadDiff,
 	history.KindWalkDiff: replayWalkDiff,
 	history.KindHistory: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) {

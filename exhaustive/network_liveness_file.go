@@ -1,0 +1,179 @@
+package exhaustive
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/witnessfile"
+)
+
+// KindLiveness is the witness kind of a liveness lasso (LivenessWitness):
+// its file holds the prefix, the approach and the loop apart, so the loop's
+// first state is where the approach ends.
+const KindLiveness = "liveness"
+
+// InvNoRepublishCycle is what a liveness lasso violates: a fair cycle of
+// system steps with a triggered publication and no user action.
+const InvNoRepublishCycle = "no-republish-cycle"
+
+// maxLoopSteps bounds the approach and the loop of a lasso file: a loop
+// walks one strongly connected component of a product graph of at most
+// DefaultLivenessStates nodes, but the lassos of the modelled universes are
+// a few dozen steps; a file past this is not one the check wrote.
+const maxLoopSteps = 4096
+
+// livenessFile is a lasso as its file holds it.
+type livenessFile struct {
+	Kind      string               `json:"kind"`
+	Universe  string               `json:"universe"`
+	Depth     int                  `json:"depth"`
+	Tie       string               `json:"tie"`
+	Rules     string               `json:"rules"`
+	Invariant string               `json:"invariant"`
+	Detail    string               `json:"detail"`
+	Prefix    []witnessfile.Action `json:"prefix"`
+	Approach  []witnessfile.Action `json:"approach"`
+	Loop      []witnessfile.Action `json:"loop"`
+}
+
+// JSON is the lasso as a witness file, tie the policy its rules decided.
+func (l *LivenessWitness) JSON(tie model.TiePolicy) []byte {
+	f := livenessFile{Kind: KindLiveness, Universe: l.Universe, Depth: l.Depth, Tie: tie.String(), Rules: l.Rules,
+		Invariant: InvNoRepublishCycle, Detail: l.Detail,
+		Prefix: []witnessfile.Action{}, Approach: []witnessfile.Action{}, Loop: []witnessfile.Action{}}
+	for _, part := range []struct {
+		as  []Action
+		out *[]witnessfile.Action
+	}{{l.Prefix, &f.Prefix}, {l.Approach, &f.Approach}, {l.Loop, &f.Loop}} {
+		for _, a := range part.as {
+			*part.out = append(*part.out, a.toFile())
+		}
+	}
+	b, _ := json.MarshalIndent(f, "", "  ") // plain data always marshals
+	return append(b, '\n')
+}
+
+// LivenessUniverses are the universes built for the liveness check, which
+// the safety suite does not explore (their states are the product graph's
+// roots only).
+func LivenessUniverses() []Universe {
+	return []Universe{NetworkPairUniverse(), HierarchyPairUniverse()}
+}
+
+// LivenessUniverse resolves a universe the liveness check can run on: one
+// of LivenessUniverses, else a network universe of the catalogue.
+func LivenessUniverse(cat *Catalog, name string) (Universe, error) {
+	for _, u := range LivenessUniverses() {
+		if u.Name == name {
+			return u, nil
+		}
+	}
+	u, err := cat.Universe(name)
+	if err != nil {
+		var names []string
+		for _, u := range LivenessUniverses() {
+			names = append(names, u.Name)
+		}
+		return Universe{}, fmt.Errorf("%v (the liveness check also knows %s)", err, strings.Join(names, ", "))
+	}
+	if u.Network == nil {
+		return Universe{}, fmt.Errorf("universe %q has no network: the liveness check needs one", name)
+	}
+	return u, nil
+}
+
+// ReplayLivenessFile replays a lasso file: its universe (LivenessUniverse)
+// and rule set (the catalogue's, under the file's tie) are resolved, and
+// ReplayLiveness checks that the loop is reached, closes, publishes and is
+// fair. A file the check could not have written is refused with ErrBad; a
+// loop that does not close or is unfair is not reproduced.
+func ReplayLivenessFile(cat *Catalog, w *witnessfile.Witness) (*witnessfile.Replayed, error) {
+	var f livenessFile
+	dec := json.NewDecoder(bytes.NewReader(w.Raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, witnessfile.Bad("liveness witness: %v", err)
+	}
+	if dec.More() {
+		return nil, witnessfile.Bad("liveness witness: trailing data after the witness object")
+	}
+	switch {
+	case f.Invariant != InvNoRepublishCycle:
+		return nil, witnessfile.Bad("liveness witness: invariant %q, want %s", f.Invariant, InvNoRepublishCycle)
+	case f.Depth < 0 || f.Depth > witnessfile.MaxDepth || len(f.Prefix) > f.Depth:
+		return nil, witnessfile.Bad("liveness witness: a prefix of %d actions within depth %d (at most %d)", len(f.Prefix), f.Depth, witnessfile.MaxDepth)
+	case len(f.Approach) > maxLoopSteps || len(f.Loop) > maxLoopSteps:
+		return nil, witnessfile.Bad("liveness witness: %d approach and %d loop steps, at most %d each", len(f.Approach), len(f.Loop), maxLoopSteps)
+	}
+	// -rules and -tie of a replay are given through the parsed witness.
+	f.Rules, f.Tie = w.Rules, w.Tie
+	u, err := LivenessUniverse(cat, f.Universe)
+	if err != nil {
+		return nil, witnessfile.Bad("%v", err)
+	}
+	tie, err := model.ParseTiePolicy(f.Tie)
+	if err != nil {
+		return nil, witnessfile.Bad("%v", err)
+	}
+	rules, err := cat.Rules(f.Rules)
+	if err != nil {
+		return nil, witnessfile.Bad("%v", err)
+	}
+	wit := &LivenessWitness{Universe: u.Name, Rules: f.Rules, Depth: f.Depth}
+	for _, part := range []struct {
+		in  []witnessfile.Action
+		out *[]Action
+	}{{f.Prefix, &wit.Prefix}, {f.Approach, &wit.Approach}, {f.Loop, &wit.Loop}} {
+		for k, j := range part.in {
+			a, err := fromFile(j)
+			if err != nil {
+				return nil, witnessfile.Bad("liveness witness: step %d: %v", k+1, err)
+			}
+			*part.out = append(*part.out, a)
+		}
+	}
+	wit.Detail = wit.detail()
+	res := &witnessfile.Replayed{Text: wit.String()}
+	if err := ReplayLiveness(u, rules.WithTie(tie), wit); err != nil {
+		res.Text += "the lasso does not hold: " + err.Error() + "\n"
+		return res, nil
+	}
+	res.Reproduced, res.Detail = true, wit.Detail
+	res.Found = []string{InvNoRepublishCycle + ": " + wit.Detail}
+	return res, nil
+}
+
+// hierPairThread is the hierarchy pair's thread, a child of hierChannel.
+var hierPairThread = hierThread
+
+// hierPairParent resolves the thread to the channel.
+func hierPairParent(raw string) (string, bool) {
+	if raw == hierPairThread {
+		return hierChannel, true
+	}
+	return "", false
+}
+
+// HierarchyPairUniverse is the smallest universe where eviction bears on
+// the re-publish trigger: two upgraded devices, a channel and a thread
+// under it, values 10 and 20, split publications. A device holding the
+// thread at 10 that reads the channel to 20 holds a dominated entry: the
+// split evicts it, and the trigger must compare what is published, not
+// the candidate before eviction (Eviction; Live Subscription and
+// Convergence).
+func HierarchyPairUniverse() Universe {
+	return Universe{
+		Name:     "hierarchy-pair",
+		Doc:      "in-flight network over a channel and a thread under it: 2 upgraded devices, values 10/20, 1 message per channel, split publications",
+		Devices:  []DeviceSpec{{ClientID: "d0", Parent: hierPairParent}, {ClientID: "d1", Parent: hierPairParent}},
+		Contexts: slices.Clone([]string{hierChannel, hierPairThread}),
+		Values:   []uint32{10, 20},
+		Depth:    4,
+		Network: &Network{Capacity: 1, Budget: &model.Budget{PlaintextBytes: 4096, MaxCoordinates: 2},
+			FrontierOnly: []string{hierChannel}, Rounds: 4},
+	}
+}

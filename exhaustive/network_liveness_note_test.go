@@ -1,0 +1,31 @@
+package exhaustive
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/model"
+)
+
+// livenessNoteRow is one run of the liveness check as NOTE.md's table
+// holds it.
+func livenessNoteRow(r *LivenessResult) string {
+	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %d / %d | %d / %d |", r.Universe, r.Rules, r.Status,
+		notefig.Commas(r.Roots), notefig.Commas(r.States), notefig.Commas(r.Edges), notefig.Commas(r.Publications),
+		notefig.Commas(r.Premise), r.Unfair, r.UnfairWithPublication, r.Fair, r.WithPublication)
+}
+
+// NOTE.md's liveness table is what the check computes.
+func TestLivenessNoteTable(t *testing.T) {
+	sec := noteSectionNamed(t, "## Liveness: no re-publish cycle")
+	for _, u := range LivenessUniverses() {
+		for _, rules := range []*model.Rules{model.Spec(), model.Proposed(), noSuppression(), beforeEviction()} {
+			res, err := Liveness(LivenessConfig{Universe: u, Rules: rules})
+			if err != nil {
+				t.Fatal(err)
+			}
+			noteRow(t, sec, livenessNoteRow(res))
+		}
+	}
+}
