@@ -57,9 +57,10 @@ func (r *runner) newLazySuite() *lazySuite {
 			c.Work = int64(len(c.Directed.Cube(first)))
 		case KindLoad:
 			c.Work = int64(r.opts.LoadCases) * loadStepsPerCase
-		case KindSimulate, KindHistory, KindCommunity:
-			// Bounded walks and the walk's small universe: cheap enough to
-			// run their control for their work.
+		case KindSimulate, KindHistory, KindCommunity, KindLiveness:
+			// Bounded walks, the walk's small universe and the liveness
+			// checks' pair universes: cheap enough to run their control for
+			// their work.
 			c.Work = r.controlFinding(c, r.opts.Ties[0]).Work
 		}
 		s.known = append(s.known, c)
