@@ -274,3 +274,6 @@ func appendArray(b *bytes.Buffer, vs []Value) error {
 	b.WriteByte(']')
 	return nil
 }
+
+// EncodeValue is one value's compact encoding, as a trace writes it.
+func EncodeValue(v Value) ([]byte, error) { return encodeValue(v) }
