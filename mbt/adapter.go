@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os/exec"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/nip-rs/harness/itf"
@@ -286,9 +285,3 @@ func DriveAll(argv []string, trs []*itf.Trace) (*Report, error) {
 	}
 	return r, nil
 }
-
-// WitnessName is the file name a divergence's witness is written under.
-func WitnessName(d *Divergence) string {
-	return "diverge-walk" + strconv.Itoa(d.Walk) + "-seed" + strconv.FormatUint(d.Seed, 10) + "-step" + strconv.Itoa(d.Step) + ".itf.json"
-}
-
