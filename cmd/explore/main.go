@@ -97,6 +97,7 @@ type options struct {
 	// cases is -diff -universe load's scenarios per relay profile.
 	cases int
 	sim   simOptions
+	itf   itfOptions
 	por   porOptions
 	store storeOptions
 	ckpt  checkpointOptions
@@ -140,16 +141,20 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	fs.StringVar(&o.check, "check", "", "liveness: instead of the safety checks, the liveness check of a network universe (network-pair and hierarchy-pair are built for it): no re-publish cycle without user actions under weak fairness on deliveries; prints the product graph's counts and writes a lasso witness on a violation")
 	fs.IntVar(&o.cases, "cases", mutants.DefaultLoadCases, "with -diff A,B -universe load: scenarios per relay profile")
 	o.sim.register(fs)
+	o.itf.register(fs)
 	o.por.register(fs)
 	o.store.register(fs)
 	o.ckpt.register(fs)
+	args, itfFile, itfErr := splitITFReplay(args)
+	o.itf.replay = itfFile
 	if code, done := c.Parse(args, stdout, stderr); done {
 		return nil, code, true
 	}
 	o.set = c.Set()
 	o.args = c.Flags.Args()
-	var err error
+	err := itfErr
 	switch {
+	case err != nil:
 	case len(o.args) > 0 && !o.sim.merge:
 		err = fmt.Errorf("unexpected arguments: %s (only -merge takes files)", strings.Join(o.args, " "))
 	case o.depth < 0:
@@ -203,6 +208,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return mergeSim(o, stdout, stderr)
 	case o.sim.shard != "" && (o.sim.walks == 0 || o.universe == history.UniverseName):
 		return usageError(stderr, errors.New("-shard splits the walks of -simulate on the explorer's universes (not an exhaustive search, a replay or the walk universe)"))
+	case o.itf.replay != "":
+		return replayITF(o.itf.replay, stdout, stderr)
 	case o.replay != "":
 		return replay(o, stdout, stderr)
 	case o.compare != "":

@@ -91,6 +91,11 @@ func simulate(o *options, stdout, stderr io.Writer) int {
 				Depth: len(res.Witness.Actions), Witness: res.Witness.JSON(), Text: text}
 		}
 		d.Ties = append(d.Ties, td)
+		if o.itf.dir != "" {
+			if err := writeITF(o.itf.dir, u, rules, t, to-from, from, s.steps, s.seed, stderr); err != nil {
+				return usageError(stderr, err)
+			}
+		}
 	}
 	d.SetStatus()
 	if o.json {

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/itf"
+	"github.com/nip-rs/harness/mbt"
+	"github.com/nip-rs/harness/model"
+)
+
+// itfOptions are the model-based trace flags: -simulate N -itf DIR writes
+// each walk as an ITF trace under DIR; -replay -itf FILE checks one trace
+// state by state against the model (package mbt).
+type itfOptions struct {
+	dir    string
+	replay string // the trace -replay -itf names
+}
+
+func (t *itfOptions) register(fs *flag.FlagSet) {
+	fs.StringVar(&t.dir, "itf", "", "with -simulate N on a network universe: write each walk as an ITF trace (what a client observes) under this directory; -replay -itf FILE checks such a trace against the model")
+}
+
+// splitITFReplay takes `-replay -itf FILE` out of the arguments (the flag
+// package would read -itf as -replay's file), returning FILE.
+func splitITFReplay(args []string) ([]string, string, error) {
+	for i, a := range args {
+		if (a == "-replay" || a == "--replay") && i+1 < len(args) && (args[i+1] == "-itf" || args[i+1] == "--itf") {
+			if i+2 >= len(args) {
+				return args, "", errors.New("-replay -itf needs a trace file")
+			}
+			return slices.Concat(args[:i], args[i+3:]), args[i+2], nil
+		}
+	}
+	return args, "", nil
+}
+
+// writeITF writes walks from..to-1 of the run under the tie policy as
+// traces named walk-<index>-<tie>.itf.json.
+func writeITF(dir string, u exhaustive.Universe, rules *model.Rules, tie model.TiePolicy, walks, from, steps int, seed uint64, stdout io.Writer) error {
+	r := rules.WithTie(tie)
+	trs, err := mbt.Traces(exhaustive.SimConfig{Universe: u, Rules: r, Walks: walks, From: from, Steps: steps, Seed: seed},
+		mbt.Run{Universe: u.Name, Rules: rules.Name, Tie: tie.String(), Seed: seed, Steps: steps})
+	if err != nil {
+		return fmt.Errorf("-itf: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, tr := range trs {
+		b, err := itf.Encode(tr)
+		if err != nil {
+			return err
+		}
+		name := filepath.Join(dir, fmt.Sprintf("walk-%04d-%s.itf.json", from+i, tie))
+		if err := os.WriteFile(name, b, 0o644); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "itf: %d traces (tie %s) in %s\n", len(trs), tie, dir)
+	return nil
+}
+
+// replayITF checks one trace against the model: exit 0 when every state
+// agrees, 1 at the first divergence (named by its step), 2 for a file
+// that is not a trace of a known universe.
+func replayITF(file string, stdout, stderr io.Writer) int {
+	f, err := os.Open(file)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	defer f.Close()
+	tr, err := itf.Read(f)
+	if err != nil {
+		return usageError(stderr, fmt.Errorf("%s: %w", file, err))
+	}
+	err = mbt.Check(cat, tr)
+	if d, ok := mbt.IsDivergence(err); ok {
+		fmt.Fprintf(stdout, "%s: diverges at step %d (%s): %s: trace has %s, the model has %s\n", file, d.Step, d.Action, d.Var, d.Want, d.Got)
+		return exitViolation
+	}
+	if err != nil {
+		return usageError(stderr, fmt.Errorf("%s: %w", file, err))
+	}
+	fmt.Fprintf(stdout, "%s: %d states agree with the model\n", file, len(tr.States))
+	return exitOK
+}

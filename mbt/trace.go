@@ -1,0 +1,243 @@
+package mbt
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/itf"
+	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/witnessfile"
+)
+
+// Run names the run a trace comes from, recorded in its #meta.
+type Run struct {
+	Universe string
+	Rules    string
+	Tie      string
+	Seed     uint64
+	Steps    int
+}
+
+// Traces runs walks From..From+Walks-1 of the simulation (cfg.Rules must be
+// the rules named run.Rules under run.Tie) and returns each as a trace.
+func Traces(cfg exhaustive.SimConfig, run Run) ([]*itf.Trace, error) {
+	walks, err := exhaustive.SimulateObserved(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var out []*itf.Trace
+	for _, w := range walks {
+		out = append(out, ToTrace(run, w))
+	}
+	return out, nil
+}
+
+// DeviceVar is the variable of device d.
+func DeviceVar(d int) string { return fmt.Sprintf("d%d", d) }
+
+// ToTrace is an observed walk as an ITF trace.
+func ToTrace(run Run, w exhaustive.ObservedWalk) *itf.Trace {
+	var legacy itf.Set
+	n := len(w.States[0].Devices)
+	vars := make([]string, 0, n+2)
+	for d, dv := range w.States[0].Devices {
+		vars = append(vars, DeviceVar(d))
+		if dv.Legacy {
+			legacy = append(legacy, itf.NewInt(int64(d)))
+		}
+	}
+	vars = append(vars, "inflight", "action")
+	t := &itf.Trace{
+		Meta: itf.Meta{Source: "explore -simulate", Description: fmt.Sprintf("walk %d of the simulation of universe %s from seed %d", w.Walk, run.Universe, run.Seed),
+			Extra: itf.Record{"universe": itf.Str(run.Universe), "rules": itf.Str(run.Rules), "tie": itf.Str(run.Tie),
+				"seed": itf.BigInt(newUint(run.Seed)), "walk": itf.NewInt(int64(w.Walk)), "steps": itf.NewInt(int64(run.Steps)), "legacy": legacy}},
+		Vars: vars,
+	}
+	for i, s := range w.States {
+		act := itf.Record{"action": itf.Str("init")}
+		if i > 0 {
+			act = actionValue(w.Actions[i-1])
+		}
+		vals := stateValues(s)
+		vals["action"] = act
+		t.States = append(t.States, itf.State{Index: i, Values: vals})
+	}
+	return t
+}
+
+// stateValues is an observed state's device and inflight variables.
+func stateValues(s exhaustive.Observed) itf.Record {
+	vals := itf.Record{}
+	for d, dv := range s.Devices {
+		vals[DeviceVar(d)] = deviceValue(dv.Contexts)
+	}
+	inflight := itf.Map{}
+	for _, ch := range s.InFlight {
+		var msgs itf.List
+		for _, b := range ch.Msgs {
+			msgs = append(msgs, blobValue(b))
+		}
+		inflight = append(inflight, itf.Pair{K: itf.Tup{itf.NewInt(int64(ch.From)), itf.NewInt(int64(ch.To))}, V: msgs})
+	}
+	vals["inflight"] = inflight
+	return vals
+}
+
+func deviceValue(cs []exhaustive.CtxObserved) itf.Map {
+	m := itf.Map{}
+	for _, c := range cs {
+		m = append(m, itf.Pair{K: itf.Str(c.Ctx), V: itf.Record{"effective": itf.NewInt(int64(c.Effective)), "live": itf.Bool(c.Live)}})
+	}
+	return m
+}
+
+func blobValue(b model.Blob) itf.Record {
+	es := itf.Map{}
+	for _, e := range b.Contexts {
+		es = append(es, itf.Pair{K: itf.Str(e.Key), V: itf.NewInt(int64(e.Value))})
+	}
+	// No client id: the network world interns blobs by their entries
+	// (client ids all have one length and change no behaviour), so the id a
+	// message would show is not part of the state. A delivery names its
+	// sender instead.
+	return itf.Record{"contexts": es}
+}
+
+func actionValue(a witnessfile.Action) itf.Record {
+	r := itf.Record{"action": itf.Str(a.Action)}
+	for name, p := range map[string]*int{"device": a.Device, "from": a.From, "to": a.To} {
+		if p != nil {
+			r[name] = itf.NewInt(int64(*p))
+		}
+	}
+	if a.Ctx != "" {
+		r["ctx"] = itf.Str(a.Ctx)
+	}
+	if a.Value != 0 {
+		r["value"] = itf.NewInt(int64(a.Value))
+	}
+	if a.Msg != 0 {
+		r["msg"] = itf.NewInt(int64(a.Msg))
+	}
+	return r
+}
+
+// Walk is what a trace says about its run, read back.
+type Walk struct {
+	Run     Run
+	Walk    int
+	Legacy  []int
+	Devices int
+	Actions []witnessfile.Action
+}
+
+// Parse reads a trace of this package back: its run and its actions. A
+// trace missing what Check needs is an error naming what.
+func Parse(t *itf.Trace) (*Walk, error) {
+	w := &Walk{}
+	ex := t.Meta.Extra
+	var err error
+	str := func(k string) string {
+		v, ok := ex[k].(itf.Str)
+		if !ok && err == nil {
+			err = fmt.Errorf("#meta %s: want a string", k)
+		}
+		return string(v)
+	}
+	num := func(k string, lo, hi int64) int64 {
+		v, ok := ex[k].(itf.Int)
+		n, fits := v.Int64()
+		if (!ok || !fits || n < lo || n > hi) && err == nil {
+			err = fmt.Errorf("#meta %s: want an integer in %d..%d", k, lo, hi)
+		}
+		return n
+	}
+	w.Run.Universe, w.Run.Rules, w.Run.Tie = str("universe"), str("rules"), str("tie")
+	w.Walk = int(num("walk", 0, 1<<31))
+	w.Run.Steps = int(num("steps", 1, witnessfile.MaxDepth))
+	if s, ok := ex["seed"].(itf.Int); ok && s.Big().Sign() >= 0 && s.Big().IsUint64() {
+		w.Run.Seed = s.Big().Uint64()
+	} else if err == nil {
+		err = fmt.Errorf("#meta seed: want an unsigned 64-bit integer")
+	}
+	if err != nil {
+		return nil, err
+	}
+	for d := 0; slices.Contains(t.Vars, DeviceVar(d)); d++ {
+		w.Devices++
+	}
+	if w.Devices == 0 || !slices.Contains(t.Vars, "inflight") || !slices.Contains(t.Vars, "action") {
+		return nil, fmt.Errorf("vars %v: want d0.., inflight and action", t.Vars)
+	}
+	if ls, ok := ex["legacy"].(itf.Set); ok {
+		for _, l := range ls {
+			n, ok := l.(itf.Int)
+			d, fits := n.Int64()
+			if !ok || !fits || d < 0 || d >= int64(w.Devices) {
+				return nil, fmt.Errorf("#meta legacy: %v is not a device", l)
+			}
+			w.Legacy = append(w.Legacy, int(d))
+		}
+	} else {
+		return nil, fmt.Errorf("#meta legacy: want a set of devices")
+	}
+	if len(t.States) == 0 {
+		return nil, fmt.Errorf("no states")
+	}
+	for i, s := range t.States[1:] {
+		a, err := readAction(s.Values["action"])
+		if err != nil {
+			return nil, fmt.Errorf("state %d action: %v", i+1, err)
+		}
+		w.Actions = append(w.Actions, a)
+	}
+	return w, nil
+}
+
+func readAction(v itf.Value) (witnessfile.Action, error) {
+	var a witnessfile.Action
+	r, ok := v.(itf.Record)
+	if !ok {
+		return a, fmt.Errorf("want a record")
+	}
+	for k, f := range r {
+		switch k {
+		case "action", "ctx":
+			s, ok := f.(itf.Str)
+			if !ok {
+				return a, fmt.Errorf("%s: want a string", k)
+			}
+			if k == "action" {
+				a.Action = string(s)
+			} else {
+				a.Ctx = string(s)
+			}
+		case "device", "from", "to", "value", "msg":
+			n, ok := f.(itf.Int)
+			x, fits := n.Int64()
+			if !ok || !fits || x < 0 || x > 1<<32-1 {
+				return a, fmt.Errorf("%s: want a small non-negative integer", k)
+			}
+			i := int(x)
+			switch k {
+			case "device":
+				a.Device = &i
+			case "from":
+				a.From = &i
+			case "to":
+				a.To = &i
+			case "value":
+				a.Value = uint32(x)
+			case "msg":
+				a.Msg = i
+			}
+		default:
+			return a, fmt.Errorf("unknown member %q", k)
+		}
+	}
+	if a.Action == "" {
+		return a, fmt.Errorf("no action name")
+	}
+	return a, nil
+}
