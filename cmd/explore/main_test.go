@@ -75,6 +75,9 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"-bogus"},
 		{"extra"},
 		{"-replay", "/nonexistent/witness.json"},
+		{"-universe", "network-whole", "-itf", "/nonexistent"},
+		{"-replay", "-itf"},
+		{"-replay", "-itf", "/nonexistent/trace.itf.json"},
 	}
 	for _, args := range tests {
 		if code, out, errOut := runCLI(t, args...); code != exitUsage || errOut == "" {
