@@ -125,8 +125,8 @@ func ScanTests(root string) (map[string]bool, error) {
 
 // pinnedRE reads the first line of a pinned witness: an explorer or a
 // directed witness names its invariant and where it was found; a load
-// witness names its check.
-var pinnedRE = regexp.MustCompile(`^(?:witness (\S+): (?:directed check (\S+)|universe ([^+,\s]+)\S*),|check (\w+), )`)
+// witness names its check; a liveness lasso its universe.
+var pinnedRE = regexp.MustCompile(`^(?:witness (\S+): (?:directed check (\S+)|universe ([^+,\s]+)\S*),|check (\w+), |liveness lasso: universe ([^,\s]+),)`)
 
 // readPinned adds what each pinned witness file shows a mutant caught by.
 func (c *Catalogue) readPinned(dir string) error {
@@ -154,6 +154,8 @@ func (c *Catalogue) readPinned(dir string) error {
 			return fmt.Errorf("%s: first line %q names no check", f, first)
 		}
 		switch {
+		case m[5] != "":
+			set["liveness:"+m[5]] = true
 		case m[4] != "":
 			set["load:"+m[4]] = true
 		case m[2] != "":
