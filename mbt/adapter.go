@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os/exec"
 	"slices"
 	"time"
@@ -45,57 +46,12 @@ func Drive(argv []string, t *itf.Trace) error {
 			hosted = append(hosted, DeviceVar(d))
 		}
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	stdin, err := cmd.StdinPipe()
+	cl, err := startClient(argv)
 	if err != nil {
 		return err
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("start client: %w", err)
-	}
-	defer func() {
-		stdin.Close()
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	}()
-	lines := make(chan []byte)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(nil, 16<<20)
-		for sc.Scan() {
-			lines <- slices.Clone(sc.Bytes())
-		}
-		close(lines)
-	}()
-	ask := func(step int, msg map[string]any) (*answer, error) {
-		msg["step"] = step
-		b, _ := json.Marshal(msg) // maps of plain values always marshal
-		if _, err := stdin.Write(append(b, '\n')); err != nil {
-			return nil, fmt.Errorf("step %d: write to client: %v (stderr: %s)", step, err, stderr.String())
-		}
-		select {
-		case line, ok := <-lines:
-			if !ok {
-				return nil, fmt.Errorf("step %d: the client exited without answering (stderr: %s)", step, stderr.String())
-			}
-			var a answer
-			if err := json.Unmarshal(line, &a); err != nil || a.Step == nil || a.Devices == nil {
-				return nil, fmt.Errorf("step %d: the client's answer is not {\"step\", \"devices\"}: %.200s", step, line)
-			}
-			if *a.Step != step {
-				return nil, fmt.Errorf("step %d: the client answered step %d", step, *a.Step)
-			}
-			return &a, nil
-		case <-time.After(lineTimeout):
-			return nil, fmt.Errorf("step %d: no answer within %s", step, lineTimeout)
-		}
-	}
+	defer cl.close()
+	ask := cl.ask
 	compare := func(k int, a *answer) error {
 		for _, dv := range hosted {
 			want, err := viewOf(t.States[k].Values[dv])
@@ -259,6 +215,76 @@ func viewJSON(v map[string]ctxView) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// client is one client process spoken to by the adapter protocol.
+type client struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stderr *bytes.Buffer
+	lines  chan []byte
+}
+
+// startClient starts the process argv with its standard input and output
+// piped to the protocol.
+func startClient(argv []string) (*client, error) {
+	if len(argv) == 0 {
+		return nil, fmt.Errorf("no client command")
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	cl := &client{cmd: cmd, stdin: stdin, stderr: &bytes.Buffer{}, lines: make(chan []byte)}
+	cmd.Stderr = cl.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start client: %w", err)
+	}
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 16<<20)
+		for sc.Scan() {
+			cl.lines <- slices.Clone(sc.Bytes())
+		}
+		close(cl.lines)
+	}()
+	return cl, nil
+}
+
+func (cl *client) close() {
+	cl.stdin.Close()
+	_ = cl.cmd.Process.Kill()
+	_ = cl.cmd.Wait()
+}
+
+// ask sends one line for step and reads the client's answer to it.
+func (cl *client) ask(step int, msg map[string]any) (*answer, error) {
+	msg["step"] = step
+	b, _ := json.Marshal(msg) // maps of plain values always marshal
+	if _, err := cl.stdin.Write(append(b, '\n')); err != nil {
+		return nil, fmt.Errorf("step %d: write to client: %v (stderr: %s)", step, err, cl.stderr.String())
+	}
+	select {
+	case line, ok := <-cl.lines:
+		if !ok {
+			return nil, fmt.Errorf("step %d: the client exited without answering (stderr: %s)", step, cl.stderr.String())
+		}
+		var a answer
+		if err := json.Unmarshal(line, &a); err != nil || a.Step == nil || a.Devices == nil {
+			return nil, fmt.Errorf("step %d: the client's answer is not {\"step\", \"devices\"}: %.200s", step, line)
+		}
+		if *a.Step != step {
+			return nil, fmt.Errorf("step %d: the client answered step %d", step, *a.Step)
+		}
+		return &a, nil
+	case <-time.After(lineTimeout):
+		return nil, fmt.Errorf("step %d: no answer within %s", step, lineTimeout)
+	}
 }
 
 // Report is a run of simulated walks through a client.

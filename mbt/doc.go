@@ -47,4 +47,39 @@
 // that step as a replayable witness. A client that exits, answers out of
 // turn or writes a line that is not such an answer is reported as an
 // error, not as a divergence.
+// # Logs
+//
+// A client can also be checked on what it logged by itself (Validate,
+// `explore -validate LOG`). A log is NDJSON, one record per line, written
+// with the adapter protocol's own messages: the first line is the init line
+// {"step": 0, "init": {"devices": ["d0", "d1"]}} naming the devices the
+// client hosts; each later line is one thing a hosted device did:
+//
+//	{"step": i, "device": "d0", "action": {"action": "mark_read", "ctx": "c0", "value": 10}}
+//	{"step": i, "device": "d1", "received": {"client_id": "d0", "contexts": {"c0": 10}}}
+//	{"step": i, "device": "d0", "published": {"contexts": {"c0": 10}}}
+//
+// "received" is the protocol's "deliver" object (client_id, the sending
+// device, may be left out); "published" is one blob or a list of them, one
+// per coordinate part. Any record may add "state": the device's view after
+// it, as the protocol's answer gives it ({"c0": {"effective": 10, "live":
+// false}}, contexts read or live only). Steps increase; unknown members,
+// a second kind on a line or a device the init line does not host make
+// the log malformed, and so does anything past MaxLogBytes or
+// MaxLogRecords.
+//
+// A behaviour explains the log when each record is one transition of the
+// model for its device (an action; a receipt is the delivery or duplicate
+// of a message in flight to it with exactly the logged entries; a
+// publication is the device's canonical publication there) after which
+// the device shows the logged state, and between records any number of
+// silent steps: every publication (a client need not log them, and the
+// protocol does not send them), every drop, and every step of a device the
+// log does not host. A hosted device's actions and receipts are never
+// silent. The search is breadth-first over the model's concrete states
+// consistent with the log so far, to a fixpoint of silent steps, in
+// transition order; a record no state allows is reported with what the
+// model allows there and the log up to it, and a search past its bound of
+// states is unknown. By default the universe is network-pair
+// (PairUniverse), where the client hosts both devices.
 package mbt

@@ -98,6 +98,7 @@ type options struct {
 	cases int
 	sim   simOptions
 	itf   itfOptions
+	valid validateOptions
 	por   porOptions
 	store storeOptions
 	ckpt  checkpointOptions
@@ -142,6 +143,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	fs.IntVar(&o.cases, "cases", mutants.DefaultLoadCases, "with -diff A,B -universe load: scenarios per relay profile")
 	o.sim.register(fs)
 	o.itf.register(fs)
+	o.valid.register(fs)
 	o.por.register(fs)
 	o.store.register(fs)
 	o.ckpt.register(fs)
@@ -210,6 +212,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, errors.New("-shard splits the walks of -simulate on the explorer's universes (not an exhaustive search, a replay or the walk universe)"))
 	case o.itf.dir != "" && o.sim.walks == 0:
 		return usageError(stderr, errors.New("-itf DIR writes the walks of -simulate N (or -replay -itf FILE checks a trace)"))
+	case o.valid.log != "":
+		return validateLog(o.valid.log, o.universe, o.rules, stdout, stderr)
 	case o.itf.replay != "":
 		return replayITF(o.itf.replay, stdout, stderr)
 	case o.replay != "":

@@ -1,0 +1,70 @@
+package mbt
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/nip-rs/harness/itf"
+)
+
+// RecordLog drives a client process (argv, speaking the adapter protocol)
+// through a trace, as Drive does, and returns the log the client's side
+// would write: the init line, then per line sent, the same line with
+// "deliver" named "received" and the device's answered view as "state".
+// Nothing is compared with the trace: the log is for Validate, which
+// knows only what a client knows (no legacy device's actions, no
+// publications, no drops).
+func RecordLog(argv []string, t *itf.Trace) ([]byte, error) {
+	w, err := Parse(t)
+	if err != nil {
+		return nil, err
+	}
+	var hosted []string
+	for d := range w.Devices {
+		if !slices.Contains(w.Legacy, d) {
+			hosted = append(hosted, DeviceVar(d))
+		}
+	}
+	cl, err := startClient(argv)
+	if err != nil {
+		return nil, err
+	}
+	defer cl.close()
+	var out bytes.Buffer
+	line := func(v map[string]any) {
+		b, _ := json.Marshal(v) // maps of plain values always marshal
+		out.Write(append(b, '\n'))
+	}
+	if _, err := cl.ask(0, map[string]any{"init": map[string]any{"devices": hosted}}); err != nil {
+		return nil, err
+	}
+	line(map[string]any{"step": 0, "init": map[string]any{"devices": hosted}})
+	for k := 1; k < len(t.States); k++ {
+		msg, err := stepMessage(t, w, k)
+		if err != nil {
+			return nil, err
+		}
+		if msg == nil {
+			continue
+		}
+		a, err := cl.ask(k, msg)
+		if err != nil {
+			return nil, err
+		}
+		dev, _ := msg["device"].(string)
+		view, ok := a.Devices[dev]
+		if !ok {
+			return nil, fmt.Errorf("step %d: the client's answer has no device %s", k, dev)
+		}
+		rec := map[string]any{"step": k, "device": dev, "state": view}
+		if d, ok := msg["deliver"]; ok {
+			rec["received"] = d
+		} else {
+			rec["action"] = msg["action"]
+		}
+		line(rec)
+	}
+	return out.Bytes(), nil
+}
