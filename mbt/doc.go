@@ -80,6 +80,6 @@
 // consistent with the log so far, to a fixpoint of silent steps, in
 // transition order; a record no state allows is reported with what the
 // model allows there and the log up to it, and a search past its bound of
-// states is unknown. By default the universe is network-pair
+// states is unknown. By default the universe is validate-pair
 // (PairUniverse), where the client hosts both devices.
 package mbt

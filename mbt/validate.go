@@ -361,7 +361,7 @@ func publicationText(bs []model.Blob) string {
 // behaviour can exceed the search's bound (the verdict is then unknown).
 func PairUniverse() exhaustive.Universe {
 	u := exhaustive.NetworkWholeUniverse()
-	u.Name = "network-pair"
+	u.Name = "validate-pair"
 	u.Doc = "in-flight network, whole publications: 2 upgraded devices, c0/c1, values 10/20, 2 messages per channel"
 	u.Devices = u.Devices[:2]
 	n := *u.Network

@@ -248,7 +248,7 @@ func TestMalformedLogNamesLine(t *testing.T) {
 	}
 	// A hosted device the universe lacks, or that runs the legacy client,
 	// is refused as malformed too, naming the init line.
-	for _, u := range []string{"network-pair", "network-whole"} {
+	for _, u := range []string{"validate-pair", "network-whole"} {
 		lg, err := ReadLog(strings.NewReader(`{"step": 0, "init": {"devices": ["d2"]}}` + "\n"))
 		if err != nil {
 			t.Fatal(err)

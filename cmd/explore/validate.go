@@ -19,7 +19,7 @@ type validateOptions struct {
 }
 
 func (v *validateOptions) register(fs *flag.FlagSet) {
-	fs.StringVar(&v.log, "validate", "", fmt.Sprintf("check a client's NDJSON log (at most %d bytes) against the model: exit 0 when some behaviour explains it, 1 at the first record none allows, 2 for a malformed log, 3 when the search bound is hit; in -universe network-pair unless a network universe is named", mbt.MaxLogBytes))
+	fs.StringVar(&v.log, "validate", "", fmt.Sprintf("check a client's NDJSON log (at most %d bytes) against the model: exit 0 when some behaviour explains it, 1 at the first record none allows, 2 for a malformed log, 3 when the search bound is hit; in -universe validate-pair unless a network universe is named", mbt.MaxLogBytes))
 }
 
 // validateLog runs -validate with the universe and rules the flags name.

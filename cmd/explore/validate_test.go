@@ -20,9 +20,9 @@ func TestValidateCommand(t *testing.T) {
 		want      string
 	}{
 		{"good", init + act + `{"step": 2, "device": "d1", "received": {"client_id": "d0", "contexts": {"c0": 10}}, "state": {"c0": {"effective": 10, "live": false}}}` + "\n",
-			exitOK, "explained in universe network-pair: 2 records"},
+			exitOK, "explained in universe validate-pair: 2 records"},
 		{"bad", init + act + `{"step": 2, "device": "d1", "received": {"client_id": "d0", "contexts": {"c0": 20}}}` + "\n",
-			exitViolation, "unexplained in universe network-pair at line 3 (step 2, d1, received)"},
+			exitViolation, "unexplained in universe validate-pair at line 3 (step 2, d1, received)"},
 		{"malformed", init + act + "{\"step\": 2\n", exitUsage, "log line 3"},
 	} {
 		f := filepath.Join(dir, c.name+".ndjson")
