@@ -110,9 +110,17 @@ func pageBound(cfg Config) int {
 
 // round is the round transition and its checks.
 func (w *World) round(s state, rt roundTrans) (state, []search.Finding) {
+	n, _, fs := w.roundProgress(s, rt)
+	return n, fs
+}
+
+// roundProgress is round with the round's own account of itself, which
+// the walk's liveness check reads (a round that refused to start reports
+// itself failed).
+func (w *World) roundProgress(s state, rt roundTrans) (state, Progress, []search.Finding) {
 	rr, err := w.runRound(s, rt)
 	if err != nil {
-		return s, []search.Finding{{Inv: InvTerminates, Detail: "the round refused to start: " + err.Error()}}
+		return s, Progress{Failed: true}, []search.Finding{{Inv: InvTerminates, Detail: "the round refused to start: " + err.Error()}}
 	}
 	n, prog, u := rr.post, rr.progress, w.U
 	// A round that reports a second it could not prove complete (a relay
@@ -198,7 +206,7 @@ repeat:
 			add(InvHeal, "a repeated quiet catch-up left the hole %s unrepaired and moved nothing (cursor %s)", ints(hole), post)
 		}
 	}
-	return n, fs
+	return n, prog, fs
 }
 
 // wasted returns the first page whose window meets the region the saved

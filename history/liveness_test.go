@@ -1,0 +1,133 @@
+package history
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/search"
+)
+
+// neverSealed is Spec with a bottomed older page that never seals the
+// channel: every state it reaches is right, so only the liveness check
+// sees that its walk never ends.
+func neverSealed() *Rules {
+	r := Spec()
+	r.Name = "never-sealed"
+	r.Exhausted = func(int, bool) bool { return false }
+	return r
+}
+
+// livenessRuns are the runs NOTE.md pins: the default universe at depth
+// 5, the plateau and backdate variants at their gate depths, under the
+// document's rules, Healing and the proposal; and the mutant at depth 3.
+func livenessRuns() []struct {
+	name  string
+	u     UniverseConfig
+	rules *Rules
+} {
+	type run = struct {
+		name  string
+		u     UniverseConfig
+		rules *Rules
+	}
+	var out []run
+	def := DefaultUniverse()
+	def.Depth = 5
+	us := []NamedUniverse{{"default", def}}
+	for _, v := range GateVariants() {
+		if v.Name == "plateau" || v.Name == "backdate" {
+			us = append(us, v)
+		}
+	}
+	for _, v := range us {
+		for _, r := range []*Rules{Spec(), Healing(), Proposed()} {
+			out = append(out, run{v.Name, v.U, r})
+		}
+	}
+	def.Depth = 3
+	return append(out, run{"default", def, neverSealed()})
+}
+
+func livenessRow(r *LivenessResult) string {
+	return fmt.Sprintf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %d |", r.Universe, r.Depth, r.Rules, r.Status,
+		notefig.Commas(r.Roots), notefig.Commas(r.States), notefig.Commas(r.Edges), notefig.Commas(r.Ends),
+		notefig.Commas(r.InProgress), r.Cyclic)
+}
+
+// TestWalkLivenessNoteTable: NOTE.md's table is what the check computes,
+// every run met its premise, and every lasso replays under its rules.
+func TestWalkLivenessNoteTable(t *testing.T) {
+	sec := notefig.Section(t, "## Liveness: every walk ends")
+	for _, run := range livenessRuns() {
+		res, err := Liveness(run.name, run.u, run.rules, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		notefig.RequireLine(t, sec, livenessRow(res))
+		if res.InProgress == 0 || res.Components == 0 {
+			t.Errorf("%s/%s: nothing tested", run.name, run.rules.Name)
+		}
+		if (res.Status == search.StatusViolation) != (res.Witness != nil) {
+			t.Errorf("%s/%s: status %v with witness %v", run.name, run.rules.Name, res.Status, res.Witness != nil)
+		}
+		if res.Witness != nil {
+			if _, err := ReplayLasso(res.Witness, run.rules); err != nil {
+				t.Errorf("%s/%s: the lasso does not replay: %v", run.name, run.rules.Name, err)
+			}
+		}
+	}
+}
+
+// TestNeverSealedOnlyLiveness: the mutant trips no safety check of the
+// walk in the universes a mutant of the document's rules is explored in,
+// and the liveness check's lasso holds under it and not under the
+// document's rules.
+func TestNeverSealedOnlyLiveness(t *testing.T) {
+	ov := OverlapUniverse()
+	ov.Depth = 4
+	for _, u := range []UniverseConfig{DefaultUniverse(), ov} {
+		out, err := Explore(u, neverSealed(), ReportGate, 0, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Witness != nil {
+			t.Fatalf("a safety check caught the mutant: %s %s", out.Witness.Invariant, out.Witness.Detail)
+		}
+	}
+	u := DefaultUniverse()
+	u.Depth = 3
+	res, err := Liveness("default", u, neverSealed(), 0)
+	if err != nil || res.Witness == nil {
+		t.Fatalf("the liveness check missed the mutant: %v", err)
+	}
+	text, err := ReplayLasso(res.Witness, neverSealed())
+	if err != nil || !strings.Contains(text, "the loop returns to its first state") {
+		t.Fatalf("replay: %v\n%s", err, text)
+	}
+	if _, err := ReplayLasso(res.Witness, Spec()); err == nil {
+		t.Error("the mutant's lasso also holds under the document's rules")
+	}
+}
+
+// TestReplayLassoRejects: a loop that does not close, and a round that
+// ends the walk, are refused with the step named.
+func TestReplayLassoRejects(t *testing.T) {
+	u := DefaultUniverse()
+	u.Depth = 3
+	res, err := Liveness("default", u, neverSealed(), 0)
+	if err != nil || res.Witness == nil {
+		t.Fatal("no lasso to alter")
+	}
+	open := *res.Witness
+	open.Loop = append([]int{tPublish0}, open.Loop...)
+	if _, err := ReplayLasso(&open, neverSealed()); err == nil || !strings.Contains(err.Error(), "not a round") {
+		t.Errorf("a publication inside the loop: %v", err)
+	}
+	empty := *res.Witness
+	empty.Loop = nil
+	if _, err := ReplayLasso(&empty, neverSealed()); err == nil {
+		t.Error("an empty loop replayed")
+	}
+}
