@@ -454,3 +454,30 @@ func TestCheckProfilesCoverCatalogue(t *testing.T) {
 		}
 	}
 }
+
+// TestSilentRelayConformsNowhere: a relay that accepts every write but
+// answers no REQ at all gives the probe nothing to judge: no check may
+// conform, and answers-valid, which judges the answers read, says that
+// none was read.
+func TestSilentRelayConformsNowhere(t *testing.T) {
+	r := newFaultRelay(fault{silentREQ: func(nostr.Filter) bool { return true }})
+	rep, err := relaycheck.Probe(context.Background(), "ws://fault", profileOpts(r.dial))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range rep.Checks {
+		if c.Verdict == conf {
+			t.Errorf("%s conforms against a relay that answers nothing: %s", c.ID, c.Detail)
+		}
+		if c.ID == "answers-valid" {
+			found = true
+			if c.Verdict != unkn || !strings.Contains(c.Detail, "no answer was read") {
+				t.Errorf("answers-valid: %s (%s), want unknown: no answer was read", c.Verdict, c.Detail)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("the probe ran no answers-valid check")
+	}
+}
