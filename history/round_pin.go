@@ -94,6 +94,8 @@ func (r *Round) afterPin(ps *pageState, s PageSummary) {
 		// not a second no question could prove, only one this round did
 		// not reach. The page counts as incomplete and a later round
 		// goes on; the round states nothing about the second (H10).
+		// Under PinHeld the later round starts above what this one
+		// stored of the second, so the rounds reach its end.
 		r.progress.Unproven++
 		r.pin.full.Complete = false
 	case s.Complete && !r.pin.probed && r.pin.origin != ps.page.Window && r.rules.ProveCap():
