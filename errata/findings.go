@@ -200,7 +200,8 @@ func catalogue() []Finding {
 		{ID: "pin-shared-second", Severity: FalseComplete, Layer: LayerHistory, Document: History, Section: "3. A channel round over page subscriptions",
 			Says:  "A page's next page asks until the page's oldest created_at minus one second.",
 			Wrong: "Wraps sharing the oldest second of a full page beyond what the page held are skipped, while the cursor claims the second.",
-			Proposal: "When a page is full, its oldest second MUST be asked again pinned (since = until = that second) with the limit raised by the wraps already held there, until a pinned answer is proven short. " +
+			Proposal: "When a page is full, its oldest second MUST be asked again pinned (since = until = that second) with the limit raised by every wrap the client already holds at that second, earlier rounds' included, until a pinned answer is proven short; " +
+				"a second still full when the round's raised limits are spent leaves the page incomplete, and the next round asks it above what it then holds. " +
 				"A short pinned answer that proves nothing (the relay's cap unknown above it) MUST be proven by asking the page it came from again at the pinned limit, where the relay sends more if its cap is above that answer; a second still unproven makes the page incomplete and is reported.",
 			Where: "ties", Invariant: "H4-no-gap", Without: "H12"},
 		{ID: "cap-detection", Severity: FalseComplete, Layer: LayerHistory, Document: History, Section: "3. A channel round over page subscriptions",

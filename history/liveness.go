@@ -32,7 +32,8 @@ import (
 // answered every page it was asked, and every cycle is fair. A round
 // whose pinned second stays full once its budget of raised limits is
 // spent reports nothing of the second (a later round is to go on), so it
-// does not end the walk: that is the claim this check tests.
+// does not end the walk: that is the claim this check tests (it holds
+// under PinHeld, which starts the later round above what was stored).
 
 // LivenessResult is one run of Liveness.
 type LivenessResult struct {

@@ -131,3 +131,47 @@ func TestReplayLassoRejects(t *testing.T) {
 		t.Error("an empty loop replayed")
 	}
 }
+
+// pinRestarts is the proposal with its pin back to the page's own count
+// at the second (PinHeld off): every round asks a wide second at the
+// same limits.
+func pinRestarts() *Rules {
+	r := Proposed()
+	r.Name = "pin-restarts"
+	r.PinHeld = Spec().PinHeld
+	return r
+}
+
+// TestPinRestartsOnlyLiveness: with PinHeld reverted the backdate
+// variant at its gate depth trips no safety check, and the liveness check
+// finds a lasso that replays under the reverted rule and not under the
+// proposal, where the next round asks the second above what it holds.
+func TestPinRestartsOnlyLiveness(t *testing.T) {
+	var u UniverseConfig
+	for _, v := range GateVariants() {
+		if v.Name == "backdate" {
+			u = v.U
+		}
+	}
+	if u.Depth == 0 {
+		t.Fatal("no backdate variant")
+	}
+	out, err := Explore(u, pinRestarts(), ReportGate, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Witness != nil {
+		t.Fatalf("a safety check caught the mutant: %s %s", out.Witness.Invariant, out.Witness.Detail)
+	}
+	res, err := Liveness("backdate", u, pinRestarts(), 0)
+	if err != nil || res.Witness == nil {
+		t.Fatalf("the liveness check missed the mutant: %v", err)
+	}
+	text, err := ReplayLasso(res.Witness, pinRestarts())
+	if err != nil || !strings.Contains(text, "the loop returns to its first state") {
+		t.Fatalf("replay: %v\n%s", err, text)
+	}
+	if _, err := ReplayLasso(res.Witness, Proposed()); err == nil {
+		t.Error("the mutant's lasso also holds under the proposal")
+	}
+}

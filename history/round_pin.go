@@ -1,5 +1,7 @@
 package history
 
+import "math"
+
 // The pinned re-ask of a page's oldest second (rules with Pin): the
 // same-second safe boundary the proposed rules add to the document's walk,
 // and the probe that proves a short pinned answer (rules with ProveCap).
@@ -23,12 +25,24 @@ type pinState struct {
 // summary is s: the limit is raised by the wraps already held there, and
 // each relay's count of wraps of that second is kept to check its answer.
 func (r *Round) startPin(ps *pageState, s PageSummary) {
-	r.pin = pinState{on: true, full: s, origin: ps.page.Window, limit: r.cfg.PageWraps + s.AtOldest, tries: 1, sent: make([]int, len(r.out))}
+	held := s.AtOldest
+	if r.rules.PinHeld() {
+		held = max(held, r.heldAt(s.OldestMs))
+	}
+	r.pin = pinState{on: true, full: s, origin: ps.page.Window, limit: r.cfg.PageWraps + held, tries: 1, sent: make([]int, len(r.out))}
 	for _, i := range ps.page.Relays {
 		if ps.readable[i] > 0 && ps.low[i] == s.OldestMs {
 			r.pin.sent[i] = ps.atLow[i]
 		}
 	}
+}
+
+// heldAt is how many wraps the store holds at second t: what earlier
+// rounds' pins read of it survives in the store, so the next pin starts
+// above it. The limit only sizes the question; the count is bounded by
+// the wraps of one second.
+func (r *Round) heldAt(t int64) int {
+	return len(r.store.Query(Window{HasSince: true, SinceMs: t, HasUntil: true, UntilMs: t}, math.MaxInt))
 }
 
 // pinPage is the page the pin asks next: the pinned second, or the probe
@@ -80,6 +94,8 @@ func (r *Round) afterPin(ps *pageState, s PageSummary) {
 		// not a second no question could prove, only one this round did
 		// not reach. The page counts as incomplete and a later round
 		// goes on; the round states nothing about the second (H10).
+		// Under PinHeld the later round starts above what this one
+		// stored of the second, so the rounds reach its end.
 		r.progress.Unproven++
 		r.pin.full.Complete = false
 	case s.Complete && !r.pin.probed && r.pin.origin != ps.page.Window && r.rules.ProveCap():

@@ -96,6 +96,13 @@ type Rules struct {
 	// shown a cap above its pinned answer, which proves the second whole.
 	// false: the second is reported unproven at once.
 	ProveCap func() bool
+	// PinHeld: the pin's first limit is raised by every wrap the store
+	// already holds at the second (earlier rounds' pins included), not
+	// only those the page read back. A second wider than one round's
+	// raised limits reach is then asked higher by each later round, as
+	// each round that left it full stored more of it; false restarts
+	// every round at the same limits, and the walk never ends there.
+	PinHeld func() bool
 	// Stray is what a wrap delivered outside the page's window means for
 	// its relay: Wait ignores the wrap (the relay stays in the walk), Refuse
 	// takes it as evidence that the relay ignores filters.
@@ -168,6 +175,7 @@ func Spec() *Rules {
 		},
 		Pin:         func(PageSummary) bool { return false },
 		ProveCap:    func() bool { return false },
+		PinHeld:     func() bool { return false },
 		Stray:       func() Settle { return Wait },
 		Impossible:  func(int64) bool { return false },
 		Ceiling:     func(int64, int64) (int64, bool) { return 0, false },
@@ -197,6 +205,10 @@ func Healing() *Rules {
 //     already held there, until a pinned page is proven short (Pin);
 //     a short pinned answer that proves nothing is proven by the page it
 //     came from asked again at the pinned limit (ProveCap);
+//   - pin from the store: the pin's first limit is raised by every wrap
+//     the store holds at the second, so a second still full when one
+//     round's raised limits are spent is asked higher by the next round
+//     rather than at the same limits forever (PinHeld);
 //   - cap detection: a short answer proves a relay bottomed out only when
 //     the relay is known to honour the limit (a capability record, or an
 //     earlier page it filled), or it delivered fewer than it did to a page
@@ -215,6 +227,7 @@ func Proposed() *Rules {
 	r.Name = "proposed"
 	r.Pin = func(s PageSummary) bool { return !s.Bottomed && s.Count > 0 }
 	r.ProveCap = func() bool { return true }
+	r.PinHeld = func() bool { return true }
 	r.Bottomed = func(delivered, limit int, k Capacity) bool {
 		return delivered == 0 || (delivered < limit && (limit <= k.Honours || delivered < k.Seen))
 	}
