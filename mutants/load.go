@@ -20,7 +20,7 @@ import (
 // cases per profile drawn from the project's seeded generator
 // (props.Seeded) of Options.Seed.
 const (
-	CheckLoadSoundness = "load:soundness"
+	CheckLoadSoundness   = "load:soundness"
 	CheckLoadQuiescent   = "load:quiescent"
 	CheckLoadTermination = "load:termination"
 )
