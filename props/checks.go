@@ -186,6 +186,8 @@ type Property func(src Source) (*Witness, []string, error)
 // installations' writes, foreign writes, deletions, lapses, further
 // loads), then the load runs to its verdict. Every complete verdict must
 // be sound; a load must never be left running with nothing to exchange.
+// A load still running when Finish's bound runs out gave no verdict, so
+// none of its verdicts is false: that is the termination check's.
 func SoundnessProperty(rules *model.Rules, profile string) Property {
 	return func(src Source) (*Witness, []string, error) {
 		cfg := DrawConfig(src, profile)
