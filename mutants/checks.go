@@ -246,7 +246,7 @@ func (r *runner) tripped() map[model.TiePolicy][]*Finding {
 }
 
 // SuiteChecks lists every generic check, unordered: each registered
-// universe (one-device variants excluded), each directed check, the two
+// universe (one-device variants excluded), each directed check, the three
 // load checks run under the conformant relays (props.GateProfiles), a
 // simulation of each registered universe, and the liveness check of each
 // liveness universe.
@@ -258,7 +258,7 @@ func SuiteChecks(cat *exhaustive.Catalog) []Check {
 	for _, d := range directed.DirectedChecks() {
 		out = append(out, Check{Name: KindDirected + ":" + d.Key, Kind: KindDirected, Directed: d, TieIndependent: d.TieIndependent})
 	}
-	for _, p := range []string{props.CheckSoundness, props.CheckQuiescent} {
+	for _, p := range []string{props.CheckSoundness, props.CheckQuiescent, props.CheckTermination} {
 		out = append(out, Check{Name: KindLoad + ":" + p, Kind: KindLoad, Prop: p, TieIndependent: true})
 	}
 	out = append(out, simulateChecks(cat)...)

@@ -1,6 +1,8 @@
 package mutants
 
 import (
+	"math"
+
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/nip-rs/harness/model"
@@ -8,17 +10,19 @@ import (
 )
 
 // Generic checks of the full-state load: a false complete under a
-// conforming relay (props.CheckSoundness), and a verdict other than the
+// conforming relay (props.CheckSoundness), a verdict other than the
 // one the procedure predicts over a relay nothing writes to during the
-// load (props.CheckQuiescent). A runner executes one with
+// load (props.CheckQuiescent), and a load that reaches no verdict within
+// its bound once the relay is scheduled fairly (props.CheckTermination). A runner executes one with
 // props.SearchProfiles over m.Rules() and the profiles props.GateProfiles
 // names (soundness: every profile meeting the five requirements), the
 // part after "load:" being the props check name, for Options.LoadCases
 // cases per profile drawn from the project's seeded generator
 // (props.Seeded) of Options.Seed.
 const (
-	CheckLoadSoundness = "load:soundness"
-	CheckLoadQuiescent = "load:quiescent"
+	CheckLoadSoundness   = "load:soundness"
+	CheckLoadQuiescent   = "load:quiescent"
+	CheckLoadTermination = "load:termination"
 )
 
 // Load lists the mutants of the full-state load, each one LoadRules field
@@ -136,6 +140,23 @@ func Load() []Mutant {
 			// verdict hides the coordinate from the second pass too.
 			Change:     ruleset.OnModel(func(r *model.Rules) { r.Load.SettleFence = func(int) bool { return false } }),
 			ExpectedBy: []string{CheckLoadSoundness},
+		},
+		{
+			ID: "L15", Rule: "a load configured for several passes runs that many, then gives its verdict",
+			Section: "Full-State Load, step 7 (client option: passes against split replacements)",
+			// A multi-pass load that starts another pass whenever one
+			// ends never says anything, so nothing it says is wrong: only
+			// the termination check sees it, over the relays whose races
+			// make a client configure passes.
+			Change: ruleset.OnModel(func(r *model.Rules) {
+				r.Load.Passes = func(configured int) int {
+					if configured > 1 {
+						return math.MaxInt
+					}
+					return max(configured, 1)
+				}
+			}),
+			ExpectedBy: []string{CheckLoadTermination},
 		},
 	}
 }

@@ -23,3 +23,15 @@ func BenchmarkGateSoundness(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGateTermination is the control's load:termination search, to
+// compare with BenchmarkGateSoundness: the same scenarios, then a bounded
+// fair schedule (go test ./props/ -run '^$' -bench 'Gate(Soundness|Termination)' -benchtime 3x).
+func BenchmarkGateTermination(b *testing.B) {
+	cfg := SearchConfig{Check: CheckTermination, Rules: model.Proposed(), Cases: 1000, Seed: 20240601}
+	for b.Loop() {
+		if w, err := SearchProfiles(cfg, GateProfiles(CheckTermination)); err != nil || w != nil {
+			b.Fatal(w, err)
+		}
+	}
+}

@@ -36,6 +36,8 @@ func Replay(wit Witness, rules *model.Rules) (*Violation, []string) {
 		return v, w.Log()
 	case CheckSoundness:
 		return runScenario(wit.Config, rules, wit.Steps)
+	case CheckTermination:
+		return replayTermination(wit.Config, rules, wit.Steps)
 	}
 	return &Violation{"config", "unknown check " + wit.Check}, nil
 }
@@ -51,7 +53,7 @@ func runScenario(cfg Config, rules *model.Rules, steps []Step) (*Violation, []st
 			return v, w.Log()
 		}
 	}
-	return w.Finish(), w.Log()
+	return safety(w.Finish()), w.Log()
 }
 
 // DrawConfig draws a cap in [2,5] and a limit n in [2,6] for a profile,
@@ -184,6 +186,8 @@ type Property func(src Source) (*Witness, []string, error)
 // installations' writes, foreign writes, deletions, lapses, further
 // loads), then the load runs to its verdict. Every complete verdict must
 // be sound; a load must never be left running with nothing to exchange.
+// A load still running when Finish's bound runs out gave no verdict, so
+// none of its verdicts is false: that is the termination check's.
 func SoundnessProperty(rules *model.Rules, profile string) Property {
 	return func(src Source) (*Witness, []string, error) {
 		cfg := DrawConfig(src, profile)
@@ -210,7 +214,7 @@ func SoundnessProperty(rules *model.Rules, profile string) Property {
 				return found(wit, v, w)
 			}
 		}
-		if v := w.Finish(); v != nil {
+		if v := safety(w.Finish()); v != nil {
 			return found(wit, v, w)
 		}
 		return nil, nil, nil
@@ -257,20 +261,23 @@ func PropertyFor(check string, rules *model.Rules, profile string) (Property, er
 		return SoundnessProperty(rules, profile), nil
 	case CheckQuiescent:
 		return QuiescentProperty(rules, profile), nil
+	case CheckTermination:
+		return TerminationProperty(rules, profile), nil
 	}
-	return nil, fmt.Errorf("props: unknown check %q (want %q or %q)", check, CheckSoundness, CheckQuiescent)
+	return nil, fmt.Errorf("props: unknown check %q (want %q, %q or %q)", check, CheckSoundness, CheckQuiescent, CheckTermination)
 }
 
 // GateProfiles names the relay profiles a generic check searches when it
 // judges a rule set: the conformant profile first, then for soundness
 // every other profile that meets the five requirements
 // (relaysim.Quirks). A complete verdict must be sound over any relay the
-// requirements admit, so soundness covers them all; the quiescent check
+// requirements admit, so soundness covers them all, and so does
+// termination (a verdict is owed over any of them); the quiescent check
 // writes nothing while a load runs, where those profiles behave as the
 // conformant one does, so it runs over the conformant profile alone.
 func GateProfiles(check string) []string {
 	names := []string{"conformant"}
-	if check != CheckSoundness {
+	if check != CheckSoundness && check != CheckTermination {
 		return names
 	}
 	for _, p := range relaysim.Quirks(2) {
@@ -325,6 +332,10 @@ func Search(cfg SearchConfig) (*Witness, error) {
 	if err != nil {
 		return nil, err
 	}
+	running := 0
+	if cfg.Check == CheckTermination {
+		prop = terminationProperty(cfg.Rules, cfg.Profile, &running)
+	}
 	for c := range cfg.Cases {
 		wit, _, err := prop(NewSeeded(cfg.Seed, c))
 		if err != nil {
@@ -334,6 +345,12 @@ func Search(cfg SearchConfig) (*Witness, error) {
 			min := Minimize(*wit, cfg.Rules)
 			return &min, nil
 		}
+	}
+	if cfg.Check == CheckTermination && running == 0 {
+		// Every load had its verdict before Finish: the search said
+		// nothing about termination, and must not pass as if it had.
+		return nil, fmt.Errorf("props: termination over %s: no load was running when Finish began in any of %d cases; the check is vacuous",
+			cfg.Profile, cfg.Cases)
 	}
 	return nil, nil
 }

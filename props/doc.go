@@ -4,7 +4,7 @@
 // application data, deletions, connection lapses and relays at their cap,
 // over the simulated relays of relaysim.
 //
-// Two generic checks exist for every rule set and every relay profile:
+// Three generic checks exist for every rule set and every relay profile:
 //
 //   - soundness: a complete verdict means every read-state coordinate the
 //     relay held when the final query read its storage was collected at
@@ -12,7 +12,14 @@
 //   - quiescent: over a relay nothing writes to during the load, the
 //     verdict is exactly what the spec's procedure predicts from the
 //     stored history (complete unless some second is a plateau the relay
-//     cannot deliver at once), and the complete verdicts are sound.
+//     cannot deliver at once), and the complete verdicts are sound;
+//   - termination: after the soundness scenario, with the relay scheduled
+//     fairly (World.Finish), the load reaches a verdict within
+//     TerminationBound messages, a function of the stored events, the
+//     pending splits and pushes, the passes and the limit. The first two
+//     judge verdicts and leave a load that gives none to this one; a
+//     termination search in which no load was still running when Finish
+//     began fails as vacuous.
 //
 // A scenario is data (Config and a list of Steps), so every violation the
 // search finds is a replayable witness. The generators (DrawConfig,

@@ -137,7 +137,8 @@ func TestNecessity(t *testing.T) {
 // The mutants table in NOTE.md states the same.
 func TestLoadMutantsCaught(t *testing.T) {
 	note := readNote(t)
-	checks := []struct{ prop, name string }{{props.CheckSoundness, mutants.CheckLoadSoundness}, {props.CheckQuiescent, mutants.CheckLoadQuiescent}}
+	checks := []struct{ prop, name string }{{props.CheckSoundness, mutants.CheckLoadSoundness}, {props.CheckQuiescent, mutants.CheckLoadQuiescent},
+		{props.CheckTermination, mutants.CheckLoadTermination}}
 	for _, c := range checks {
 		if w := searchGate(t, c.prop, model.Proposed()); w != nil {
 			t.Fatalf("production rules caught by %s: %s", c.name, w.Violation)

@@ -49,8 +49,8 @@ var stepI = map[string][2]int{
 // parameters against the ranges the generators draw. It runs nothing; a
 // witness it accepts replays in milliseconds.
 func ValidateWitness(w Witness) error {
-	if w.Check != CheckSoundness && w.Check != CheckQuiescent {
-		return fmt.Errorf("check %q: want %s or %s", w.Check, CheckSoundness, CheckQuiescent)
+	if w.Check != CheckSoundness && w.Check != CheckQuiescent && w.Check != CheckTermination {
+		return fmt.Errorf("check %q: want %s, %s or %s", w.Check, CheckSoundness, CheckQuiescent, CheckTermination)
 	}
 	if err := ValidateConfig(w.Config); err != nil {
 		return err

@@ -110,7 +110,7 @@ func (s Step) String() string {
 
 // Violation is a check that failed.
 type Violation struct {
-	Check  string // "soundness", "quiescent", "stuck"
+	Check  string // "soundness", "quiescent", "stuck", "termination"
 	Detail string
 }
 
@@ -140,6 +140,9 @@ type World struct {
 	// load's model.LoadConfig.Unproven (HoldUnproven).
 	obs      Observer
 	unproven string
+	// finishUsed is how many messages the last Finish counted while a
+	// load ran, and finishBound the bound it was held to.
+	finishUsed, finishBound int
 }
 
 // NewWorld builds an empty scenario.
@@ -507,11 +510,26 @@ func (w *World) close() {
 // interference: the relay answers the newest pending message first (the
 // order is the relay's to choose; newest-first is the one that keeps an
 // earlier REQ waiting longest), pushes go out (delayed ones only when
-// nothing else is pending), split replacements settle last. A running
-// load left with nothing to exchange is a liveness violation.
+// nothing else is pending), split replacements settle last. The schedule
+// is fair: every pending client message is processed, every queued push
+// flushed and every split settled unless the load ends first. A running
+// load left with nothing to exchange is a liveness violation ("stuck"),
+// and so is one still running after TerminationBound messages
+// ("termination"): without that bound a load that loops would never
+// return.
 func (w *World) Finish() *Violation {
 	w.logf("finish")
+	terms, used := w.terms(), 0
+	bound := terms.bound()
+	w.finishBound = bound
+	defer func() { w.finishUsed = used }()
 	for w.conn != nil {
+		if w.Running() {
+			if used >= bound {
+				return &Violation{CheckTermination, fmt.Sprintf("no verdict after %d messages (bound %s)", used, terms)}
+			}
+			used++
+		}
 		switch delayed := w.relay.Profile().Push == relaysim.PushDelayed; {
 		case w.conn.Outbound() > 0:
 			if v := w.deliver(1); v != nil {

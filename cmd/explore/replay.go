@@ -258,8 +258,8 @@ func replayLoad(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
 	if err := props.ValidateWitness(lw); err != nil {
 		return nil, witnessfile.Bad("load witness: %v", err)
 	}
-	if w.Invariant != props.CheckSoundness && w.Invariant != props.CheckQuiescent && w.Invariant != "stuck" {
-		return nil, witnessfile.Bad("load witness: unknown invariant %q (want soundness, quiescent or stuck)", w.Invariant)
+	if w.Invariant != props.CheckSoundness && w.Invariant != props.CheckQuiescent && w.Invariant != props.CheckTermination && w.Invariant != "stuck" {
+		return nil, witnessfile.Bad("load witness: unknown invariant %q (want soundness, quiescent, termination or stuck)", w.Invariant)
 	}
 	rules, err := cat.Rules(w.Rules)
 	if err != nil {
