@@ -82,6 +82,12 @@ func Quiescent(cfg Config, rules *model.Rules, setup []Step) (*World, *Violation
 		w.logf("no verdict to compare with the prediction")
 		return w, nil
 	}
+	if len(w.results) == 0 {
+		// The load was refused before it started (a configuration the
+		// rules do not load under): nothing to compare.
+		w.logf("no load ran to compare with the prediction")
+		return w, nil
+	}
 	res := w.results[len(w.results)-1]
 	if res.Verdict != p.Verdict {
 		return w, &Violation{"quiescent", fmt.Sprintf("verdict %s (%s), predicted %s (%s)", res.Verdict, res.Detail, p.Verdict, p.Why)}
