@@ -36,7 +36,7 @@ func (p *prober) checkCap(ctx context.Context) []Check {
 	for i := range capEvents {
 		evs = append(evs, p.event(fmt.Sprintf("relaycheck:cap-%d", i), p.base+capAt+nostr.Timestamp(i)))
 	}
-	acc, why := p.publish(ctx, evs...)
+	acc, why := p.publishSettled(ctx, evs...)
 	if why != "" {
 		return []Check{unknown("cap-stable", ReqCap, why), unknown("cap-prefix", ReqPrefix, why), unknown("floor", ReqFloor, why)}
 	}
@@ -113,7 +113,7 @@ func (p *prober) checkBounds(ctx context.Context) []Check {
 	for i := range 3 {
 		evs = append(evs, p.event(fmt.Sprintf("relaycheck:tie-%d", i), t))
 	}
-	acc, why := p.publish(ctx, evs...)
+	acc, why := p.publishSettled(ctx, evs...)
 	if why != "" {
 		return fail(why)
 	}
@@ -192,7 +192,7 @@ func (p *prober) checkTies(ctx context.Context) Check {
 	for i := range n {
 		evs = append(evs, p.event(fmt.Sprintf("relaycheck:ties-%d", i), at))
 	}
-	acc, why := p.publish(ctx, evs...)
+	acc, why := p.publishSettled(ctx, evs...)
 	if why != "" {
 		return unknown("order-ties", ReqTieOrder, why)
 	}
@@ -218,7 +218,7 @@ func (p *prober) checkNewest(ctx context.Context) Check {
 	for i := range 3 {
 		evs = append(evs, p.event(fmt.Sprintf("relaycheck:ord-%d", i), p.base+orderAt-nostr.Timestamp(i)))
 	}
-	acc, why := p.publish(ctx, evs...)
+	acc, why := p.publishSettled(ctx, evs...)
 	if why != "" {
 		return unknown("order-newest", ReqPrefix, why)
 	}
@@ -248,7 +248,7 @@ func (p *prober) checkTags(ctx context.Context) []Check {
 	for i := range tagsWanted {
 		evs = append(evs, p.event(fmt.Sprintf("relaycheck:tag-%d", i), p.base+tagsAt-10-nostr.Timestamp(i), nostr.Tag{"t", "read-state"}))
 	}
-	if _, why := p.publish(ctx, evs...); why != "" {
+	if _, why := p.publishSettled(ctx, evs...); why != "" {
 		return []Check{unknown("tags", ReqTags, why)}
 	}
 	f := p.filter(tagsWanted, ts(p.base+tagsAt-20), ts(p.base+tagsAt))

@@ -180,6 +180,25 @@ func (p *prober) publish(ctx context.Context, evs ...*nostr.Event) ([]*nostr.Eve
 	return p.publishWithin(ctx, p.opts.Timeout, evs...)
 }
 
+// publishSettled is publish, then a wait of PushSettle: the checks that
+// judge stored answers (cap, bounds, order, tags) must not meet a late
+// broadcast of their own setup events. rely, whose broadcaster runs
+// behind its acknowledgements, was seen to deliver a just-accepted event
+// to a subscription opened right after it, inside the answer, which read
+// as a tie order and a limit broken (1 run in 10).
+func (p *prober) publishSettled(ctx context.Context, evs ...*nostr.Event) ([]*nostr.Event, string) {
+	acc, why := p.publish(ctx, evs...)
+	if why != "" {
+		return acc, why
+	}
+	select {
+	case <-time.After(PushSettle):
+	case <-ctx.Done():
+		return acc, ctx.Err().Error()
+	}
+	return acc, ""
+}
+
 // publishWithin is publish with each OK awaited at most d.
 func (p *prober) publishWithin(ctx context.Context, d time.Duration, evs ...*nostr.Event) ([]*nostr.Event, string) {
 	var ok []*nostr.Event
