@@ -126,7 +126,7 @@ func TestProbeProfiles(t *testing.T) {
 			checks: checks{"floor": viol, "floor-pinned": viol, "order-ties": unkn, "bounds-pinned": conf}},
 		{p: relaysim.NoPush(10), violated: reqs{relaycheck.ReqPush, relaycheck.ReqPushSettled, relaycheck.ReqBarrier}, gates: []string{"refused", "refused"},
 			checks: checks{"push": viol, "push-settled": viol, "barrier": viol, "subs-fence": unkn, "subs-capacity": unkn}},
-		// Registered 25 ms after its answer (relaysim.DefaultRegisterAfter):
+		// Registered 45 ms after its answer (relaysim.DefaultRegisterAfter):
 		// a write at once is lost (to the push check's subscriptions and
 		// the barrier's fence alike), one PushSettle later is pushed (the
 		// settled push check's, the capacity checks').
