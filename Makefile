@@ -143,7 +143,7 @@ peers: peer-deps
 # The conformance vectors (vectors/, README "Test your client against the
 # vectors"): the explorer's paths the traces are made from re-explored,
 # the files regenerated from the production core, then replayed against it.
-# `go test ./internal/vectorgen/` fails when the committed files drift.
+# `go test ./vectors/gen/` fails when the committed files drift.
 vectors:
 	$(GO) run ./cmd/vectors -explored
 	$(GO) run ./cmd/vectors -out vectors

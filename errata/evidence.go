@@ -8,9 +8,9 @@ import (
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/history/community"
 	"github.com/nip-rs/harness/internal/notefig"
-	"github.com/nip-rs/harness/internal/vectorgen"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/props"
+	"github.com/nip-rs/harness/vectors/gen"
 )
 
 // Evidence runs the finding's check under its fix at the bounds stated
@@ -143,15 +143,15 @@ func clarifyEvidence(f Finding) (string, error) {
 		}
 		parts = append(parts, fmt.Sprintf("%s over `%s`: nothing", check, strings.Join(profiles, "`, `")))
 	}
-	k, ok := vectorgen.KindByName("load")
+	k, ok := gen.KindByName("load")
 	if !ok {
 		return "", fmt.Errorf("%s: no load vector kind", f.ID)
 	}
-	file, err := vectorgen.Generate(k)
+	file, err := gen.Generate(k)
 	if err != nil {
 		return "", err
 	}
-	fails, err := vectorgen.CheckWith(vectorgen.RuleSet{Model: without, History: history.Spec()}, file)
+	fails, err := gen.CheckWith(gen.RuleSet{Model: without, History: history.Spec()}, file)
 	if err != nil {
 		return "", err
 	}

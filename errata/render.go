@@ -6,10 +6,10 @@ import (
 
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/notefig"
-	"github.com/nip-rs/harness/internal/vectorgen"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/props"
+	"github.com/nip-rs/harness/vectors/gen"
 )
 
 // Ambiguity is a sentence of the text with two readings that a client
@@ -209,15 +209,15 @@ func MeasureAmbiguities() ([]Ambiguity, error) {
 				rules = r.Rules()
 			}
 		}
-		k, ok := vectorgen.KindByName(a.Kind)
+		k, ok := gen.KindByName(a.Kind)
 		if rules == nil || !ok {
 			return nil, fmt.Errorf("ambiguity %q: no reading %q or vector kind %q", a.Sentence, a.Reading, a.Kind)
 		}
-		f, err := vectorgen.Generate(k)
+		f, err := gen.Generate(k)
 		if err != nil {
 			return nil, err
 		}
-		fails, err := vectorgen.CheckWith(vectorgen.RuleSet{Model: rules, History: history.Spec()}, f)
+		fails, err := gen.CheckWith(gen.RuleSet{Model: rules, History: history.Spec()}, f)
 		if err != nil {
 			return nil, err
 		}

@@ -14,10 +14,10 @@ import (
 	"strings"
 
 	"github.com/nip-rs/harness/history"
-	"github.com/nip-rs/harness/internal/vectorgen"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/spec"
+	"github.com/nip-rs/harness/vectors/gen"
 )
 
 func main() {
@@ -25,10 +25,10 @@ func main() {
 	check := flag.Bool("check", false, "replay the vectors in -out instead of writing them")
 	rules := flag.String("rules", model.ProposedName, "with -check: proposed (what the vectors are generated under), spec (the text as written), a reading ("+readingNames()+") or a mutant id of the catalogue")
 	coverage := flag.Bool("coverage", false, "print which requirement rows (spec/requirements.tsv) the vectors in -out cite, by kind")
-	explored := flag.Bool("explored", false, "explore the reference, network-whole and hierarchy universes under every core mutant and write the smallest paths the traces are made from (internal/vectorgen/testdata/explored.json)")
+	explored := flag.Bool("explored", false, "explore the reference, network-whole and hierarchy universes under every core mutant and write the smallest paths the traces are made from (vectors/gen/testdata/explored.json)")
 	flag.Parse()
 	if *explored {
-		if err := vectorgen.WriteExplored(0); err != nil {
+		if err := gen.WriteExplored(0); err != nil {
 			fmt.Fprintln(os.Stderr, "vectors:", err)
 			os.Exit(1)
 		}
@@ -38,7 +38,7 @@ func main() {
 		os.Exit(printCoverage(*out))
 	}
 	if !*check {
-		if err := vectorgen.Write(*out); err != nil {
+		if err := gen.Write(*out); err != nil {
 			fmt.Fprintln(os.Stderr, "vectors:", err)
 			os.Exit(1)
 		}
@@ -50,13 +50,13 @@ func main() {
 		os.Exit(2)
 	}
 	failed := 0
-	for _, k := range vectorgen.Kinds() {
-		f, err := vectorgen.Read(filepath.Join(*out, k.Name+".json"))
+	for _, k := range gen.Kinds() {
+		f, err := gen.Read(filepath.Join(*out, k.Name+".json"))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "vectors:", err)
 			os.Exit(2)
 		}
-		fails, err := vectorgen.CheckWith(r, f)
+		fails, err := gen.CheckWith(r, f)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "vectors:", err)
 			os.Exit(2)
@@ -74,23 +74,23 @@ func main() {
 
 // ruleSet resolves -rules: a mutant of the catalogue changes the core's
 // rules (M, L) or the history walk's (H); the other stays production.
-func ruleSet(name string) (vectorgen.RuleSet, error) {
+func ruleSet(name string) (gen.RuleSet, error) {
 	switch name {
 	case model.ProposedName:
-		return vectorgen.SpecRules(), nil
+		return gen.SpecRules(), nil
 	case "spec":
-		return vectorgen.RuleSet{Model: model.Spec(), History: history.Spec()}, nil
+		return gen.RuleSet{Model: model.Spec(), History: history.Spec()}, nil
 	}
 	for _, r := range mutants.Readings() {
 		if r.Name == name {
-			return vectorgen.RuleSet{Model: r.Rules(), History: history.Spec()}, nil
+			return gen.RuleSet{Model: r.Rules(), History: history.Spec()}, nil
 		}
 	}
 	m, ok := mutants.Lookup(name)
 	if !ok {
-		return vectorgen.RuleSet{}, fmt.Errorf("unknown rule set %q", name)
+		return gen.RuleSet{}, fmt.Errorf("unknown rule set %q", name)
 	}
-	return vectorgen.RuleSet{Model: m.RulesUnder(model.ClearWins), History: m.HistoryRules()}, nil
+	return gen.RuleSet{Model: m.RulesUnder(model.ClearWins), History: m.HistoryRules()}, nil
 }
 
 // readingNames lists the readings -rules accepts, comma-separated.
@@ -109,15 +109,15 @@ func printCoverage(dir string) int {
 		fmt.Fprintln(os.Stderr, "vectors:", err)
 		return 2
 	}
-	var files []vectorgen.File
-	for _, k := range vectorgen.Kinds() {
-		f, err := vectorgen.Read(filepath.Join(dir, k.Name+".json"))
+	var files []gen.File
+	for _, k := range gen.Kinds() {
+		f, err := gen.Read(filepath.Join(dir, k.Name+".json"))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "vectors:", err)
 			return 2
 		}
 		files = append(files, f)
 	}
-	vectorgen.Coverage(files, reqs).Print(os.Stdout)
+	gen.Coverage(files, reqs).Print(os.Stdout)
 	return 0
 }
