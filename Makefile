@@ -36,12 +36,12 @@ unit: peer-deps
 	$(GO) test -count=1 -timeout 14m $(PKGS)
 
 # The peer relays that run as subprocesses, built and installed into the
-# cache the tests start them from (internal/peers): rely and the newest
+# cache the tests start them from (internal/testrelay/peers): rely and the newest
 # khatru (nested Go modules), the JS relay's npm packages. Quick when
 # nothing changed; a peer whose tools are absent is reported and its tests
 # skip, unless PEERS_REQUIRE is set (.ci/run sets it).
 peer-deps:
-	$(GO) run ./internal/peers/prepare
+	$(GO) run ./internal/testrelay/peers/prepare
 
 # Fuzz each target for FUZZTIME (seed corpora run as part of `make test`).
 FUZZTIME ?= 30s
@@ -130,7 +130,7 @@ simulate:
 	done
 	$(GO) run ./cmd/explore -universe walk -simulate $(SIM_WALKS) -steps $(SIM_STEPS) -seed $(SIM_SEED)
 
-# The dynamic load scenarios against every peer relay (internal/peers:
+# The dynamic load scenarios against every peer relay (internal/testrelay/peers:
 # khatru v0.8.4 over slicestore, badger, lmdb, sqlite3; rely; the newest
 # khatru; the JS relay with and without its cache) with many more loads
 # than `make test` runs (PEERS_LOADS per scenario), ungated figures logged
@@ -138,7 +138,7 @@ simulate:
 # full 2000 race trials; the disk stores on disk, not in RAM.
 PEERS_LOADS ?= 100
 peers: peer-deps
-	KHATRUTEST_DATA_DIR=$${TMPDIR:-/tmp} PEERS_LOADS=$(PEERS_LOADS) $(GO) test -count=1 -timeout 60m ./internal/khatrutest/ -run 'TestScenariosOnPeers|TestGatedLoadsOnPeers|TestGatedTwoPassLoadsOnPeers|TestUngatedPassesOnKhatru' -v
+	KHATRUTEST_DATA_DIR=$${TMPDIR:-/tmp} PEERS_LOADS=$(PEERS_LOADS) $(GO) test -count=1 -timeout 60m ./internal/testrelay/khatrutest/ -run 'TestScenariosOnPeers|TestGatedLoadsOnPeers|TestGatedTwoPassLoadsOnPeers|TestUngatedPassesOnKhatru' -v
 
 # The conformance vectors (vectors/, README "Test your client against the
 # vectors"): the explorer's paths the traces are made from re-explored,

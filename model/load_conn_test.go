@@ -15,7 +15,7 @@ import (
 	"github.com/gobwas/ws"
 	"github.com/nbd-wtf/go-nostr"
 
-	"github.com/nip-rs/harness/internal/hostile"
+	"github.com/nip-rs/harness/internal/testrelay/hostile"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaysim"
 	"github.com/nip-rs/harness/wsconn"

@@ -3,7 +3,7 @@ package relaycheck_test
 import (
 	"testing"
 
-	"github.com/nip-rs/harness/internal/khatrutest"
+	"github.com/nip-rs/harness/internal/testrelay/khatrutest"
 )
 
 // BenchmarkProbeKhatru: one probe run (default trial cap and stopping rule) against khatru

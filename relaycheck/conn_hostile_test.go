@@ -13,7 +13,7 @@ import (
 	"github.com/gobwas/ws"
 	"github.com/nbd-wtf/go-nostr"
 
-	wsrelay "github.com/nip-rs/harness/internal/hostile"
+	wsrelay "github.com/nip-rs/harness/internal/testrelay/hostile"
 	"github.com/nip-rs/harness/relaycheck"
 )
 

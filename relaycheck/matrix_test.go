@@ -6,15 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/khatrutest"
 	"github.com/nip-rs/harness/internal/notefig"
-	"github.com/nip-rs/harness/internal/peers"
+	"github.com/nip-rs/harness/internal/testrelay/khatrutest"
+	"github.com/nip-rs/harness/internal/testrelay/peers"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaycheck"
 )
 
 // matrixPeer is a column of the conformance matrix: one of the eight
-// peers of internal/peers at matrixCap, or khatru v0.8.4 over slicestore
+// peers of internal/testrelay/peers at matrixCap, or khatru v0.8.4 over slicestore
 // behind the wrapper that makes it conform (NIP-01 answers, the barrier,
 // atomic replacement), the one peer the gate can admit.
 type matrixPeer struct {

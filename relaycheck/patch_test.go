@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/khatrutest"
+	"github.com/nip-rs/harness/internal/testrelay/khatrutest"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaycheck"
 )

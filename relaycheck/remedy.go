@@ -20,10 +20,10 @@ var Remedies = map[Requirement]string{
 	ReqPushSettled: "push every accepted event to every subscription it answered a while ago whose filter it matches: a subscription once registered must stay registered",
 	ReqBarrier: "deliver the pushes of events accepted before a query read storage to the connection's open subscriptions before that query's EOSE " +
 		"(khatru v0.8.x saves, then notifies its listeners, so a query in between reads an event not yet pushed: hand the event to the listeners before the store's save makes it readable, " +
-		"as the harness's patched khatru does, internal/khatrutest Options.Conforming)",
+		"as the harness's patched khatru does, internal/testrelay/khatrutest Options.Conforming)",
 	ReqAtomic: "replace an addressable event in one step: save the new version and delete the old in one transaction, or save before deleting, so a query never finds neither version " +
 		"(khatru v0.8.x deletes the old version, then saves the new one: keep the replaced version answered until its replacement is saved, " +
-		"as the harness's patched khatru does, internal/khatrutest Options.Conforming, store_atomic.go)",
+		"as the harness's patched khatru does, internal/testrelay/khatrutest Options.Conforming, store_atomic.go)",
 	ReqFresh:        "answer every REQ from storage that holds every write acknowledged before it, even for a filter answered before: no result cache that writes do not invalidate",
 	ReqSubs:         "state the subscriptions a connection may hold (NIP-11 limitation.max_subscriptions) and refuse past it with CLOSED; never drop an open subscription silently",
 	ReqTieOrder:     "break ties inside one second by lowest id under a cap (NIP-01); the load does not need it, and a client loading with two passes does not ask it",

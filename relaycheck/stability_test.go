@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nip-rs/harness/internal/peers"
+	"github.com/nip-rs/harness/internal/testrelay/peers"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaycheck"
 )

@@ -8,7 +8,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 
-	"github.com/nip-rs/harness/internal/hostile"
+	"github.com/nip-rs/harness/internal/testrelay/hostile"
 	"github.com/nip-rs/harness/wsconn"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/gobwas/ws"
 
-	"github.com/nip-rs/harness/internal/hostile"
+	"github.com/nip-rs/harness/internal/testrelay/hostile"
 	"github.com/nip-rs/harness/wsconn"
 )
 

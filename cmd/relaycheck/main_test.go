@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/internal/cli"
-	"github.com/nip-rs/harness/internal/khatrutest"
+	"github.com/nip-rs/harness/internal/testrelay/khatrutest"
 	"github.com/nip-rs/harness/relaycheck"
 )
 

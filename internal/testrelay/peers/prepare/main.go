@@ -1,6 +1,6 @@
 // Command prepare builds the peer relays that run as subprocesses (rely,
 // the newest khatru) and installs the JS relay's packages, into the cache
-// the peer tests start them from (internal/peers). `make peer-deps` runs
+// the peer tests start them from (internal/testrelay/peers). `make peer-deps` runs
 // it; it is quick when nothing changed.
 package main
 
@@ -10,7 +10,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/nip-rs/harness/internal/peers"
+	"github.com/nip-rs/harness/internal/testrelay/peers"
 )
 
 func main() {

@@ -1,4 +1,4 @@
-module github.com/nip-rs/harness/internal/peers/rely
+module github.com/nip-rs/harness/internal/testrelay/peers/rely
 
 go 1.26
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 
-	"github.com/nip-rs/harness/internal/peers"
+	"github.com/nip-rs/harness/internal/testrelay/peers"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaycheck"
 )
@@ -97,14 +97,14 @@ func TestNestedModulesStayOut(t *testing.T) {
 	if err != nil {
 		t.Skip("the go tool is not on PATH")
 	}
-	out, err := exec.Command(gotool, "list", "github.com/nip-rs/harness/internal/peers/...").CombinedOutput()
+	out, err := exec.Command(gotool, "list", "github.com/nip-rs/harness/internal/testrelay/peers/...").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
 	got := strings.Fields(string(out))
-	want := []string{"github.com/nip-rs/harness/internal/peers", "github.com/nip-rs/harness/internal/peers/prepare"}
+	want := []string{"github.com/nip-rs/harness/internal/testrelay/peers", "github.com/nip-rs/harness/internal/testrelay/peers/prepare"}
 	if !slices.Equal(got, want) {
-		t.Fatalf("the root module's packages under internal/peers: %v, want %v", got, want)
+		t.Fatalf("the root module's packages under internal/testrelay/peers: %v, want %v", got, want)
 	}
 	for _, m := range []string{"rely", "khatrunext"} {
 		cmd := exec.Command(gotool, "list", "-m", "-f", "{{.Path}}")
@@ -113,7 +113,7 @@ func TestNestedModulesStayOut(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", m, err)
 		}
-		if got, want := strings.TrimSpace(string(mod)), fmt.Sprintf("github.com/nip-rs/harness/internal/peers/%s", m); got != want {
+		if got, want := strings.TrimSpace(string(mod)), fmt.Sprintf("github.com/nip-rs/harness/internal/testrelay/peers/%s", m); got != want {
 			t.Errorf("%s is module %q, want %q", m, got, want)
 		}
 	}

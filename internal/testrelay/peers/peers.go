@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nip-rs/harness/internal/khatrutest"
+	"github.com/nip-rs/harness/internal/testrelay/khatrutest"
 )
 
 // The peers' names, in All's order.

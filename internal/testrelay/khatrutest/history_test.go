@@ -11,7 +11,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/nip-rs/harness/history"
-	"github.com/nip-rs/harness/internal/khatrutest"
+	"github.com/nip-rs/harness/internal/testrelay/khatrutest"
 	"github.com/nip-rs/harness/wsconn"
 )
 

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nip-rs/harness/internal/khatrutest"
-	"github.com/nip-rs/harness/internal/peers"
+	"github.com/nip-rs/harness/internal/testrelay/khatrutest"
+	"github.com/nip-rs/harness/internal/testrelay/peers"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaycheck"
 )
@@ -44,7 +44,7 @@ func userKey(parts ...string) string {
 }
 
 // scenarioPeer is a relay the scenario tests run against: one of
-// internal/peers (khatru v0.8.4 over each store, rely, the newest khatru,
+// internal/testrelay/peers (khatru v0.8.4 over each store, rely, the newest khatru,
 // the JS relay with and without its cache), or the conforming slicestore
 // peer of this package.
 type scenarioPeer struct {
@@ -52,7 +52,7 @@ type scenarioPeer struct {
 	start func(t *testing.T) string // starts it for the test, returns its URL
 }
 
-// scenarioPeers lists every peer of internal/peers, each at peerCap.
+// scenarioPeers lists every peer of internal/testrelay/peers, each at peerCap.
 func scenarioPeers() []scenarioPeer {
 	var out []scenarioPeer
 	for _, p := range peers.All() {

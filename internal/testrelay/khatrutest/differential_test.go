@@ -10,7 +10,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"pgregory.net/rapid"
 
-	"github.com/nip-rs/harness/internal/khatrutest"
+	"github.com/nip-rs/harness/internal/testrelay/khatrutest"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaycheck"
 	"github.com/nip-rs/harness/relaysim"

@@ -6,7 +6,7 @@
 //
 //   - khatru-slicestore, khatru-badger, khatru-lmdb, khatru-sqlite3:
 //     khatru v0.8.4 over eventstore v0.9.0, in the test's own process
-//     (internal/khatrutest);
+//     (internal/testrelay/khatrutest);
 //   - rely: github.com/pippellia-btc/rely v1.2.2 over
 //     github.com/vertex-lab/nostr-sqlite v0.6.1 (the rely directory);
 //   - khatru-next: the newest khatru the module proxy serves, package

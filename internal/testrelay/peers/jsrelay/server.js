@@ -2,7 +2,7 @@
 // repository, behind a ws server, as the package's own documentation wires
 // it (a validator in front of handleMessage, a NOTICE for what it refuses).
 //
-// The harness's peer tests start it under node (internal/peers): it
+// The harness's peer tests start it under node (internal/testrelay/peers): it
 // listens on 127.0.0.1 at a port the system picks, prints its websocket
 // URL as the first line of stdout, keeps its database in --dir, and exits
 // when stdin reaches its end or on SIGTERM/SIGINT, so a test process that

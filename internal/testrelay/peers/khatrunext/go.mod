@@ -1,4 +1,4 @@
-module github.com/nip-rs/harness/internal/peers/khatrunext
+module github.com/nip-rs/harness/internal/testrelay/peers/khatrunext
 
 go 1.26
 
