@@ -97,7 +97,7 @@ func (w *world) convergence(row []int32) (finding, bool) {
 	for i := range row {
 		pubs[i] = w.pubOf(i, row[i])
 	}
-	perms := permutations(len(row))
+	perms := exhaustive.Permutations(len(row))
 	got := make([][]bool, len(perms))
 	for dev := range row {
 		if w.u.Devices[dev].Legacy {
@@ -123,7 +123,7 @@ func (w *world) convergence(row []int32) (finding, bool) {
 	for k, p := range perms {
 		if o := w.describe(got[k]); !seen[o] {
 			seen[o] = true
-			outcomes = append(outcomes, "order "+orderString(p)+": "+o)
+			outcomes = append(outcomes, "order "+exhaustive.OrderString(p)+": "+o)
 		}
 	}
 	return finding{InvConvergence, "verdicts depend on delivery order; " + strings.Join(outcomes, "; ")}, false
@@ -245,38 +245,5 @@ func (w *world) afterAll(row []int32) []bool {
 		}
 		out = append(out, w.verdicts(w.devs[dev].state[x])...)
 	}
-	return out
-}
-
-func orderString(p []int) string {
-	var s []string
-	for _, d := range p {
-		s = append(s, fmt.Sprintf("d%d", d))
-	}
-	return strings.Join(s, ",")
-}
-
-// permutations lists the permutations of 0..n-1 in lexicographic order.
-func permutations(n int) [][]int {
-	var out [][]int
-	p := make([]int, 0, n)
-	used := make([]bool, n)
-	var rec func()
-	rec = func() {
-		if len(p) == n {
-			out = append(out, slices.Clone(p))
-			return
-		}
-		for i := range n {
-			if !used[i] {
-				used[i] = true
-				p = append(p, i)
-				rec()
-				p = p[:len(p)-1]
-				used[i] = false
-			}
-		}
-	}
-	rec()
 	return out
 }

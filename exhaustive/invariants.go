@@ -244,7 +244,7 @@ func (c *cache) convergenceFinding(ids, blobs []int32, perms [][]int) finding {
 	for k, p := range perms {
 		if o := c.describeVerdicts(got[k]); !seen[o] {
 			seen[o] = true
-			outcomes = append(outcomes, "order "+orderString(p)+": "+o)
+			outcomes = append(outcomes, "order "+OrderString(p)+": "+o)
 		}
 	}
 	return finding{InvConvergence, "verdicts depend on delivery order; " + strings.Join(outcomes, "; ")}
@@ -273,37 +273,4 @@ func verdict(live bool) string {
 		return "live"
 	}
 	return "dead"
-}
-
-func orderString(p []int) string {
-	var s []string
-	for _, d := range p {
-		s = append(s, fmt.Sprintf("d%d", d))
-	}
-	return strings.Join(s, ",")
-}
-
-// permutations lists the permutations of 0..n-1 in lexicographic order.
-func permutations(n int) [][]int {
-	var out [][]int
-	p := make([]int, 0, n)
-	used := make([]bool, n)
-	var rec func()
-	rec = func() {
-		if len(p) == n {
-			out = append(out, append([]int(nil), p...))
-			return
-		}
-		for i := range n {
-			if !used[i] {
-				used[i] = true
-				p = append(p, i)
-				rec()
-				p = p[:len(p)-1]
-				used[i] = false
-			}
-		}
-	}
-	rec()
-	return out
 }

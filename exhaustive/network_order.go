@@ -231,7 +231,7 @@ func orderWalk[N comparable](n int, start N, next func(N, int) N, visited func(u
 // message of all from its drained node; nil when there is none. It runs
 // only where a walk found a disagreement, to name it.
 func (w *netWorld) orderDisagreement(c *cache, drained []node, all []int32) *finding {
-	perms := permutations(len(all))
+	perms := Permutations(len(all))
 	for d, start := range drained {
 		var want node
 		for k, p := range perms {

@@ -76,7 +76,7 @@ func newSymmetry(w *netWorld) *symmetry {
 // members of set among themselves.
 func subsetPermutations(n int, set []int) [][]int {
 	var out [][]int
-	for _, p := range permutations(len(set)) {
+	for _, p := range Permutations(len(set)) {
 		perm := make([]int, n)
 		for i := range perm {
 			perm[i] = i

@@ -39,7 +39,7 @@ func newWorld(u *Universe, rules *model.Rules, depth int, symmetric bool) (world
 		return newNetWorld(u, e, depth, symmetric), e, nil
 	}
 	e := newEngine(u, rules, appendReplicaState)
-	return &refWorld{u: u, e: e, depth: depth, perms: permutations(len(u.Devices))}, e, nil
+	return &refWorld{u: u, e: e, depth: depth, perms: Permutations(len(u.Devices))}, e, nil
 }
 
 // refWorld is the reference universe's world: a state is one interned
