@@ -40,6 +40,14 @@ type Options struct {
 	// RejectEvent, if set, refuses the events it returns a reason for
 	// (OK false with that reason).
 	RejectEvent func(ev *nostr.Event) string
+	// Addr is the address to listen on; empty means 127.0.0.1:0, a
+	// loopback port the system picks (what every test wants, and the
+	// safe default for a relay an operator starts by hand).
+	Addr string
+	// Dir (disk stores only) is the data directory to use as it is, made
+	// if absent and kept by Close, so a relay started again over it finds
+	// what it stored; empty means a fresh directory that Close removes.
+	Dir string
 }
 
 // Relay is a running khatru relay.
@@ -48,8 +56,8 @@ type Relay struct {
 	URL string
 	// Backend is the store it runs over.
 	Backend string
-	// Dir is the store's data directory (empty for slicestore), made for
-	// this relay and removed by Close.
+	// Dir is the store's data directory (empty for slicestore): made for
+	// this relay and removed by Close, or Options.Dir, which Close keeps.
 	Dir string
 
 	relay *khatru.Relay
@@ -58,13 +66,14 @@ type Relay struct {
 	ln    *trackingListener
 	done  chan struct{}
 
+	keepDir   bool // Dir was given (Options.Dir): Close leaves it
 	closeOnce sync.Once
 	closeErr  error
 }
 
-// Start serves a new relay on a random loopback port, over a fresh store
-// (a new data directory for a disk store). On an error nothing is left
-// behind.
+// Start serves a new relay on a random loopback port (or Options.Addr),
+// over a fresh store (a new data directory for a disk store) or the one in
+// Options.Dir. On an error nothing it made is left behind.
 func Start(opts Options) (r *Relay, err error) {
 	backend := opts.Backend
 	if backend == "" {
@@ -79,12 +88,24 @@ func Start(opts Options) (r *Relay, err error) {
 	if opts.MaxLimit < 0 {
 		return nil, fmt.Errorf("khatrutest: MaxLimit %d is negative", opts.MaxLimit)
 	}
-	dir, err := dataDir(backend)
-	if err != nil {
+	if opts.Dir != "" && backend == Slicestore {
+		return nil, errors.New("khatrutest: slicestore keeps nothing on disk, so a data directory is for badger, lmdb or sqlite3")
+	}
+	addr := opts.Addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	keep := opts.Dir != ""
+	dir := opts.Dir
+	if keep {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("khatrutest: data directory: %w", err)
+		}
+	} else if dir, err = dataDir(backend); err != nil {
 		return nil, err
 	}
 	defer func() {
-		if err != nil && dir != "" {
+		if err != nil && dir != "" && !keep {
 			_ = os.RemoveAll(dir)
 		}
 	}()
@@ -93,7 +114,7 @@ func Start(opts Options) (r *Relay, err error) {
 		return nil, err
 	}
 	st := newStore(inner, maxLimit, workers, backend == Slicestore, opts.Conforming)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		st.close()
 		return nil, err
@@ -120,7 +141,7 @@ func Start(opts Options) (r *Relay, err error) {
 	}
 	tl := &trackingListener{Listener: l, conns: map[net.Conn]struct{}{}}
 	r = &Relay{
-		URL: "ws://" + l.Addr().String(), Backend: backend, Dir: dir, relay: kr, store: st, ln: tl, done: make(chan struct{}),
+		URL: "ws://" + l.Addr().String(), Backend: backend, Dir: dir, keepDir: keep, relay: kr, store: st, ln: tl, done: make(chan struct{}),
 		srv: &http.Server{Handler: kr, ReadHeaderTimeout: 5 * time.Second},
 	}
 	go func() {
@@ -133,7 +154,8 @@ func Start(opts Options) (r *Relay, err error) {
 // Close stops the relay: the listener and every accepted connection
 // (websockets included, which http.Server no longer tracks) are closed,
 // the store is closed once the calls in progress and its own query
-// workers have ended, and the data directory is removed. Calling it
+// workers have ended, and the data directory is removed unless it was
+// given (Options.Dir). Calling it
 // again (a deferred Close after a failing test's cleanup) does nothing.
 func (r *Relay) Close() error {
 	r.closeOnce.Do(func() {
@@ -144,7 +166,7 @@ func (r *Relay) Close() error {
 			err = nil
 		}
 		r.store.close()
-		if r.Dir != "" {
+		if r.Dir != "" && !r.keepDir {
 			if rerr := os.RemoveAll(r.Dir); err == nil {
 				err = rerr
 			}

@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,6 +29,9 @@ func TestStartRefuses(t *testing.T) {
 		{"conforming lmdb", khatrutest.Options{Backend: khatrutest.LMDB, Conforming: true}},
 		{"conforming sqlite3", khatrutest.Options{Backend: khatrutest.SQLite3, Conforming: true}},
 		{"negative cap", khatrutest.Options{Backend: khatrutest.Badger, MaxLimit: -1}},
+		{"slicestore with a data directory", khatrutest.Options{Backend: khatrutest.Slicestore, Dir: os.TempDir()}},
+		{"address that is not one", khatrutest.Options{Addr: "127.0.0.1:port"}},
+		{"data directory under a file", khatrutest.Options{Backend: khatrutest.Badger, Dir: "/dev/null/data"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if r, err := khatrutest.Start(tc.opts); err == nil {
@@ -146,6 +151,46 @@ func TestStoredAndClose(t *testing.T) {
 				t.Fatal("Stored after Close answered")
 			}
 		})
+	}
+}
+
+// TestGivenDirAndAddr: a relay over a data directory it is given keeps
+// the directory at Close, and a relay started again over it answers what
+// the first one stored; Addr chooses the listening address.
+func TestGivenDirAndAddr(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	ev := signed("read-state:00000000000000000000000000000002", 1_700_000_000, "kept")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for round := range 2 {
+		r, err := khatrutest.Start(khatrutest.Options{Backend: khatrutest.Badger, Dir: dir, Addr: "127.0.0.1:0"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Dir != dir || !strings.HasPrefix(r.URL, "ws://127.0.0.1:") {
+			t.Fatalf("round %d: dir %q, url %q", round, r.Dir, r.URL)
+		}
+		c, err := relaycheck.Dial(ctx, relaycheck.DialWebsocket, r.URL)
+		if err != nil {
+			_ = r.Close()
+			t.Fatal(err)
+		}
+		if round == 0 {
+			if ok, why, err := c.Publish(ctx, ev, nil); err != nil || !ok {
+				t.Fatalf("publish: %v %s", err, why)
+			}
+		}
+		ans, err := c.Query(ctx, "kept", nostr.Filter{IDs: []string{ev.ID}}, nil)
+		_ = c.Close()
+		if cerr := r.Close(); cerr != nil {
+			t.Fatal(cerr)
+		}
+		if err != nil || len(ans.Events) != 1 || ans.Events[0].ID != ev.ID {
+			t.Fatalf("round %d: asked for the event stored in round 0: %v %+v", round, err, ans)
+		}
+		if _, err := os.Stat(dir); err != nil {
+			t.Fatalf("round %d: the given data directory is gone after Close: %v", round, err)
+		}
 	}
 }
 
