@@ -237,3 +237,47 @@ func TestText(t *testing.T) {
 		t.Errorf("-quiet wrote to stderr: %s", errb.String())
 	}
 }
+
+// TestReadmeLocalRelay: the probe line of the README's "Try relaycheck on
+// a local relay" section, its URL placeholder replaced by the address of
+// the relay localrelay serves by default (khatru over badger), runs and
+// exits 1 as the section says: khatru v0.8.4 keeps an older version of an
+// address that arrives second, so NIP-01 replacement is violated on every
+// run, whatever the races give.
+func TestReadmeLocalRelay(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(data), "\n### Try relaycheck on a local relay\n")
+	if !ok {
+		t.Fatal("README.md has no section \"Try relaycheck on a local relay\"")
+	}
+	if i := strings.Index(sec, "\n#"); i >= 0 {
+		sec = sec[:i]
+	}
+	var args []string
+	for _, l := range strings.Split(sec, "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "go run ./cmd/relaycheck "); ok {
+			rest, _, _ = strings.Cut(rest, "#")
+			args = strings.Fields(rest)
+		}
+	}
+	const placeholder = "ws://127.0.0.1:PORT"
+	if len(args) == 0 || args[len(args)-1] != placeholder {
+		t.Fatalf("the section's relaycheck line ends in %v, want the URL %s", args, placeholder)
+	}
+	r, err := khatrutest.Start(khatrutest.Options{Backend: khatrutest.Badger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	args[len(args)-1] = r.URL
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), args, &out, &errb); code != cli.ExitFailed {
+		t.Fatalf("relaycheck %v: exit %d, want %d\n%s\n%s", args, code, cli.ExitFailed, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String(), "violates") || !strings.Contains(out.String(), "replace-older [NIP-01 addressable replacement] violates") {
+		t.Fatalf("the report does not show the replacement violation:\n%s", out.String())
+	}
+}

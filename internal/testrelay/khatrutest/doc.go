@@ -1,9 +1,8 @@
 // Package khatrutest runs real relays for tests: khatru v0.8.4 over one
 // of eventstore v0.9.0's backends (slicestore in memory, badger, lmdb,
-// sqlite3 in a fresh directory, in RAM where the system has
-// /dev/shm unless KHATRUTEST_DATA_DIR names another), served on
-// 127.0.0.1 at a port
-// the system picks, in the test's own process. Nothing has to be
+// sqlite3 in a fresh directory, in RAM where the system has /dev/shm
+// unless KHATRUTEST_DATA_DIR names another), served on 127.0.0.1 at a
+// port the system picks, in the test's own process. Nothing has to be
 // installed or started by hand. cmd/localrelay serves the same relay for
 // an operator (Options.Addr, and Options.Dir for a data directory that
 // outlives it).
