@@ -23,7 +23,10 @@
 // removes its data directory, so a test that closes its relay leaves no
 // server goroutine or file behind.
 //
-// RunScenario drives full-state loads against a relay while other
-// installations write, and counts the loads that report complete with a
-// coordinate missing or stale.
+// The package's tests add RunScenario (scenario_run_test.go), which drives
+// full-state loads against a relay while other installations write and
+// counts the loads that report complete with a coordinate missing or
+// stale. It lives in test files so that the package imports nothing of the
+// harness: the relay sits below the load and the probe it is used to test,
+// and cmd/localrelay serves it without them.
 package khatrutest
