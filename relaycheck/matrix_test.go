@@ -13,10 +13,10 @@ import (
 	"github.com/nip-rs/harness/relaycheck"
 )
 
-// matrixPeer is a column of the conformance matrix: one of the eight
-// peers of internal/testrelay/peers at matrixCap, or khatru v0.8.4 over slicestore
-// behind the wrapper that makes it conform (NIP-01 answers, the barrier,
-// atomic replacement), the one peer the gate can admit.
+// matrixPeer is a column of the conformance matrix: one of the eight peers of
+// internal/testrelay/peers at matrixCap, or khatru v0.8.4 over slicestore
+// behind the wrapper that makes it conform (NIP-01 answers, the barrier, atomic
+// replacement), the one peer the gate can admit.
 type matrixPeer struct {
 	name   string
 	closes bool // closes both races (asserted never to violate them)

@@ -103,9 +103,9 @@ func dataDir(backend string) (string, error) {
 }
 
 // DataParent is the directory fresh data directories are made in (see
-// DataDirEnv); empty means the system's temporary directory. The peers
-// started as subprocesses (internal/testrelay/peers) keep their data there too, for
-// the same reason.
+// DataDirEnv); empty means the system's temporary directory. The peers started
+// as subprocesses (internal/testrelay/peers) keep their data there too, for the
+// same reason.
 func DataParent() string {
 	if d := os.Getenv(DataDirEnv); d != "" {
 		return d

@@ -44,9 +44,9 @@ func userKey(parts ...string) string {
 }
 
 // scenarioPeer is a relay the scenario tests run against: one of
-// internal/testrelay/peers (khatru v0.8.4 over each store, rely, the newest khatru,
-// the JS relay with and without its cache), or the conforming slicestore
-// peer of this package.
+// internal/testrelay/peers (khatru v0.8.4 over each store, rely, the newest
+// khatru, the JS relay with and without its cache), or the conforming
+// slicestore peer of this package.
 type scenarioPeer struct {
 	name  string
 	start func(t *testing.T) string // starts it for the test, returns its URL

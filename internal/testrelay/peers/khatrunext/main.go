@@ -4,12 +4,11 @@
 // store, hooked up the default way, relay.UseEventstore(db, limit).
 //
 // It lives in a module of its own because fiatjaf.com/nostr replaces the
-// go-nostr v0.38.2 the harness is on. The harness's peer tests build it
-// and start it as a subprocess (internal/testrelay/peers): it listens on 127.0.0.1
-// at a port the system picks, prints its websocket URL as the first line
-// of stdout, keeps its database in -dir, and exits when stdin reaches its
-// end or on SIGTERM/SIGINT, so a test process that dies leaves no relay
-// behind.
+// go-nostr v0.38.2 the harness is on. The harness's peer tests build it and
+// start it as a subprocess (internal/testrelay/peers): it listens on 127.0.0.1
+// at a port the system picks, prints its websocket URL as the first line of
+// stdout, keeps its database in -dir, and exits when stdin reaches its end or
+// on SIGTERM/SIGINT, so a test process that dies leaves no relay behind.
 package main
 
 import (

@@ -1,7 +1,7 @@
-// Command prepare builds the peer relays that run as subprocesses (rely,
-// the newest khatru) and installs the JS relay's packages, into the cache
-// the peer tests start them from (internal/testrelay/peers). `make peer-deps` runs
-// it; it is quick when nothing changed.
+// Command prepare builds the peer relays that run as subprocesses (rely, the
+// newest khatru) and installs the JS relay's packages, into the cache the peer
+// tests start them from (internal/testrelay/peers). `make peer-deps` runs it;
+// it is quick when nothing changed.
 package main
 
 import (

@@ -3,12 +3,12 @@
 // it: the Event hook saves (replacing for replaceable and addressable
 // kinds, applying kind 5 deletions), the Req hook queries the store.
 //
-// It lives in a module of its own because rely needs go-nostr v0.52.0 and
-// the harness is on v0.38.2. The harness's peer tests build it and start
-// it as a subprocess (internal/testrelay/peers): it listens on 127.0.0.1 at a port
-// the system picks, prints its websocket URL as the first line of stdout,
-// keeps its database in -dir, and exits when stdin reaches its end or on
-// SIGTERM/SIGINT, so a test process that dies leaves no relay behind.
+// It lives in a module of its own because rely needs go-nostr v0.52.0 and the
+// harness is on v0.38.2. The harness's peer tests build it and start it as a
+// subprocess (internal/testrelay/peers): it listens on 127.0.0.1 at a port the
+// system picks, prints its websocket URL as the first line of stdout, keeps its
+// database in -dir, and exits when stdin reaches its end or on SIGTERM/SIGINT,
+// so a test process that dies leaves no relay behind.
 package main
 
 import (
