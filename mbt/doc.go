@@ -82,4 +82,39 @@
 // model allows there and the log up to it, and a search past its bound of
 // states is unknown. By default the universe is validate-pair
 // (PairUniverse), where the client hosts both devices.
+//
+// # Load records
+//
+// A log may also record a hosted device's full-state loads, one record per
+// thing the load did, in the load vectors' vocabulary (vectors/load.json,
+// VOCABULARY.md "load"):
+//
+//	{"step": i, "device": "d0", "load": {"start": {"pubkey": "79be...", "limit": 2, "sub_prefix": "h", "first_until": 4294967291}}}
+//	{"step": i, "device": "d0", "load": {"sent": ["REQ", "h-fence", {"kinds": [30078], "authors": ["79be..."], "limit": 2}]}}
+//	{"step": i, "device": "d0", "load": {"received": ["EOSE", "h-fence"]}}
+//	{"step": i, "device": "d0", "load": {"verdict": {"verdict": "complete", "reason": "none", "coordinates": {...}}}}
+//
+// "start" is the load's configuration as a load vector's input.config
+// spells it (sub_prefix required: the subscription ids are compared as
+// sent); "sent" is a frame the client sent (REQ or CLOSE), "received" one
+// it handled from the relay (EVENT, EOSE, CLOSED, or ["LOST"] for the
+// connection dropping), each in the order the client handled them;
+// "verdict" is the load's verdict, reason, plateau_second (with a plateau
+// only) and, optionally, the coordinates collected. An optional "relay"
+// member in the load object tells apart loads a device runs at once on
+// several relays. A load record carries no "state". The waits of a load
+// of several passes are not logged.
+//
+// A load is checked against the model's sans-I/O load (model.Load) under
+// the rules validated with, which is deterministic in the frames it is
+// fed: every "sent" must be the next message the model sends, in order
+// (frames compare as JSON values); a "received" or "verdict" record while
+// the model still has a message to send is refused with that message as
+// what the model allows (a CLOSE left out is reported at the record after
+// it); a "sent" after the model's verdict, or while the model waits for
+// the relay, is refused; the verdict must be the model's and is logged
+// once. Frames received after the verdict are allowed (the load ignores
+// them). An event whose signature fails is fed as the transport would
+// (evidence against the relay). Load records change no state of the
+// universe, so they are no transitions of the search.
 package mbt

@@ -47,7 +47,9 @@ type Unexplained struct {
 	Step   int
 	Device string
 	// What is the part of the record that fails: "action", "received",
-	// "published" or "state".
+	// "published" or "state", or for a load record "load start", "load
+	// sent", "load received", "load verdict" or "load" (no load started
+	// on that relay).
 	What string
 	// Says is what the log says there, Allows what the model allows there
 	// (the alternatives in the states that explain the prefix, sorted,
@@ -90,8 +92,26 @@ func Validate(u exhaustive.Universe, rules *model.Rules, lg *Log, maxStates int)
 		hosted[i] = true
 	}
 	v := &Validation{}
+	loads := newLoadChecker(rules)
+	defer loads.release()
 	frontier := [][]int32{st.Initial()}
 	for ri, rec := range lg.Records {
+		if rec.Load != nil {
+			// A load is checked on the model's sans-I/O load alone: it
+			// changes no state of the universe, and the model's load
+			// is deterministic in its frames.
+			un, err := loads.check(rec)
+			if err != nil {
+				return nil, err
+			}
+			if un != nil {
+				un.Prefix = append([]string{lg.First}, rawLines(lg.Records[:ri+1])...)
+				v.Unexplained = un
+				return v, nil
+			}
+			v.Records++
+			continue
+		}
 		closure, ok := silentClosure(st, hosted, frontier, maxStates)
 		v.MaxStates = max(v.MaxStates, len(closure))
 		if !ok {
