@@ -19,6 +19,22 @@
 // can be recomputed and the trace replayed (`explore -replay -itf FILE`,
 // Check).
 //
+// # Profiles
+//
+// A trace can be masked by a client profile of the vectors
+// (vectors/profiles.json; Run.Profile, `explore -simulate N -itf DIR
+// -profile NAME`), so that it holds only what such a client observes. Only
+// the override layer changes what a trace shows: full, json-parse and
+// canonical-store write the whole trace; legacy-decoder (alone or in a
+// combination) writes each context whose frontier is above 0 as
+// {"effective": f}, with no "live", and each blob in flight without its
+// override keys, and the client then hosts the universe's legacy devices
+// instead of its upgraded ones (mark-unread is beyond a legacy decoder). A
+// masked trace names its profile in #meta "profile"; Check replays it
+// masked the same way, and Drive compares a legacy client's answers
+// without liveness. A profile that hosts no device of the universe has no
+// trace.
+//
 // # Adapter protocol
 //
 // A client under test is a process that reads one JSON object per line on
