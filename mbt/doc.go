@@ -96,7 +96,13 @@
 // consistent with the log so far, to a fixpoint of silent steps, in
 // transition order; a record no state allows is reported with what the
 // model allows there and the log up to it, and a search past its bound of
-// states is unknown. By default the universe is validate-pair
+// states is unknown. Before it, a guided search looks depth first for one
+// behaviour, the log's next record tried before any silent step and the
+// silent steps between two records deepened one at a time: it explains a
+// log of network-whole, whose unhosted legacy device takes the
+// breadth-first search past its bound within a few records, among a few
+// thousand states (testdata/guided-network-whole.golden); when it finds
+// none within the bound, the breadth-first search decides. By default the universe is validate-pair
 // (PairUniverse), where the client hosts both devices.
 //
 // # Load records

@@ -27,8 +27,12 @@ type Validation struct {
 	Records int
 	// MaxStates is the largest set of states the search held for one
 	// record: the model's states consistent with the log so far, with the
-	// silent steps after them.
+	// silent steps after them. When Guided, it is the number of (record,
+	// state) pairs the guided search visited in all.
 	MaxStates int
+	// Guided says the log was explained by the guided search (one
+	// behaviour found depth first), not by the breadth-first one.
+	Guided bool
 	// Unexplained is the first record no behaviour allows; nil when the
 	// log is explained or the verdict unknown.
 	Unexplained *Unexplained
@@ -74,7 +78,10 @@ func (u *Unexplained) Error() string {
 // shows the logged state, and between records any number of silent steps
 // (package doc, "Logs"). The search is breadth-first over the set of
 // states consistent with the log so far, exact (every silent step to a
-// fixpoint), deterministic, and bounded by maxStates per record.
+// fixpoint), deterministic, and bounded by maxStates per record. A guided
+// depth-first search runs first, within maxStates visits: when it finds a
+// behaviour the log is explained at once; otherwise the breadth-first
+// search decides.
 func Validate(u exhaustive.Universe, rules *model.Rules, lg *Log, maxStates int) (*Validation, error) {
 	st, err := exhaustive.NewStepper(u, rules)
 	if err != nil {
@@ -90,6 +97,28 @@ func Validate(u exhaustive.Universe, rules *model.Rules, lg *Log, maxStates int)
 			return nil, &LogError{1, fmt.Sprintf("device %s runs the legacy client in universe %s: a log hosts upgraded devices only", d, u.Name)}
 		}
 		hosted[i] = true
+	}
+	if ok, n := guided(st, hosted, lg.Records, maxStates); ok {
+		// Every transition record is explained; the loads are checked
+		// on their own, in log order.
+		v := &Validation{MaxStates: n, Guided: true}
+		loads := newLoadChecker(rules)
+		defer loads.release()
+		for ri, rec := range lg.Records {
+			if rec.Load != nil {
+				un, err := loads.check(rec)
+				if err != nil {
+					return nil, err
+				}
+				if un != nil {
+					un.Prefix = append([]string{lg.First}, rawLines(lg.Records[:ri+1])...)
+					v.Unexplained = un
+					return v, nil
+				}
+			}
+			v.Records++
+		}
+		return v, nil
 	}
 	v := &Validation{}
 	loads := newLoadChecker(rules)
@@ -377,8 +406,10 @@ func publicationText(bs []model.Blob) string {
 // and 20, whole publications, at most two messages in flight per channel,
 // client-id rotation. Silent steps are then only publications and drops,
 // and the search stays small. A network universe with a legacy device
-// (network-whole) validates too, but its legacy device's unlogged
-// behaviour can exceed the search's bound (the verdict is then unknown).
+// (network-whole) validates too: the guided search explains its logs, but
+// a log no behaviour explains goes to the breadth-first search, which the
+// legacy device's unlogged behaviour can take past its bound (the verdict
+// is then unknown).
 func PairUniverse() exhaustive.Universe {
 	u := exhaustive.NetworkWholeUniverse()
 	u.Name = "validate-pair"

@@ -1,0 +1,94 @@
+package mbt
+
+import (
+	"github.com/nip-rs/harness/exhaustive"
+)
+
+// maxGuidedGap bounds the silent steps the guided search allows between
+// two records; past it only the breadth-first search decides.
+const maxGuidedGap = 64
+
+// guided looks for one behaviour that explains every record of the log
+// (load records aside: they are no transitions), depth first, the log's
+// next record tried before any silent step, with at most g silent steps
+// between two records for g = 0, 1, 2, ... (iterative deepening). It
+// visits at most budget (record, state) pairs in all. true means the
+// behaviour it found is one of the model's, so the log is explained;
+// false means only that none was found within the budget, and the
+// breadth-first search decides (the first record no behaviour allows, or
+// unknown).
+//
+// The breadth-first search holds every state consistent with the log so
+// far, and a device the log does not host (a legacy device) multiplies
+// them by everything it may have done unseen; a log usually leaves few
+// silent steps between its records, and the shortest explanation is
+// found among a few thousand states.
+func guided(st *exhaustive.Stepper, hosted []bool, recs []LogRecord, budget int) (ok bool, visited int) {
+	var sync []LogRecord
+	for _, r := range recs {
+		if r.Load == nil {
+			sync = append(sync, r)
+		}
+	}
+	var silentTs []int
+	for t := range st.Transitions() {
+		if silent(st.Decode(t), hosted) {
+			silentTs = append(silentTs, t)
+		}
+	}
+	cut := false
+	for g := 0; g <= maxGuidedGap; g++ {
+		// seen holds, per record index and state, the most silent steps
+		// left with which the pair was searched: fewer cannot do better.
+		seen := make([]map[string]int, len(sync))
+		for i := range seen {
+			seen[i] = map[string]int{}
+		}
+		short := false // some path ran out of silent steps: a larger g may help
+		var dfs func(i int, row []int32, left int) bool
+		dfs = func(i int, row []int32, left int) bool {
+			if i == len(sync) {
+				return true
+			}
+			k := exhaustive.Key(row)
+			if l, ok := seen[i][k]; ok && l >= left {
+				return false
+			}
+			if visited >= budget {
+				cut = true
+				return false
+			}
+			seen[i][k] = left
+			visited++
+			if next, un := advance(st, [][]int32{row}, sync[i]); un == nil {
+				for _, n := range next {
+					if dfs(i+1, n, g) {
+						return true
+					}
+				}
+			}
+			if left == 0 {
+				short = true
+				return false
+			}
+			for _, t := range silentTs {
+				if n, ok := st.Step(row, t); ok {
+					if dfs(i, n, left-1) {
+						return true
+					}
+				}
+				if cut {
+					return false
+				}
+			}
+			return false
+		}
+		if dfs(0, st.Initial(), g) {
+			return true, visited
+		}
+		if cut || !short {
+			return false, visited
+		}
+	}
+	return false, visited
+}
