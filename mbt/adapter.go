@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"slices"
 	"time"
@@ -44,7 +45,7 @@ func Drive(argv []string, t *itf.Trace) error {
 	if err != nil {
 		return err
 	}
-	cl, err := startClient(argv)
+	cl, err := startClient(argv, w.Profile)
 	if err != nil {
 		return err
 	}
@@ -234,12 +235,16 @@ type client struct {
 }
 
 // startClient starts the process argv with its standard input and output
-// piped to the protocol.
-func startClient(argv []string) (*client, error) {
+// piped to the protocol, and NIPRS_PROFILE naming the trace's profile (as
+// the vectors' node runner names it), so that a client able to run as
+// several profiles runs as the one the trace is masked for whatever its
+// caller's environment says.
+func startClient(argv []string, prof Profile) (*client, error) {
 	if len(argv) == 0 {
 		return nil, fmt.Errorf("no client command")
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), "NIPRS_PROFILE="+prof.Name)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

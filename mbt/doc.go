@@ -32,7 +32,8 @@
 // instead of its upgraded ones (mark-unread is beyond a legacy decoder). A
 // masked trace names its profile in #meta "profile"; Check replays it
 // masked the same way, and Drive compares a legacy client's answers
-// without liveness. A profile that hosts no device of the universe has no
+// without liveness. The client process is started with NIPRS_PROFILE set
+// to the trace's profile ("full" for an unmasked trace). A profile that hosts no device of the universe has no
 // trace.
 //
 // # Adapter protocol
@@ -134,8 +135,8 @@
 // the model still has a message to send is refused with that message as
 // what the model allows (a CLOSE left out is reported at the record after
 // it); a "sent" after the model's verdict, or while the model waits for
-// the relay, is refused; the verdict must be the model's and is logged
-// once. Frames received after the verdict are allowed (the load ignores
+// the relay, is refused; the verdict must be the model's, reached by
+// then, and is logged once. Frames received after the verdict are allowed (the load ignores
 // them). An event whose signature fails is fed as the transport would
 // (evidence against the relay). Load records change no state of the
 // universe, so they are no transitions of the search.

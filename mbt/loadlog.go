@@ -245,6 +245,9 @@ func (c *loadChecker) check(rec LogRecord) (*Unexplained, error) {
 		if run.done {
 			return refuse("load verdict", says, "none: the verdict is logged already")
 		}
+		if run.l.Verdict() == model.Running {
+			return refuse("load verdict", says, "none: the load has no verdict yet (it waits for the relay's next frame)")
+		}
 		want := verdictLine(run.l.Result())
 		if !sameVerdict(*ld.Verdict, want) {
 			return refuse("load verdict", says, jsonText(want))

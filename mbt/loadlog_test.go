@@ -103,7 +103,8 @@ func loadOf(r map[string]any) map[string]any {
 }
 
 // Seeded wrong logs are refused at the line of their first wrong record:
-// a query sent after the verdict, a wrong verdict, a CLOSE left out
+// a query sent after the verdict, a wrong verdict, a verdict before the
+// load has one, a CLOSE left out
 // (the next record is reported, with the CLOSE the model sends first),
 // a reply to a frame the relay never sent.
 func TestSeededLoadLogsRefused(t *testing.T) {
@@ -154,6 +155,14 @@ func TestSeededLoadLogsRefused(t *testing.T) {
 			}
 			return -1
 		}, "load sent", `["CLOSE","L1-q1"]`},
+		{"early verdict", func(rs []map[string]any) []map[string]any {
+			// The verdict logged right after the fence's REQ, before any
+			// frame could decide it.
+			i := verdictAt(rs)
+			v := rs[i]
+			rs = append(rs[:i:i], rs[i+1:]...)
+			return append(rs[:2:2], append([]map[string]any{v}, rs[2:]...)...)
+		}, func([]map[string]any) int { return 4 }, "load verdict", "no verdict yet"},
 		{"reply without a frame", func(rs []map[string]any) []map[string]any {
 			// The second band's REQ logged before the EOSE that asks
 			// for it.

@@ -24,7 +24,7 @@ func RecordLog(argv []string, t *itf.Trace) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	cl, err := startClient(argv)
+	cl, err := startClient(argv, w.Profile)
 	if err != nil {
 		return nil, err
 	}
