@@ -132,10 +132,11 @@ func canonicalFrame(raw json.RawMessage) (string, error) {
 
 // relayFrame reads a received frame: EVENT, EOSE, CLOSED or ["LOST"].
 func relayFrame(raw json.RawMessage) (model.In, error) {
-	if _, err := canonicalFrame(raw); err != nil {
+	s, err := canonicalFrame(raw)
+	if err != nil {
 		return model.In{}, err
 	}
-	if s, _ := canonicalFrame(raw); s == `["LOST"]` {
+	if s == `["LOST"]` {
 		return model.In{Kind: model.InConnectionLost}, nil
 	}
 	m, ok := model.ParseIn(raw)

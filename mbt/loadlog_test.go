@@ -203,3 +203,35 @@ func TestSeededLoadLogsRefused(t *testing.T) {
 		})
 	}
 }
+
+// Malformed load records are refused naming their line, before or when
+// the load starts, and nothing panics on them.
+func TestMalformedLoadRecords(t *testing.T) {
+	const init = `{"step": 0, "init": {"devices": ["d0"]}}` + "\n"
+	const start = `{"step": 1, "device": "d0", "load": {"start": {"pubkey": "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798", "limit": 2, "sub_prefix": "h", "first_until": 4294967291}}}` + "\n"
+	for _, c := range []struct{ name, line, want string }{
+		{"two kinds", `{"step": 2, "device": "d0", "load": {"sent": ["CLOSE", "h-fence"], "received": ["EOSE", "h-fence"]}}`, "exactly one of"},
+		{"no kind", `{"step": 2, "device": "d0", "load": {"relay": "r"}}`, "exactly one of"},
+		{"unknown member", `{"step": 2, "device": "d0", "load": {"wait": {}}}`, "unknown field"},
+		{"frame not an array", `{"step": 2, "device": "d0", "load": {"received": {"EOSE": 1}}}`, "JSON array"},
+		{"empty frame", `{"step": 2, "device": "d0", "load": {"sent": []}}`, "non-empty"},
+		{"null frame", `{"step": 2, "device": "d0", "load": {"received": null}}`, "non-empty"},
+		{"unknown frame", `{"step": 2, "device": "d0", "load": {"received": ["NOTICE", "hi"]}}`, "not an EVENT"},
+		{"event without event", `{"step": 2, "device": "d0", "load": {"received": ["EVENT", "h-fence", 7]}}`, "not an EVENT"},
+		{"short event", `{"step": 2, "device": "d0", "load": {"received": ["EVENT"]}}`, "not an EVENT"},
+		{"verdict without reason", `{"step": 2, "device": "d0", "load": {"verdict": {"verdict": "complete"}}}`, "want verdict and reason"},
+		{"state on a load", `{"step": 2, "device": "d0", "load": {"received": ["EOSE", "h-fence"]}, "state": {}}`, "no state"},
+		{"foreign first band", `{"step": 2, "device": "d0", "load": {"start": {"pubkey": "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798", "limit": 2, "sub_prefix": "h", "first_until": 100}}}`, "first_until 100"},
+		{"no prefix", `{"step": 2, "device": "d0", "load": {"start": {"pubkey": "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798", "limit": 2, "first_until": 4294967291}}}`, "sub_prefix"},
+		{"bad pubkey", `{"step": 2, "device": "d0", "load": {"relay": "r2", "start": {"pubkey": "xyz", "limit": 2, "sub_prefix": "g", "first_until": 4294967291}}}`, "load start"},
+		{"relay outside the load", `{"step": 2, "device": "d0", "relay": "x", "load": {"relay": "r2", "start": {"pubkey": "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798", "limit": 1, "sub_prefix": "g", "first_until": 4294967291}}}`, "unknown field"},
+		{"limit below the floor, another relay", `{"step": 2, "device": "d0", "load": {"relay": "r2", "start": {"pubkey": "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798", "limit": 1, "sub_prefix": "g", "first_until": 4294967291}}}`, "load start"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v, err := validateBytes(t, []byte(init+start+c.line+"\n"))
+			if !IsLogError(err) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "line 3") {
+				t.Fatalf("want a log error at line 3 saying %q, got %v (%+v)", c.want, err, v)
+			}
+		})
+	}
+}
