@@ -103,7 +103,9 @@
 // log of network-whole, whose unhosted legacy device takes the
 // breadth-first search past its bound within a few records, among a few
 // thousand states (testdata/guided-network-whole.golden); when it finds
-// none within the bound, the breadth-first search decides. By default the universe is validate-pair
+// none within the bound, the breadth-first search decides, and an unknown
+// verdict then names the line through which the guided search found a
+// behaviour. By default the universe is validate-pair
 // (PairUniverse), where the client hosts both devices.
 //
 // # Load records

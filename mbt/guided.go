@@ -23,13 +23,18 @@ const maxGuidedGap = 64
 // them by everything it may have done unseen; a log usually leaves few
 // silent steps between its records, and the shortest explanation is
 // found among a few thousand states.
-func guided(st *exhaustive.Stepper, hosted []bool, recs []LogRecord, budget int) (ok bool, visited int) {
+//
+// line is, when no behaviour was found, the line of the last transition
+// record a behaviour it found explains (0 for none): load records are not
+// checked here.
+func guided(st *exhaustive.Stepper, hosted []bool, recs []LogRecord, budget int) (ok bool, visited, line int) {
 	var sync []LogRecord
 	for _, r := range recs {
 		if r.Load == nil {
 			sync = append(sync, r)
 		}
 	}
+	far := 0 // the most transition records one path explained
 	var silentTs []int
 	for t := range st.Transitions() {
 		if silent(st.Decode(t), hosted) {
@@ -47,6 +52,7 @@ func guided(st *exhaustive.Stepper, hosted []bool, recs []LogRecord, budget int)
 		short := false // some path ran out of silent steps: a larger g may help
 		var dfs func(i int, row []int32, left int) bool
 		dfs = func(i int, row []int32, left int) bool {
+			far = max(far, i)
 			if i == len(sync) {
 				return true
 			}
@@ -84,11 +90,14 @@ func guided(st *exhaustive.Stepper, hosted []bool, recs []LogRecord, budget int)
 			return false
 		}
 		if dfs(0, st.Initial(), g) {
-			return true, visited
+			return true, visited, 0
 		}
 		if cut || !short {
-			return false, visited
+			break
 		}
 	}
-	return false, visited
+	if far == 0 {
+		return false, visited, 0
+	}
+	return false, visited, sync[far-1].Line
 }

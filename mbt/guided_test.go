@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nip-rs/harness/exhaustive"
@@ -121,4 +122,33 @@ func BenchmarkValidateNetworkWhole(b *testing.B) {
 			}
 		}
 	}
+}
+
+// A wrong last record in a network-whole log: the guided search finds no
+// behaviour within its bound, the breadth-first one passes its bound
+// earlier, and the unknown verdict names the line through which the
+// guided search found a behaviour (the record before the altered one).
+func TestGuidedHintOnUnknown(t *testing.T) {
+	u, rules, logs := networkWholeLogs(t, 1, 30, 11)
+	lg := logs[0]
+	i := len(lg.Records) - 1
+	for ; i > 0 && len(lg.Records[i].State) == 0; i-- {
+	}
+	if i == 0 {
+		t.Fatal("the walk's log shows no state to alter")
+	}
+	st := map[string]ctxView{}
+	for k, c := range lg.Records[i].State {
+		st[k] = ctxView{Effective: c.Effective + 1, Live: c.Live}
+	}
+	lg.Records[i].State = st
+	v, err := Validate(u, rules, lg, 20000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("the guided search found a behaviour through line %d", lg.Records[i-1].Line)
+	if v.Explained() || v.Unexplained != nil || !strings.Contains(v.Unknown, want) {
+		t.Fatalf("want unknown saying %q, got %+v", want, v)
+	}
+	t.Log(v.Unknown)
 }

@@ -98,7 +98,8 @@ func Validate(u exhaustive.Universe, rules *model.Rules, lg *Log, maxStates int)
 		}
 		hosted[i] = true
 	}
-	if ok, n := guided(st, hosted, lg.Records, maxStates); ok {
+	ok, n, reached := guided(st, hosted, lg.Records, maxStates)
+	if ok {
 		// Every transition record is explained; the loads are checked
 		// on their own, in log order.
 		v := &Validation{MaxStates: n, Guided: true}
@@ -145,6 +146,12 @@ func Validate(u exhaustive.Universe, rules *model.Rules, lg *Log, maxStates int)
 		v.MaxStates = max(v.MaxStates, len(closure))
 		if !ok {
 			v.Unknown = fmt.Sprintf("line %d (step %d): the silent steps before it reach more than %d states", rec.Line, rec.Step, maxStates)
+			if reached > rec.Line {
+				// The guided search found a behaviour that goes
+				// further: a hint at where the log goes wrong, if
+				// it does.
+				v.Unknown += fmt.Sprintf("; the guided search found a behaviour through line %d (load records aside) within %d states", reached, n)
+			}
 			return v, nil
 		}
 		next, un := advance(st, closure, rec)
