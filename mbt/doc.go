@@ -127,8 +127,9 @@
 // "verdict" is the load's verdict, reason, plateau_second (with a plateau
 // only) and, optionally, the coordinates collected. An optional "relay"
 // member in the load object tells apart loads a device runs at once on
-// several relays. A load record carries no "state". The waits of a load
-// of several passes are not logged.
+// several relays. A load record carries no "state". A load of several
+// passes logs {"wait": {}} where it waits its gap, after the frame
+// received and before what it sends in reply (the load vectors' waits).
 //
 // A load is checked against the model's sans-I/O load (model.Load) under
 // the rules validated with, which is deterministic in the frames it is
@@ -136,7 +137,8 @@
 // (frames compare as JSON values); a "received" or "verdict" record while
 // the model still has a message to send is refused with that message as
 // what the model allows (a CLOSE left out is reported at the record after
-// it); a "sent" after the model's verdict, or while the model waits for
+// it), and so is one where the model waits its gap and the log has no
+// "wait"; a "sent" after the model's verdict, or while the model waits for
 // the relay, is refused; the verdict must be the model's, reached by
 // then, and is logged once. Frames received after the verdict are allowed (the load ignores
 // them). An event whose signature fails is fed as the transport would

@@ -12,16 +12,23 @@ import (
 
 // LogLoad is a load record: one thing a hosted device's full-state load
 // against one relay did (package doc, "Load records"). Exactly one of
-// Start, Sent, Received and Verdict is set.
+// Start, Sent, Received, Wait and Verdict is set.
 type LogLoad struct {
 	// Relay tells apart the loads one device runs on several relays at
 	// once; empty is a relay like any other.
-	Relay    string           `json:"relay,omitempty"`
-	Start    *LoadStart       `json:"start,omitempty"`
-	Sent     json.RawMessage  `json:"sent,omitempty"`
-	Received json.RawMessage  `json:"received,omitempty"`
-	Verdict  *LoadVerdictLine `json:"verdict,omitempty"`
+	Relay    string          `json:"relay,omitempty"`
+	Start    *LoadStart      `json:"start,omitempty"`
+	Sent     json.RawMessage `json:"sent,omitempty"`
+	Received json.RawMessage `json:"received,omitempty"`
+	// Wait is {}: the load waited its gap (a load of several passes)
+	// before sending what the last frame received asks for.
+	Wait    *struct{}        `json:"wait,omitempty"`
+	Verdict *LoadVerdictLine `json:"verdict,omitempty"`
 }
+
+// waitMark stands in the model's queue of messages to send for the gap a
+// load of several passes waits before the messages after it.
+const waitMark = "(its gap: a wait record)"
 
 // LoadStart is a load's configuration, as the load vectors' input.config
 // spells it.
@@ -57,13 +64,13 @@ func readLoad(raw json.RawMessage) (*LogLoad, error) {
 		return nil, err
 	}
 	kinds := 0
-	for _, set := range []bool{ld.Start != nil, ld.Sent != nil, ld.Received != nil, ld.Verdict != nil} {
+	for _, set := range []bool{ld.Start != nil, ld.Sent != nil, ld.Received != nil, ld.Wait != nil, ld.Verdict != nil} {
 		if set {
 			kinds++
 		}
 	}
 	if kinds != 1 {
-		return nil, errors.New("want exactly one of start, sent, received and verdict")
+		return nil, errors.New("want exactly one of start, sent, received, wait and verdict")
 	}
 	switch {
 	case ld.Start != nil:
@@ -187,6 +194,9 @@ func (c *loadChecker) check(rec LogRecord) (*Unexplained, error) {
 		return un, nil
 	}
 	pendingFirst := func(what, says string) (*Unexplained, error) {
+		if run.pending[0] == waitMark {
+			return refuse(what, says, "load wait {} first (the gap before a pass)")
+		}
 		return refuse(what, says, "load sent "+run.pending[0]+" first")
 	}
 	switch {
@@ -208,7 +218,11 @@ func (c *loadChecker) check(rec LogRecord) (*Unexplained, error) {
 		}
 		run = &runningLoad{l: l}
 		c.loads[key] = run
-		return nil, run.send(l.Start())
+		outs := l.Start()
+		if _, due := l.PassGapDue(); due {
+			run.pending = append(run.pending, waitMark)
+		}
+		return nil, run.send(outs)
 	case run == nil:
 		return refuse("load", jsonText(ld), "none: no load was started on this relay")
 	case ld.Sent != nil:
@@ -220,7 +234,16 @@ func (c *loadChecker) check(rec LogRecord) (*Unexplained, error) {
 			return refuse("load sent", says, "nothing until the relay's next frame")
 		}
 		if says != run.pending[0] {
-			return refuse("load sent", says, run.pending[0])
+			return pendingFirst("load sent", says)
+		}
+		run.pending = run.pending[1:]
+		return nil, nil
+	case ld.Wait != nil:
+		if len(run.pending) == 0 || run.pending[0] != waitMark {
+			if len(run.pending) > 0 {
+				return pendingFirst("load wait", "{}")
+			}
+			return refuse("load wait", "{}", "none: no pass starts here")
 		}
 		run.pending = run.pending[1:]
 		return nil, nil
@@ -237,7 +260,11 @@ func (c *loadChecker) check(rec LogRecord) (*Unexplained, error) {
 				m.BadSig = true
 			}
 		}
-		return nil, run.send(run.l.Feed(m))
+		outs := run.l.Feed(m)
+		if _, due := run.l.PassGapDue(); due {
+			run.pending = append(run.pending, waitMark)
+		}
+		return nil, run.send(outs)
 	default:
 		says := jsonText(ld.Verdict)
 		if len(run.pending) > 0 {

@@ -106,7 +106,8 @@ func loadOf(r map[string]any) map[string]any {
 // a query sent after the verdict, a wrong verdict, a verdict before the
 // load has one, a CLOSE left out
 // (the next record is reported, with the CLOSE the model sends first),
-// a reply to a frame the relay never sent.
+// a reply to a frame the relay never sent, a load of two passes that does
+// not log the wait before its first band.
 func TestSeededLoadLogsRefused(t *testing.T) {
 	_, logs := jsLoadLogs(t)
 	base := logs["load-witness-L1.ndjson"]
@@ -181,8 +182,29 @@ func TestSeededLoadLogsRefused(t *testing.T) {
 			}
 			return -1
 		}, "load sent", "nothing until the relay's next frame"},
+		{"missing wait", func(rs []map[string]any) []map[string]any {
+			for i, r := range rs {
+				if loadOf(r)["wait"] != nil {
+					return append(rs[:i:i], rs[i+1:]...)
+				}
+			}
+			t.Fatal("no wait in the log")
+			return nil
+		}, func(rs []map[string]any) int {
+			// The reply the wait came before.
+			for i, r := range rs {
+				if loadOf(r)["sent"] != nil && i > 0 && loadOf(rs[i-1])["received"] != nil && i > 2 {
+					return i + 2
+				}
+			}
+			return -1
+		}, "load sent", "load wait {} first"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			base := base
+			if c.name == "missing wait" {
+				base = logs["load-witness-L14.ndjson"]
+			}
 			var recs []map[string]any
 			b := editLog(t, base, func(rs []map[string]any) []map[string]any {
 				recs = c.edit(rs)
@@ -212,7 +234,9 @@ func TestMalformedLoadRecords(t *testing.T) {
 	for _, c := range []struct{ name, line, want string }{
 		{"two kinds", `{"step": 2, "device": "d0", "load": {"sent": ["CLOSE", "h-fence"], "received": ["EOSE", "h-fence"]}}`, "exactly one of"},
 		{"no kind", `{"step": 2, "device": "d0", "load": {"relay": "r"}}`, "exactly one of"},
-		{"unknown member", `{"step": 2, "device": "d0", "load": {"wait": {}}}`, "unknown field"},
+		{"unknown member", `{"step": 2, "device": "d0", "load": {"pause": {}}}`, "unknown field"},
+		{"wait with a duration", `{"step": 2, "device": "d0", "load": {"wait": {"ms": 50}}}`, "unknown field"},
+		{"null wait", `{"step": 2, "device": "d0", "load": {"wait": null}}`, "exactly one of"},
 		{"frame not an array", `{"step": 2, "device": "d0", "load": {"received": {"EOSE": 1}}}`, "JSON array"},
 		{"empty frame", `{"step": 2, "device": "d0", "load": {"sent": []}}`, "non-empty"},
 		{"null frame", `{"step": 2, "device": "d0", "load": {"received": null}}`, "non-empty"},

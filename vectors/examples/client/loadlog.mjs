@@ -1,7 +1,8 @@
 // A client's own log of its full-state loads, in the harness's validation
 // log format (NDJSON; `explore -validate LOG` checks it against the model):
 // the load's configuration when it starts, every frame it sends and
-// receives in the order it handles them, and its verdict once it has one.
+// receives in the order it handles them, each wait of its gap before a
+// pass, and its verdict once it has one.
 //
 //   node loadlog.mjs LOAD_JSON OUT_DIR
 //
@@ -34,7 +35,11 @@ export function loadLog(input, device = "d0") {
   sent(load.start());
   for (const f of input.frames) {
     record({ received: f });
-    sent(load.feed(f));
+    const out = load.feed(f);
+    // A load of several passes waits its gap before these messages.
+    if (load.waitDue) record({ wait: {} });
+    load.waitDue = false;
+    sent(out);
   }
   return lines.map((l) => JSON.stringify(l));
 }
