@@ -45,3 +45,20 @@ func TestValidateCommand(t *testing.T) {
 		}
 	}
 }
+
+// -validate in network-whole: the log leaves out the legacy device and
+// every publication, and the guided search explains it.
+func TestValidateNetworkWholeGuided(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "log.ndjson")
+	log := `{"step": 0, "init": {"devices": ["d0", "d1"]}}` + "\n" +
+		`{"step": 1, "device": "d0", "action": {"action": "advance", "ctx": "c0", "value": 10}, "state": {"c0": {"effective": 10, "live": false}}}` + "\n" +
+		`{"step": 3, "device": "d1", "received": {"client_id": "d0", "contexts": {"c0": 10}}, "state": {"c0": {"effective": 10, "live": false}}}` + "\n" +
+		`{"step": 5, "device": "d1", "received": {"client_id": "d2", "contexts": {"c1": 20}}, "state": {"c0": {"effective": 10, "live": false}, "c1": {"effective": 20, "live": false}}}` + "\n"
+	if err := os.WriteFile(f, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "-universe", "network-whole", "-validate", f)
+	if code != exitOK || !strings.Contains(out, "explained in universe network-whole: 3 records, found by the log-guided search") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}
