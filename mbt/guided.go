@@ -49,7 +49,7 @@ func guided(st *exhaustive.Stepper, hosted []bool, recs []LogRecord, budget int)
 		for i := range seen {
 			seen[i] = map[string]int{}
 		}
-		short := false // some path ran out of silent steps: a larger g may help
+		short := false // some path ran out of silent steps short of a new state: a larger g may help
 		var dfs func(i int, row []int32, left int) bool
 		dfs = func(i int, row []int32, left int) bool {
 			far = max(far, i)
@@ -74,7 +74,20 @@ func guided(st *exhaustive.Stepper, hosted []bool, recs []LogRecord, budget int)
 				}
 			}
 			if left == 0 {
-				short = true
+				// A larger g helps only if a silent step leads out of
+				// what this round has seen at this record: when none
+				// does anywhere, the round saw every state consistent
+				// with the log, and no behaviour explains it.
+				if !short {
+					for _, t := range silentTs {
+						if n, ok := st.Step(row, t); ok {
+							if _, in := seen[i][exhaustive.Key(n)]; !in {
+								short = true
+								break
+							}
+						}
+					}
+				}
 				return false
 			}
 			for _, t := range silentTs {
