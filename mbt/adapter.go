@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"slices"
 	"time"
@@ -40,13 +41,11 @@ func Drive(argv []string, t *itf.Trace) error {
 	if err != nil {
 		return err
 	}
-	var hosted []string
-	for d := range w.Devices {
-		if !slices.Contains(w.Legacy, d) {
-			hosted = append(hosted, DeviceVar(d))
-		}
+	hosted, err := w.hosted()
+	if err != nil {
+		return err
 	}
-	cl, err := startClient(argv)
+	cl, err := startClient(argv, w.Profile)
 	if err != nil {
 		return err
 	}
@@ -54,14 +53,14 @@ func Drive(argv []string, t *itf.Trace) error {
 	ask := cl.ask
 	compare := func(k int, a *answer) error {
 		for _, dv := range hosted {
-			want, err := viewOf(t.States[k].Values[dv])
+			want, err := viewOf(t.States[k].Values[dv], !w.Profile.Legacy)
 			if err != nil {
 				return fmt.Errorf("state %d %s: %v", k, dv, err)
 			}
-			got := a.Devices[dv]
+			got := w.Profile.maskView(a.Devices[dv])
 			if !sameView(want, got) {
 				return &Divergence{Walk: w.Walk, Seed: w.Run.Seed, Step: k, Action: actionName(t, k), Var: dv,
-					Want: viewJSON(want), Got: viewJSON(got), Witness: Prefix(t, k)}
+					Want: w.Profile.viewJSON(want), Got: w.Profile.viewJSON(got), Witness: Prefix(t, k)}
 			}
 		}
 		return nil
@@ -100,7 +99,7 @@ func stepMessage(t *itf.Trace, w *Walk, k int) (map[string]any, error) {
 	case "publish", "drop":
 		return nil, nil
 	case "deliver", "duplicate":
-		if a.From == nil || a.To == nil || slices.Contains(w.Legacy, *a.To) {
+		if a.From == nil || a.To == nil || !w.hosts(*a.To) {
 			return nil, nil
 		}
 		blob, err := inFlight(t.States[k-1].Values["inflight"], *a.From, *a.To, a.Msg)
@@ -109,7 +108,7 @@ func stepMessage(t *itf.Trace, w *Walk, k int) (map[string]any, error) {
 		}
 		return map[string]any{"device": DeviceVar(*a.To), "deliver": map[string]any{"client_id": DeviceVar(*a.From), "contexts": blob}}, nil
 	}
-	if a.Device == nil || slices.Contains(w.Legacy, *a.Device) {
+	if a.Device == nil || !w.hosts(*a.Device) {
 		return nil, nil
 	}
 	act := map[string]any{"action": a.Action}
@@ -171,8 +170,10 @@ func uintMap(v itf.Value) (map[string]uint32, error) {
 	return out, nil
 }
 
-// viewOf is a device variable as the protocol's context map.
-func viewOf(v itf.Value) (map[string]ctxView, error) {
+// viewOf is a device variable as the protocol's context map; live says
+// whether each context must carry its liveness (a trace masked for a
+// client without the override layer has none).
+func viewOf(v itf.Value, live bool) (map[string]ctxView, error) {
 	m, ok := v.(itf.Map)
 	if !ok {
 		return nil, fmt.Errorf("want a map of contexts")
@@ -184,11 +185,19 @@ func viewOf(v itf.Value) (map[string]ctxView, error) {
 			return nil, fmt.Errorf("context %v is not a string", p.K)
 		}
 		fv, err1 := itf.Field(p.V, "effective")
-		lv, err2 := itf.Field(p.V, "live")
 		i, ok1 := fv.(itf.Int)
 		x, fits := i.Int64()
-		l, ok2 := lv.(itf.Bool)
+		var l itf.Bool
+		ok2, err2 := true, error(nil)
+		if live {
+			var lv itf.Value
+			lv, err2 = itf.Field(p.V, "live")
+			l, ok2 = lv.(itf.Bool)
+		}
 		if err1 != nil || err2 != nil || !ok1 || !ok2 || !fits || x < 0 || x > 1<<32-1 {
+			if !live {
+				return nil, fmt.Errorf("context %s: want {effective}", k)
+			}
 			return nil, fmt.Errorf("context %s: want {effective, live}", k)
 		}
 		out[string(k)] = ctxView{uint32(x), bool(l)}
@@ -226,12 +235,16 @@ type client struct {
 }
 
 // startClient starts the process argv with its standard input and output
-// piped to the protocol.
-func startClient(argv []string) (*client, error) {
+// piped to the protocol, and NIPRS_PROFILE naming the trace's profile (as
+// the vectors' node runner names it), so that a client able to run as
+// several profiles runs as the one the trace is masked for whatever its
+// caller's environment says.
+func startClient(argv []string, prof Profile) (*client, error) {
 	if len(argv) == 0 {
 		return nil, fmt.Errorf("no client command")
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), "NIPRS_PROFILE="+prof.Name)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -13,13 +13,13 @@ import (
 )
 
 // clientDir is the worked JavaScript client of the vectors.
-func clientDir(t *testing.T) string {
+func clientDir(t testing.TB) string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "vectors", "examples", "client")
 }
 
-func nodePath(t *testing.T) string {
+func nodePath(t testing.TB) string {
 	t.Helper()
 	p, err := exec.LookPath("node")
 	if err != nil {

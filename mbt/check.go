@@ -61,7 +61,7 @@ func Check(cat *exhaustive.Catalog, t *itf.Trace) error {
 		return fmt.Errorf("the trace has %d devices, universe %s has %d", w.Devices, u.Name, len(states[0].Devices))
 	}
 	for k, s := range states {
-		vals := stateValues(s)
+		vals := stateValues(s, w.Profile)
 		for _, v := range t.Vars {
 			if v == "action" {
 				continue

@@ -19,6 +19,23 @@
 // can be recomputed and the trace replayed (`explore -replay -itf FILE`,
 // Check).
 //
+// # Profiles
+//
+// A trace can be masked by a client profile of the vectors
+// (vectors/profiles.json; Run.Profile, `explore -simulate N -itf DIR
+// -profile NAME`), so that it holds only what such a client observes. Only
+// the override layer changes what a trace shows: full, json-parse and
+// canonical-store write the whole trace; legacy-decoder (alone or in a
+// combination) writes each context whose frontier is above 0 as
+// {"effective": f}, with no "live", and each blob in flight without its
+// override keys, and the client then hosts the universe's legacy devices
+// instead of its upgraded ones (mark-unread is beyond a legacy decoder). A
+// masked trace names its profile in #meta "profile"; Check replays it
+// masked the same way, and Drive compares a legacy client's answers
+// without liveness. The client process is started with NIPRS_PROFILE set
+// to the trace's profile ("full" for an unmasked trace). A profile that hosts no device of the universe has no
+// trace.
+//
 // # Adapter protocol
 //
 // A client under test is a process that reads one JSON object per line on
@@ -80,6 +97,51 @@
 // consistent with the log so far, to a fixpoint of silent steps, in
 // transition order; a record no state allows is reported with what the
 // model allows there and the log up to it, and a search past its bound of
-// states is unknown. By default the universe is validate-pair
+// states is unknown. Before it, a guided search looks depth first for one
+// behaviour, the log's next record tried before any silent step and the
+// silent steps between two records deepened one at a time: it explains a
+// log of network-whole, whose unhosted legacy device takes the
+// breadth-first search past its bound within a few records, among a few
+// thousand states (testdata/guided-network-whole.golden); when it finds
+// none within the bound, the breadth-first search decides, and an unknown
+// verdict then names the line through which the guided search found a
+// behaviour. By default the universe is validate-pair
 // (PairUniverse), where the client hosts both devices.
+//
+// # Load records
+//
+// A log may also record a hosted device's full-state loads, one record per
+// thing the load did, in the load vectors' vocabulary (vectors/load.json,
+// VOCABULARY.md "load"):
+//
+//	{"step": i, "device": "d0", "load": {"start": {"pubkey": "79be...", "limit": 2, "sub_prefix": "h", "first_until": 4294967291}}}
+//	{"step": i, "device": "d0", "load": {"sent": ["REQ", "h-fence", {"kinds": [30078], "authors": ["79be..."], "limit": 2}]}}
+//	{"step": i, "device": "d0", "load": {"received": ["EOSE", "h-fence"]}}
+//	{"step": i, "device": "d0", "load": {"verdict": {"verdict": "complete", "reason": "none", "coordinates": {...}}}}
+//
+// "start" is the load's configuration as a load vector's input.config
+// spells it (sub_prefix required: the subscription ids are compared as
+// sent); "sent" is a frame the client sent (REQ or CLOSE), "received" one
+// it handled from the relay (EVENT, EOSE, CLOSED, or ["LOST"] for the
+// connection dropping), each in the order the client handled them;
+// "verdict" is the load's verdict, reason, plateau_second (with a plateau
+// only) and, optionally, the coordinates collected. An optional "relay"
+// member in the load object tells apart loads a device runs at once on
+// several relays. A load record carries no "state". A load of several
+// passes logs {"wait": {}} where it waits its gap, after the frame
+// received and before what it sends in reply (the load vectors' waits).
+//
+// A load is checked against the model's sans-I/O load (model.Load) under
+// the rules validated with, which is deterministic in the frames it is
+// fed: every "sent" must be the next message the model sends, in order
+// (frames compare as JSON values); a "received" or "verdict" record while
+// the model still has a message to send is refused with that message as
+// what the model allows (a CLOSE left out is reported at the record after
+// it), and so is one where the model waits its gap and the log has no
+// "wait"; a "sent" after the model's verdict, or while the model waits for
+// the relay, is refused; the verdict must be the model's, reached by
+// then, and is logged once. Frames received after the verdict are allowed (the load ignores
+// them). An event whose signature fails is fed as the transport would
+// (evidence against the relay). Load records change no state of the
+// universe, so they are no transitions of the search.
 package mbt

@@ -25,10 +25,11 @@ type LogRecord struct {
 	Line   int // 1-based line in the file
 	Step   int
 	Device string
-	// Exactly one of Action, Received and Published is set.
+	// Exactly one of Action, Received, Published and Load is set.
 	Action    *LogAction
 	Received  *LogBlob
 	Published []LogBlob
+	Load      *LogLoad
 	// State is the device's view after the record, when logged.
 	State map[string]ctxView
 	Raw   string // the line as written
@@ -77,7 +78,8 @@ func IsLogError(err error) bool {
 
 // ReadLog reads an NDJSON log and checks its form: the init line, then
 // records whose steps increase, each naming a hosted device and exactly one
-// of action, received and published, with an optional state. It does not
+// of action, received, published and load, with an optional state (not on
+// a load record). It does not
 // consult the model. Any error is a *LogError naming the line.
 func ReadLog(r io.Reader) (*Log, error) {
 	lr := io.LimitReader(r, MaxLogBytes+1)
@@ -187,6 +189,7 @@ func readRecord(line string, hosted []string) (LogRecord, error) {
 		Action    *LogAction          `json:"action"`
 		Received  *LogBlob            `json:"received"`
 		Published json.RawMessage     `json:"published"`
+		Load      json.RawMessage     `json:"load"`
 		State     *map[string]ctxView `json:"state"`
 	}
 	var rec LogRecord
@@ -226,8 +229,21 @@ func readRecord(line string, hosted []string) (LogRecord, error) {
 		}
 		rec.Published = ps
 	}
+	if in.Load != nil {
+		kinds++
+		ld, err := readLoad(in.Load)
+		if err != nil {
+			return rec, fmt.Errorf("load: %v", err)
+		}
+		rec.Load = ld
+	}
 	if kinds != 1 {
-		return rec, errors.New("want exactly one of action, received and published")
+		return rec, errors.New("want exactly one of action, received, published and load")
+	}
+	if in.State != nil && rec.Load != nil {
+		// A load collects coordinates; what the device shows changes
+		// when it merges them, which is a receipt of its own.
+		return rec, errors.New("state: a load record carries no state")
 	}
 	if in.State != nil {
 		if *in.State == nil {

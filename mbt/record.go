@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/nip-rs/harness/itf"
 )
@@ -21,13 +20,11 @@ func RecordLog(argv []string, t *itf.Trace) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var hosted []string
-	for d := range w.Devices {
-		if !slices.Contains(w.Legacy, d) {
-			hosted = append(hosted, DeviceVar(d))
-		}
+	hosted, err := w.hosted()
+	if err != nil {
+		return nil, err
 	}
-	cl, err := startClient(argv)
+	cl, err := startClient(argv, w.Profile)
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,9 @@ type Run struct {
 	Tie      string
 	Seed     uint64
 	Steps    int
+	// Profile is the client profile the trace is masked by (ParseProfile);
+	// empty or "full" writes everything.
+	Profile string
 }
 
 // Traces runs walks From..From+Walks-1 of the simulation (cfg.Rules must be
@@ -25,6 +28,14 @@ func Traces(cfg exhaustive.SimConfig, run Run) ([]*itf.Trace, error) {
 	walks, err := exhaustive.SimulateObserved(cfg)
 	if err != nil {
 		return nil, err
+	}
+	prof, err := ParseProfile(run.Profile)
+	if err != nil {
+		return nil, err
+	}
+	if len(walks) > 0 && !slices.ContainsFunc(walks[0].States[0].Devices, func(d exhaustive.DeviceObserved) bool { return prof.hosts(d.Legacy) }) {
+		// Such traces could be written but drive no client.
+		return nil, fmt.Errorf("profile %s hosts no device of universe %s (it hosts the legacy devices when it lacks the override layer, the upgraded ones otherwise)", prof.Name, run.Universe)
 	}
 	var out []*itf.Trace
 	for _, w := range walks {
@@ -36,8 +47,10 @@ func Traces(cfg exhaustive.SimConfig, run Run) ([]*itf.Trace, error) {
 // DeviceVar is the variable of device d.
 func DeviceVar(d int) string { return fmt.Sprintf("d%d", d) }
 
-// ToTrace is an observed walk as an ITF trace.
+// ToTrace is an observed walk as an ITF trace, masked by the run's
+// profile (an unknown profile writes everything: Traces refuses one).
 func ToTrace(run Run, w exhaustive.ObservedWalk) *itf.Trace {
+	prof, _ := ParseProfile(run.Profile)
 	var legacy itf.Set
 	n := len(w.States[0].Devices)
 	vars := make([]string, 0, n+2)
@@ -54,29 +67,35 @@ func ToTrace(run Run, w exhaustive.ObservedWalk) *itf.Trace {
 				"seed": itf.BigInt(newUint(run.Seed)), "walk": itf.NewInt(int64(w.Walk)), "steps": itf.NewInt(int64(run.Steps)), "legacy": legacy}},
 		Vars: vars,
 	}
+	if prof.Name != ProfileFull {
+		// A full trace names no profile, so traces written before
+		// profiles existed read the same.
+		t.Meta.Extra["profile"] = itf.Str(prof.Name)
+	}
 	for i, s := range w.States {
 		act := itf.Record{"action": itf.Str("init")}
 		if i > 0 {
 			act = actionValue(w.Actions[i-1])
 		}
-		vals := stateValues(s)
+		vals := stateValues(s, prof)
 		vals["action"] = act
 		t.States = append(t.States, itf.State{Index: i, Values: vals})
 	}
 	return t
 }
 
-// stateValues is an observed state's device and inflight variables.
-func stateValues(s exhaustive.Observed) itf.Record {
+// stateValues is an observed state's device and inflight variables, as
+// the profile shows them.
+func stateValues(s exhaustive.Observed, prof Profile) itf.Record {
 	vals := itf.Record{}
 	for d, dv := range s.Devices {
-		vals[DeviceVar(d)] = deviceValue(dv.Contexts)
+		vals[DeviceVar(d)] = prof.deviceValue(dv.Contexts)
 	}
 	inflight := itf.Map{}
 	for _, ch := range s.InFlight {
 		var msgs itf.List
 		for _, b := range ch.Msgs {
-			msgs = append(msgs, blobValue(b))
+			msgs = append(msgs, prof.blobValue(b))
 		}
 		inflight = append(inflight, itf.Pair{K: itf.Tup{itf.NewInt(int64(ch.From)), itf.NewInt(int64(ch.To))}, V: msgs})
 	}
@@ -130,7 +149,27 @@ type Walk struct {
 	Legacy  []int
 	Devices int
 	Actions []witnessfile.Action
+	Profile Profile
 }
+
+// hosted names the devices a client of the walk's profile hosts: the
+// upgraded ones, or under a profile without the override layer the
+// legacy ones.
+func (w *Walk) hosted() ([]string, error) {
+	var out []string
+	for d := range w.Devices {
+		if w.hosts(d) {
+			out = append(out, DeviceVar(d))
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("profile %s hosts no device of universe %s (legacy devices %v)", w.Profile.Name, w.Run.Universe, w.Legacy)
+	}
+	return out, nil
+}
+
+// hosts reports whether a client of the walk's profile hosts device d.
+func (w *Walk) hosts(d int) bool { return w.Profile.hosts(slices.Contains(w.Legacy, d)) }
 
 // Parse reads a trace of this package back: its run and its actions. A
 // trace missing what Check needs is an error naming what.
@@ -163,6 +202,16 @@ func Parse(t *itf.Trace) (*Walk, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if p, ok := ex["profile"]; ok {
+		s, isStr := p.(itf.Str)
+		if !isStr {
+			return nil, fmt.Errorf("#meta profile: want a string")
+		}
+		w.Run.Profile = string(s)
+	}
+	if w.Profile, err = ParseProfile(w.Run.Profile); err != nil {
+		return nil, fmt.Errorf("#meta profile: %v", err)
 	}
 	for d := 0; slices.Contains(t.Vars, DeviceVar(d)); d++ {
 		w.Devices++

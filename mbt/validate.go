@@ -27,8 +27,12 @@ type Validation struct {
 	Records int
 	// MaxStates is the largest set of states the search held for one
 	// record: the model's states consistent with the log so far, with the
-	// silent steps after them.
+	// silent steps after them. When Guided, it is the number of (record,
+	// state) pairs the guided search visited in all.
 	MaxStates int
+	// Guided says the log was explained by the guided search (one
+	// behaviour found depth first), not by the breadth-first one.
+	Guided bool
 	// Unexplained is the first record no behaviour allows; nil when the
 	// log is explained or the verdict unknown.
 	Unexplained *Unexplained
@@ -47,7 +51,9 @@ type Unexplained struct {
 	Step   int
 	Device string
 	// What is the part of the record that fails: "action", "received",
-	// "published" or "state".
+	// "published" or "state", or for a load record "load start", "load
+	// sent", "load received", "load verdict" or "load" (no load started
+	// on that relay).
 	What string
 	// Says is what the log says there, Allows what the model allows there
 	// (the alternatives in the states that explain the prefix, sorted,
@@ -72,7 +78,10 @@ func (u *Unexplained) Error() string {
 // shows the logged state, and between records any number of silent steps
 // (package doc, "Logs"). The search is breadth-first over the set of
 // states consistent with the log so far, exact (every silent step to a
-// fixpoint), deterministic, and bounded by maxStates per record.
+// fixpoint), deterministic, and bounded by maxStates per record. A guided
+// depth-first search runs first, within maxStates visits: when it finds a
+// behaviour the log is explained at once; otherwise the breadth-first
+// search decides.
 func Validate(u exhaustive.Universe, rules *model.Rules, lg *Log, maxStates int) (*Validation, error) {
 	st, err := exhaustive.NewStepper(u, rules)
 	if err != nil {
@@ -89,13 +98,60 @@ func Validate(u exhaustive.Universe, rules *model.Rules, lg *Log, maxStates int)
 		}
 		hosted[i] = true
 	}
+	ok, n, reached := guided(st, hosted, lg.Records, maxStates)
+	if ok {
+		// Every transition record is explained; the loads are checked
+		// on their own, in log order.
+		v := &Validation{MaxStates: n, Guided: true}
+		loads := newLoadChecker(rules)
+		defer loads.release()
+		for ri, rec := range lg.Records {
+			if rec.Load != nil {
+				un, err := loads.check(rec)
+				if err != nil {
+					return nil, err
+				}
+				if un != nil {
+					un.Prefix = append([]string{lg.First}, rawLines(lg.Records[:ri+1])...)
+					v.Unexplained = un
+					return v, nil
+				}
+			}
+			v.Records++
+		}
+		return v, nil
+	}
 	v := &Validation{}
+	loads := newLoadChecker(rules)
+	defer loads.release()
 	frontier := [][]int32{st.Initial()}
 	for ri, rec := range lg.Records {
+		if rec.Load != nil {
+			// A load is checked on the model's sans-I/O load alone: it
+			// changes no state of the universe, and the model's load
+			// is deterministic in its frames.
+			un, err := loads.check(rec)
+			if err != nil {
+				return nil, err
+			}
+			if un != nil {
+				un.Prefix = append([]string{lg.First}, rawLines(lg.Records[:ri+1])...)
+				v.Unexplained = un
+				return v, nil
+			}
+			v.Records++
+			continue
+		}
 		closure, ok := silentClosure(st, hosted, frontier, maxStates)
 		v.MaxStates = max(v.MaxStates, len(closure))
 		if !ok {
 			v.Unknown = fmt.Sprintf("line %d (step %d): the silent steps before it reach more than %d states", rec.Line, rec.Step, maxStates)
+			if reached > rec.Line {
+				// The guided search found a behaviour that goes
+				// further: a hint at where the log goes wrong, if
+				// it does.
+				v.Unknown += fmt.Sprintf("; the guided search found a behaviour through line %d (load records aside) within %d states", reached, n)
+			}
 			return v, nil
 		}
 		next, un := advance(st, closure, rec)
@@ -357,8 +413,10 @@ func publicationText(bs []model.Blob) string {
 // and 20, whole publications, at most two messages in flight per channel,
 // client-id rotation. Silent steps are then only publications and drops,
 // and the search stays small. A network universe with a legacy device
-// (network-whole) validates too, but its legacy device's unlogged
-// behaviour can exceed the search's bound (the verdict is then unknown).
+// (network-whole) validates too: the guided search explains its logs, but
+// a log no behaviour explains goes to the breadth-first search, which the
+// legacy device's unlogged behaviour can take past its bound (the verdict
+// is then unknown).
 func PairUniverse() exhaustive.Universe {
 	u := exhaustive.NetworkWholeUniverse()
 	u.Name = "validate-pair"

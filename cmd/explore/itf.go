@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/itf"
@@ -19,12 +20,14 @@ import (
 // each walk as an ITF trace under DIR; -replay -itf FILE checks one trace
 // state by state against the model (package mbt).
 type itfOptions struct {
-	dir    string
-	replay string // the trace -replay -itf names
+	dir     string
+	replay  string // the trace -replay -itf names
+	profile string // the client profile the traces are masked by
 }
 
 func (t *itfOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&t.dir, "itf", "", "with -simulate N on a network universe: write each walk as an ITF trace (what a client observes) under this directory; -replay -itf FILE checks such a trace against the model")
+	fs.StringVar(&t.profile, "profile", "", fmt.Sprintf("with -simulate N -itf DIR: write only what a client of this profile of the vectors observes (%s, or several joined by commas; legacy-decoder hosts the legacy devices and sees frontiers only); default full", strings.Join(mbt.ProfileNames(), ", ")))
 }
 
 // splitITFReplay takes `-replay -itf FILE` out of the arguments (the flag
@@ -43,10 +46,10 @@ func splitITFReplay(args []string) ([]string, string, error) {
 
 // writeITF writes walks from..to-1 of the run under the tie policy as
 // traces named walk-<index>-<tie>.itf.json.
-func writeITF(dir string, u exhaustive.Universe, rules *model.Rules, tie model.TiePolicy, walks, from, steps int, seed uint64, stdout io.Writer) error {
+func writeITF(dir, profile string, u exhaustive.Universe, rules *model.Rules, tie model.TiePolicy, walks, from, steps int, seed uint64, stdout io.Writer) error {
 	r := rules.WithTie(tie)
 	trs, err := mbt.Traces(exhaustive.SimConfig{Universe: u, Rules: r, Walks: walks, From: from, Steps: steps, Seed: seed},
-		mbt.Run{Universe: u.Name, Rules: rules.Name, Tie: tie.String(), Seed: seed, Steps: steps})
+		mbt.Run{Universe: u.Name, Rules: rules.Name, Tie: tie.String(), Seed: seed, Steps: steps, Profile: profile})
 	if err != nil {
 		return fmt.Errorf("-itf: %w", err)
 	}
@@ -62,6 +65,10 @@ func writeITF(dir string, u exhaustive.Universe, rules *model.Rules, tie model.T
 		if err := os.WriteFile(name, b, 0o644); err != nil {
 			return err
 		}
+	}
+	if profile != "" {
+		fmt.Fprintf(stdout, "itf: %d traces (tie %s, profile %s) in %s\n", len(trs), tie, profile, dir)
+		return nil
 	}
 	fmt.Fprintf(stdout, "itf: %d traces (tie %s) in %s\n", len(trs), tie, dir)
 	return nil
@@ -90,4 +97,16 @@ func replayITF(file string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%s: %d states agree with the model\n", file, len(tr.States))
 	return exitOK
+}
+
+// profileError is what is wrong with -profile, nil for none or a list of
+// client profiles: a bad name is refused before any walk runs.
+func profileError(p string) error {
+	if p == "" {
+		return nil
+	}
+	if _, err := mbt.ParseProfile(p); err != nil {
+		return fmt.Errorf("-profile: %w", err)
+	}
+	return nil
 }

@@ -46,3 +46,42 @@ func TestITFSimulateAndReplay(t *testing.T) {
 		t.Fatalf("altered trace: exit %d, want %d naming the step\n%s\n%s", code, exitViolation, out, errOut)
 	}
 }
+
+// -profile legacy-decoder masks the traces to what a legacy decoder
+// observes (no liveness, no override key), names the profile in each, and
+// they replay; an unknown profile and -profile without -itf are usage
+// errors.
+func TestITFProfile(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI(t, "-universe", "network-whole", "-simulate", "2", "-steps", "20", "-seed", "9", "-tie", "clear", "-itf", dir, "-profile", "legacy-decoder")
+	if code != exitOK || !strings.Contains(out+errOut, "profile legacy-decoder") {
+		t.Fatalf("simulate: exit %d\n%s\n%s", code, out, errOut)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil || len(files) != 2 {
+		t.Fatalf("traces written: %v (%v)", files, err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), `"live"`) || strings.Contains(string(data), `"ov_`) || !strings.Contains(string(data), `"profile":"legacy-decoder"`) {
+			t.Fatalf("%s is not masked for a legacy decoder:\n%.400s", f, data)
+		}
+		if code, out, errOut := runCLI(t, "-replay", "-itf", f); code != exitOK {
+			t.Fatalf("replay: exit %d\n%s\n%s", code, out, errOut)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-universe", "network-whole", "-simulate", "1", "-itf", t.TempDir(), "-profile", "nonesuch"}, "nonesuch"},
+		{[]string{"-universe", "network-whole", "-simulate", "1", "-profile", "full"}, "-profile masks"},
+	} {
+		if code, out, errOut := runCLI(t, c.args...); code != exitUsage || !strings.Contains(out+errOut, c.want) {
+			t.Errorf("%v: exit %d, want %d with %q\n%s\n%s", c.args, code, exitUsage, c.want, out, errOut)
+		}
+	}
+}

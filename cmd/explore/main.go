@@ -210,6 +210,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return mergeSim(o, stdout, stderr)
 	case o.sim.shard != "" && (o.sim.walks == 0 || o.universe == history.UniverseName):
 		return usageError(stderr, errors.New("-shard splits the walks of -simulate on the explorer's universes (not an exhaustive search, a replay or the walk universe)"))
+	case o.itf.profile != "" && o.itf.dir == "":
+		return usageError(stderr, errors.New("-profile masks the traces of -simulate N -itf DIR"))
+	case profileError(o.itf.profile) != nil:
+		return usageError(stderr, profileError(o.itf.profile))
 	case o.itf.dir != "" && o.sim.walks == 0:
 		return usageError(stderr, errors.New("-itf DIR writes the walks of -simulate N (or -replay -itf FILE checks a trace)"))
 	case o.valid.log != "":

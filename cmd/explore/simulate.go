@@ -92,7 +92,7 @@ func simulate(o *options, stdout, stderr io.Writer) int {
 		}
 		d.Ties = append(d.Ties, td)
 		if o.itf.dir != "" {
-			if err := writeITF(o.itf.dir, u, rules, t, to-from, from, s.steps, s.seed, stderr); err != nil {
+			if err := writeITF(o.itf.dir, o.itf.profile, u, rules, t, to-from, from, s.steps, s.seed, stderr); err != nil {
 				return usageError(stderr, err)
 			}
 		}

@@ -14,7 +14,7 @@ const otherSecret = "00000000000000000000000000000000000000000000000000000000000
 
 // handLoadCases are scripted relays written by hand, one per way a load
 // ends that the simulated relays reach rarely or never: a push voiding a
-// counted result, a band of pushes only, a refused or lapsed fence, a
+// counted result, a band of pushes only (in either order of band and fence), a refused or lapsed fence, a
 // lost connection, a refused query, evidence against the relay, and the
 // loads not attempted.
 func handLoadCases(enc *frameEncoder) ([]Case, error) {
@@ -59,6 +59,9 @@ func handLoadCases(enc *frameEncoder) ([]Case, error) {
 			[]model.In{eose(f), ev(q1, a), ev(q1, back), eose(q1), ev(f, back)}},
 		{"push-only-band", "a band delivers only an event the fence pushed while it was in flight: no result, so the band is asked again with a lower until", nil,
 			[]model.In{eose(f), ev(f, w), ev(q1, w), eose(q1), ev(q2, w), ev(q2, a), eose(q2)}},
+		{"push-after-band-result", "a band delivers an event and the fence pushes the same event later in the band's flight: the push voids the delivery " +
+			"whichever came first (in-flight-push-not-result), so the band has no result and is asked again with a lower until", nil,
+			[]model.In{eose(f), ev(q1, w), ev(f, w), eose(q1), ev(q2, w), ev(q2, a), eose(q2)}},
 		{"fence-refused", "the relay refuses the fence before its end-of-stored-events", nil,
 			[]model.In{closed(f, "auth-required: members only")}},
 		{"fence-closed", "the relay closes the fence once it is established", nil,

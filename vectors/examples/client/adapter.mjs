@@ -7,6 +7,39 @@
 import { createInterface } from "node:readline";
 import { Installation } from "./register.mjs";
 
+// Under a profile without the override layer (NIPRS_PROFILE naming
+// legacy-decoder, as the node runner's variable does) the adapter is a
+// legacy decoder: the harness then hands it the universe's legacy devices
+// and masks what it compares to frontiers alone.
+const legacy = (process.env.NIPRS_PROFILE ?? "").split(",").includes("legacy-decoder");
+
+// LegacyInstallation keeps one frontier per context, merged by max; it
+// has no override layer, so override keys (ov_s:, ov_c:, ov_b:) are not
+// its contexts and mark-unread does not exist for it.
+class LegacyInstallation {
+  constructor() {
+    this.frontiers = new Map();
+  }
+  advance(ctx, value) {
+    this.frontiers.set(ctx, Math.max(this.frontiers.get(ctx) ?? 0, value));
+  }
+  receive(_clientId, contexts) {
+    for (const [k, v] of Object.entries(contexts)) if (!/^ov_[scb]:/.test(k)) this.advance(k, v);
+  }
+  markRead(ctx, value) {
+    this.advance(ctx, value);
+  }
+  markUnread() {}
+  compact() {}
+  view() {
+    const contexts = {};
+    for (const [k, f] of [...this.frontiers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) if (f > 0) contexts[k] = { effective: f };
+    return { contexts };
+  }
+}
+
+const newInstallation = (name) => (legacy ? new LegacyInstallation() : new Installation(name));
+
 let devices = new Map();
 
 function view() {
@@ -17,7 +50,7 @@ function view() {
 
 function step(msg) {
   if (msg.init) {
-    devices = new Map(msg.init.devices.map((d) => [d, new Installation(d)]));
+    devices = new Map(msg.init.devices.map((d) => [d, newInstallation(d)]));
     return;
   }
   const inst = devices.get(msg.device);
@@ -42,7 +75,7 @@ function step(msg) {
       break;
     case "reinstall":
       // The installation is lost: nothing of its state survives.
-      devices.set(msg.device, new Installation(msg.device));
+      devices.set(msg.device, newInstallation(msg.device));
       break;
     case "rotate":
       // A new client id; what the device shows is unchanged.
