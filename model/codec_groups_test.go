@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 )
 
 // TestParseBlobGroupShapes: every accepted and rejected override group shape
@@ -304,5 +304,5 @@ func TestMaxDistinctKeys(t *testing.T) {
 	if n >= MaxEntries {
 		t.Fatalf("%d distinct keys fit: the entry limit is reachable without duplicates", n)
 	}
-	codecNoteMentions(t, fmt.Sprintf("%s distinct keys", notefig.Commas(pinned)))
+	codecNoteMentions(t, fmt.Sprintf("%s distinct keys", num.Commas(pinned)))
 }

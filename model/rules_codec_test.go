@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 )
 
 func init() {
@@ -172,6 +172,6 @@ func TestDistinctLimitUnreachable(t *testing.T) {
 	if n > MaxEntries {
 		t.Fatalf("%d distinct keys fit: the distinct-key limit can reject a plaintext", n)
 	}
-	codecNoteMentions(t, fmt.Sprintf("%s distinct keys of any bytes", notefig.Commas(pinned)))
-	codecNoteMentions(t, fmt.Sprintf("the densest plaintext holds %s", notefig.Commas(strings.Count(string(densestDuplicates()), `"":0`))))
+	codecNoteMentions(t, fmt.Sprintf("%s distinct keys of any bytes", num.Commas(pinned)))
+	codecNoteMentions(t, fmt.Sprintf("the densest plaintext holds %s", num.Commas(strings.Count(string(densestDuplicates()), `"":0`))))
 }

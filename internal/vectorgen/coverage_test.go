@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/spec"
 )
 
@@ -37,10 +37,10 @@ func TestVectorFiguresInNote(t *testing.T) {
 	files := committed(t)
 	total := 0
 	for _, f := range files {
-		notefig.RequireLine(t, note, fmt.Sprintf("| %s | %s |", f.Kind, notefig.Commas(len(f.Vectors))))
+		notefig.RequireLine(t, note, fmt.Sprintf("| %s | %s |", f.Kind, num.Commas(len(f.Vectors))))
 		total += len(f.Vectors)
 	}
-	notefig.RequireLine(t, note, fmt.Sprintf("| all | %s |", notefig.Commas(total)))
+	notefig.RequireLine(t, note, fmt.Sprintf("| all | %s |", num.Commas(total)))
 	reqs, err := spec.Requirements()
 	if err != nil {
 		t.Fatal(err)
