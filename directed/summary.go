@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/witnessfile"
 )
@@ -64,7 +64,7 @@ func (s *CheckSummary) TallyString() string {
 	slices.Sort(names)
 	var parts []string
 	for _, n := range names {
-		parts = append(parts, n+" "+notefig.Commas(s.Tallies[n]))
+		parts = append(parts, n+" "+num.Commas(s.Tallies[n]))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -75,5 +75,5 @@ func (s *CheckSummary) NoteRow() string {
 	if t == "" {
 		t = "—"
 	}
-	return fmt.Sprintf("| %s | `%s` | %s | %s | %s |", s.Label, s.Key, s.Name, notefig.Commas(s.Total), t)
+	return fmt.Sprintf("| %s | `%s` | %s | %s | %s |", s.Label, s.Key, s.Name, num.Commas(s.Total), t)
 }

@@ -3,7 +3,7 @@ package figures
 import (
 	"strings"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 )
 
 // Table is one computed table: a heading, a Markdown table, and the lines
@@ -68,4 +68,4 @@ func Section() string {
 }
 
 // n formats a count the way the note writes figures.
-func n(v int) string { return notefig.Commas(v) }
+func n(v int) string { return num.Commas(v) }
