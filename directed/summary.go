@@ -69,8 +69,9 @@ func (s *CheckSummary) TallyString() string {
 	return strings.Join(parts, "; ")
 }
 
-// NoteRow is the check's row of NOTE.md's directed-check table.
-func (s *CheckSummary) NoteRow() string {
+// TableRow is the check's row of the directed-check table, as the reports
+// and the pinned figures write it.
+func (s *CheckSummary) TableRow() string {
 	t := s.TallyString()
 	if t == "" {
 		t = "—"

@@ -16,8 +16,10 @@ func PerDepthString(per []int) string {
 	return strings.Join(parts, " / ")
 }
 
-// NoteRow is the run's row of NOTE.md's state-space table.
-func (r *Result) NoteRow() string {
+// TableRow is the run's row of the state-space table (depth, tie policy,
+// states per depth, distinct states and the tallies), as the reports and
+// the pinned figures write it.
+func (r *Result) TableRow() string {
 	c := num.Commas[int]
 	return fmt.Sprintf("| %d | %s | %s | %s | %s | %s | %s |", r.Depth, r.Tie, PerDepthString(r.PerDepth), c(r.Distinct),
 		c(r.Checked), c(int(r.Transitions)), c(int(r.Registers)))

@@ -54,12 +54,12 @@ func found(f *Finding) string {
 	return f.Check
 }
 
-// NoteRow is a mutant's row of NOTE.md's mutant table, from its clear-wins
+// TableRow is a mutant's row of the mutant table, from its clear-wins
 // and set-wins results: the rule and section, the first check that caught
 // it under clear-wins and its witness depth, every check the gate saw catch
 // it (explorer witnesses with their depth), the set-wins outcome, and what
 // catches it in the Python harness.
-func NoteRow(clear, set *Result) string {
+func TableRow(clear, set *Result) string {
 	m := clear.Mutant
 	first, depth := clear.Status, "—"
 	if clear.First != nil {
@@ -87,8 +87,8 @@ func NoteRow(clear, set *Result) string {
 	return fmt.Sprintf("| %s | %s (%s) | %s | %s | %s | %s | %s |", m.ID, m.Rule, m.Section, first, depth, also, setOut, py)
 }
 
-// NoteRows are the rows of every mutant run under both tie policies.
-func (rep *Report) NoteRows() []string {
+// TableRows are the rows of every mutant run under both tie policies.
+func (rep *Report) TableRows() []string {
 	byKey := map[string]*Result{}
 	for _, r := range rep.Results {
 		byKey[r.Mutant.ID+"/"+r.Tie.String()] = r
@@ -98,7 +98,7 @@ func (rep *Report) NoteRows() []string {
 		if r.Tie != model.ClearWins {
 			continue
 		}
-		out = append(out, NoteRow(r, byKey[r.Mutant.ID+"/"+model.SetWins.String()]))
+		out = append(out, TableRow(r, byKey[r.Mutant.ID+"/"+model.SetWins.String()]))
 	}
 	return out
 }
