@@ -10,8 +10,7 @@ import (
 	"github.com/nip-rs/harness/model"
 )
 
-// The hierarchy universe's pinned state counts (NOTE.md, "Hierarchy
-// universe and simulation"), under each tie policy, and the same counts at
+// The hierarchy universe's pinned state counts (testdata/figures), under each tie policy, and the same counts at
 // one and two workers.
 func TestHierarchyStateSpace(t *testing.T) {
 	sec := figfile.For(t, *update)

@@ -11,7 +11,7 @@ import (
 )
 
 // TestLongIDUniverse pins the long-id universe's count (in the test and in
-// NOTE.md) and requires it clean under the production rules, N8 checked
+// testdata/figures) and requires it clean under the production rules, N8 checked
 // on every state.
 func TestLongIDUniverse(t *testing.T) {
 	u := LongIDUniverse()

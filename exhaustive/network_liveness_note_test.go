@@ -10,7 +10,7 @@ import (
 	"github.com/nip-rs/harness/model"
 )
 
-// livenessNoteRow is one run of the liveness check as NOTE.md's table
+// livenessNoteRow is one run of the liveness check as its pinned table
 // holds it.
 func livenessNoteRow(r *LivenessResult) string {
 	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %d / %d | %d / %d |", r.Universe, r.Rules, r.Status,
@@ -18,7 +18,7 @@ func livenessNoteRow(r *LivenessResult) string {
 		num.Commas(r.Premise), r.Unfair, r.UnfairWithPublication, r.Fair, r.WithPublication)
 }
 
-// NOTE.md's liveness table is what the check computes.
+// The pinned liveness table is what the check computes.
 func TestLivenessNoteTable(t *testing.T) {
 	sec := figfile.For(t, *update)
 	for _, u := range LivenessUniverses() {

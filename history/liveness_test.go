@@ -21,7 +21,7 @@ func neverSealed() *Rules {
 	return r
 }
 
-// livenessRuns are the runs NOTE.md pins: the default universe at depth
+// livenessRuns are the runs testdata/figures pins: the default universe at depth
 // 5, the plateau and backdate variants at their gate depths, under the
 // document's rules, Healing and the proposal; and the mutant at depth 3.
 func livenessRuns() []struct {
@@ -58,7 +58,7 @@ func livenessRow(r *LivenessResult) string {
 		num.Commas(r.InProgress), r.Cyclic)
 }
 
-// TestWalkLivenessNoteTable: NOTE.md's table is what the check computes,
+// TestWalkLivenessNoteTable: the pinned table is what the check computes,
 // every run met its premise, and every lasso replays under its rules.
 func TestWalkLivenessNoteTable(t *testing.T) {
 	sec := figfile.For(t, *update)

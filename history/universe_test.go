@@ -16,7 +16,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden witnesses under testdata/")
 
-// Pinned figures of the default universe (NOTE.md, "Paged history walk").
+// Pinned figures of the default universe (also in testdata/figures).
 const (
 	specStates    = 67887
 	healingStates = 77525

@@ -34,7 +34,7 @@ var variantHoles = []struct {
 // document's rules with no scenario written for it (the smallest witness
 // equals its golden file and replays), and finds nothing under the
 // proposed rules, where the same witness no longer reproduces. Figures
-// are pinned here and in NOTE.md.
+// are pinned here and in testdata/figures.
 func TestVariantHoles(t *testing.T) {
 	note := figfile.For(t, *update)
 	gate := map[string]UniverseConfig{}

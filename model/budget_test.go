@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/golden"
+	"github.com/nip-rs/harness/internal/figfile"
 	"github.com/nip-rs/harness/internal/num"
 )
 
@@ -123,7 +123,7 @@ func ceilingCount(group func(int) []Entry) int {
 // TestBudgetFiguresInNote computes the pinned figures of the slot budget
 // and compares them with testdata/figures/TestBudgetFiguresInNote.txt.
 func TestBudgetFiguresInNote(t *testing.T) {
-	figs := golden.For(t, *update)
+	figs := figfile.For(t, *update)
 	phrases := []string{
 		fmt.Sprintf("could carry %s plaintext bytes", num.Commas(MaxPlaintextForEvent(DefaultMaxEventBytes))),
 		fmt.Sprintf("encrypts to %s base64 characters, a %s-byte event",

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/golden"
+	"github.com/nip-rs/harness/internal/figfile"
 )
 
 // update rewrites golden files under testdata/ instead of comparing them.
@@ -309,5 +309,5 @@ func mustDo(t *testing.T, err error) {
 // code.
 func codecNoteMentions(t *testing.T, want string) {
 	t.Helper()
-	golden.For(t, *update).Line(want)
+	figfile.For(t, *update).Line(want)
 }

@@ -132,7 +132,7 @@ func TestContextMembersBound(t *testing.T) {
 // counts distinct keys): the empty key, then every single byte a JSON
 // string holds unescaped, then pairs of them. It is below MaxEntries, so
 // under DistinctKeyLimit the 10,000-entry limit rejects no plaintext a
-// decryption can give. Pinned here and in NOTE.md.
+// decryption can give. Pinned here and in testdata/figures.
 func TestDistinctLimitUnreachable(t *testing.T) {
 	var one []string
 	for c := 0x20; c <= 0xff; c++ {
@@ -167,7 +167,7 @@ func TestDistinctLimitUnreachable(t *testing.T) {
 	}
 	const pinned = 9389
 	if n != pinned {
-		t.Fatalf("max distinct keys of any bytes = %d, pinned %d (update NOTE.md)", n, pinned)
+		t.Fatalf("max distinct keys of any bytes = %d, pinned %d", n, pinned)
 	}
 	if n > MaxEntries {
 		t.Fatalf("%d distinct keys fit: the distinct-key limit can reject a plaintext", n)

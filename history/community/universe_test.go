@@ -22,7 +22,7 @@ var pinned = map[string]int{
 
 // TestUniversesUnderSpec explores every universe under the document's
 // rules: nothing fails but the known findings, the state counts are the
-// pinned ones, and NOTE.md's table agrees with them. The rules are
+// pinned ones, and their table rows are pinned in testdata/figures. The rules are
 // wrapped to count their calls, and every field must be called: no
 // decision is made around the seam.
 func TestUniversesUnderSpec(t *testing.T) {
@@ -44,7 +44,7 @@ func TestUniversesUnderSpec(t *testing.T) {
 }
 
 // TestKnownFindings: under the document's rules the epochs universe finds
-// both gaps at a rekey, with the smallest witnesses pinned in NOTE.md;
+// both gaps at a rekey, with the smallest witnesses pinned in testdata/figures;
 // under Heal it finds nothing at all, known findings included, and each
 // half of the cursor fix is needed.
 func TestKnownFindings(t *testing.T) {
