@@ -12,7 +12,7 @@ import (
 
 // PythonHarness says what catches each of the formal note's mutants in its
 // Python harness (mutation.py, as measured: shared/reference, §6–§7), for
-// the side-by-side table of NOTE.md.
+// the side-by-side column of the mutant table.
 var PythonHarness = map[string]string{
 	"M1": "comparison with the correct liveness function; its explorer finds nothing at depth 3 or 4",
 	"M2": "comparison with the correct device after set, set, clear; its explorer finds nothing at depth 4",
@@ -262,8 +262,8 @@ func (r *Result) ShownStatus() string {
 // CountSentence says how many mutants the catalogue holds, by layer (the
 // override layer's M, the load's L, the history walk's H), and how many
 // each tie policy's gate must catch (all but those declared equivalent
-// under it, named): the one place NOTE.md's count comes from
-// (TestNoteCountsTheCatalogue).
+// under it, named): the one place the catalogue's count is written from
+// (pinned by TestNoteCountsTheCatalogue).
 func CountSentence() string {
 	by := map[byte]int{}
 	eq := map[model.TiePolicy][]string{}
