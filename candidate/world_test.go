@@ -1,16 +1,22 @@
 package candidate
 
 import (
+	"flag"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/nip-rs/harness/internal/figfile"
+
 	"github.com/nip-rs/harness/exhaustive"
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/witnessfile"
 )
+
+// update rewrites the golden figures under testdata/figures.
+var update = flag.Bool("update", false, "rewrite the golden figures under testdata/figures")
 
 func specTie(t model.TiePolicy) *model.Rules {
 	r := model.Proposed().WithTie(t)
@@ -43,9 +49,9 @@ func TestBReproducesTheProductionExplorer(t *testing.T) {
 				t.Errorf("tie %v: %s never checked", tie, c.Name)
 			}
 		}
-		notefig.RequireMention(t, notefig.Section(t, "## Candidate A vs B, computed"), fmt.Sprintf(
+		figfile.For(t, *update).Line(fmt.Sprintf(
 			"reaches exactly the production explorer's states (%s per tie policy at depth %d, the same per depth, %s transitions",
-			notefig.Commas(got.Distinct), got.Depth, notefig.Commas(got.Transitions)))
+			num.Commas(got.Distinct), got.Depth, num.Commas(got.Transitions)))
 	}
 }
 
@@ -66,10 +72,10 @@ func TestSearchFindsWhereAFails(t *testing.T) {
 			counts[c.Name] = c
 		}
 		i7, id := counts[InvLegacyRewrite], counts[InvIdentity]
-		notefig.RequireMention(t, notefig.Section(t, "## Candidate A vs B, computed"), fmt.Sprintf(
+		figfile.For(t, *update).Line(fmt.Sprintf(
 			"%s states (%s), %s transitions; I7 fails on %s of %s publications checked, ID on %s of %s states",
-			notefig.Commas(r.Distinct), exhaustive.PerDepthString(r.PerDepth), notefig.Commas(r.Transitions),
-			notefig.Commas(i7.Violations), notefig.Commas(i7.Checked), notefig.Commas(id.Violations), notefig.Commas(id.Checked)))
+			num.Commas(r.Distinct), exhaustive.PerDepthString(r.PerDepth), num.Commas(r.Transitions),
+			num.Commas(i7.Violations), num.Commas(i7.Checked), num.Commas(id.Violations), num.Commas(id.Checked)))
 		res = r
 	}
 	// The clear-wins run's verdicts and witnesses, in detail.

@@ -8,7 +8,7 @@ import (
 	"github.com/nip-rs/harness/candidate"
 	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/exhaustive"
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/search"
 	"github.com/nip-rs/harness/witnessfile"
@@ -361,7 +361,7 @@ func (c Cell) Text() string {
 				all += s.Checked
 			}
 		}
-		return fmt.Sprintf("violated (%s of %s points)", notefig.Commas(bad), notefig.Commas(all))
+		return fmt.Sprintf("violated (%s of %s points)", num.Commas(bad), num.Commas(all))
 	}
 	return c.Verdict
 }

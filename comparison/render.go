@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -84,7 +84,7 @@ func (t *Table) violations() []string {
 			var failed []string
 			for _, s := range c.Sources {
 				if s.Violations > 0 {
-					failed = append(failed, fmt.Sprintf("%s (%s of %s %s)", s.Check, notefig.Commas(s.Violations), notefig.Commas(s.Checked), s.Unit))
+					failed = append(failed, fmt.Sprintf("%s (%s of %s %s)", s.Check, num.Commas(s.Violations), num.Commas(s.Checked), s.Unit))
 				}
 			}
 			l := fmt.Sprintf("%s %s: %s", r.Label, t.Columns[i].Header(), strings.Join(failed, "; "))

@@ -1,10 +1,9 @@
 package directed
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
 
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/witnessfile"
@@ -25,9 +24,9 @@ var conformanceFigures = map[string]int{
 
 // TestConformanceFigures: under the production rules every conformance
 // check holds at every point, under both tie policies; its point count is
-// the pinned one, and NOTE.md's mutants section has its row.
+// the pinned one, and its table row is pinned in testdata/figures.
 func TestConformanceFigures(t *testing.T) {
-	note := notefig.Section(t, "## Mutants")
+	note := figfile.For(t, *update)
 	only := map[string]bool{}
 	for _, d := range conformanceChecks() {
 		only[d.Key] = true
@@ -45,13 +44,7 @@ func TestConformanceFigures(t *testing.T) {
 				t.Errorf("%s under %v: %d violations, first %s", s.Key, tie, v, s.Witnesses[0].DirectedText())
 			}
 		}
-		found := false
-		for _, line := range strings.Split(note, "\n") {
-			found = found || strings.TrimSpace(line) == s.NoteRow()
-		}
-		if !found {
-			t.Errorf("NOTE.md's mutants section lacks the row %s", s.NoteRow())
-		}
+		note.Line(s.TableRow())
 	}
 }
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
 
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/witnessfile"
@@ -47,7 +47,7 @@ func suiteSummary(t *testing.T, rules *model.Rules) []*CheckSummary {
 
 func TestDirectedFiguresUnderProductionRules(t *testing.T) {
 	sums := suiteSummary(t, model.Proposed())
-	note := notefig.Section(t, noteHeading)
+	note := figfile.For(t, *update)
 	if len(sums) != len(directedFigures)+len(conformanceFigures) {
 		t.Errorf("%d checks ran, %d pinned", len(sums), len(directedFigures)+len(conformanceFigures))
 	}
@@ -60,7 +60,7 @@ func TestDirectedFiguresUnderProductionRules(t *testing.T) {
 			t.Errorf("check %s has no pinned figure", s.Key)
 			continue
 		}
-		noteRow(t, note, s.NoteRow())
+		note.Line(s.TableRow())
 		if s.Total != want.total {
 			t.Errorf("%s: %d points, want %d", s.Key, s.Total, want.total)
 		}
@@ -190,7 +190,7 @@ func TestDeleteOnDominanceFailsDeepHistoryAsInTheReference(t *testing.T) {
 	if c.Violations != 78 || s.Violations != 54 {
 		t.Errorf("violations clear %d set %d, want 78 and 54", c.Violations, s.Violations)
 	}
-	noteText(t, notefig.Section(t, noteHeading), fmt.Sprintf("%d points (%d clear-wins, %d set-wins)", c.Violations+s.Violations, c.Violations, s.Violations))
+	figfile.For(t, *update).Line(fmt.Sprintf("%d points (%d clear-wins, %d set-wins)", c.Violations+s.Violations, c.Violations, s.Violations))
 	if p := c.Witness.Point.String(); p != `s0=0 c0=1 stale="b=0,f=10" seq="set"` {
 		t.Errorf("first failing point %s", p)
 	}

@@ -9,5 +9,5 @@
 // Files: directed.go (the Directed type, the runner, replay), laws.go,
 // register.go, publish.go, transport.go and legacy.go (the formal note's
 // invariants), conformance*.go (the spec-text cubes C1-C8), fixtures.go and
-// split.go (what the checks build on), summary.go (NOTE.md rows).
+// split.go (what the checks build on), summary.go (the table rows reports and pinned figures print).
 package directed

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/witnessfile"
 )
@@ -84,10 +83,3 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Errorf("%s differs from the golden file (run with -update to accept):\n%s", path, got)
 	}
 }
-
-// The directed figures live in NOTE.md's explorer section.
-const noteHeading = "## Exhaustive explorer (reference universe)"
-
-func noteRow(t *testing.T, sec, row string) { t.Helper(); notefig.RequireLine(t, sec, row) }
-
-func noteText(t *testing.T, sec, phrase string) { t.Helper(); notefig.RequireMention(t, sec, phrase) }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/witnessfile"
 )
@@ -64,16 +64,17 @@ func (s *CheckSummary) TallyString() string {
 	slices.Sort(names)
 	var parts []string
 	for _, n := range names {
-		parts = append(parts, n+" "+notefig.Commas(s.Tallies[n]))
+		parts = append(parts, n+" "+num.Commas(s.Tallies[n]))
 	}
 	return strings.Join(parts, "; ")
 }
 
-// NoteRow is the check's row of NOTE.md's directed-check table.
-func (s *CheckSummary) NoteRow() string {
+// TableRow is the check's row of the directed-check table, as the reports
+// and the pinned figures write it.
+func (s *CheckSummary) TableRow() string {
 	t := s.TallyString()
 	if t == "" {
 		t = "—"
 	}
-	return fmt.Sprintf("| %s | `%s` | %s | %s | %s |", s.Label, s.Key, s.Name, notefig.Commas(s.Total), t)
+	return fmt.Sprintf("| %s | `%s` | %s | %s | %s |", s.Label, s.Key, s.Name, num.Commas(s.Total), t)
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/history/community"
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/props"
 	"github.com/nip-rs/harness/vectors/gen"
@@ -31,7 +31,7 @@ func Evidence(f Finding) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			parts = append(parts, fmt.Sprintf("%s-wins %s states, %s", tie, notefig.Commas(int64(res.Distinct)), statusText(res)))
+			parts = append(parts, fmt.Sprintf("%s-wins %s states, %s", tie, num.Commas(int64(res.Distinct)), statusText(res)))
 		}
 		return fmt.Sprintf("`explore -universe %s` under proposed, depth %d, every invariant checked at every state: %s.", f.Where, u.Depth, strings.Join(parts, "; ")), nil
 	case LayerLoad:
@@ -41,7 +41,7 @@ func Evidence(f Finding) (string, error) {
 		}
 		if w == nil {
 			return fmt.Sprintf("The load's soundness search under proposed over the `%s` relay: no false complete in %s scenarios (seed %d).",
-				f.Where, notefig.Commas(int64(LoadCases)), LoadSeed), nil
+				f.Where, num.Commas(int64(LoadCases)), LoadSeed), nil
 		}
 		return fmt.Sprintf("The proposal narrows the hole and does not close it: under proposed the soundness search over `%s` still finds, in %d steps, %q. The rest is the relay's: see relay-fresh-answers.",
 			f.Where, len(w.Steps), w.Violation), nil
@@ -55,7 +55,7 @@ func Evidence(f Finding) (string, error) {
 			return fmt.Sprintf("UNKNOWN: over the relays that meet every requirement the search still finds %q (%s).", w.Violation, w.Config.Profile), nil
 		}
 		return fmt.Sprintf("The proposed rules alone do not defend: the witness fails under proposed too. Over the relay profiles the gate searches (`%s`), the load under proposed: no false complete in %s scenarios each (seed %d). Client defence: %s.",
-			strings.Join(profiles, "`, `"), notefig.Commas(int64(LoadCases)), LoadSeed, f.Defence), nil
+			strings.Join(profiles, "`, `"), num.Commas(int64(LoadCases)), LoadSeed, f.Defence), nil
 	case LayerRelax:
 		var parts []string
 		for _, rules := range []*model.Rules{model.Spec(), model.Proposed()} {
@@ -72,7 +72,7 @@ func Evidence(f Finding) (string, error) {
 			}
 		}
 		return fmt.Sprintf("The load's searches over `%s`, %s scenarios each (seed %d): %s. The probe reports the clause as `%s`; the gate still requires it, as a stopgap until the load survives the delete-then-save race (NOTE.md, \"Conformance matrix\").",
-			f.Where, notefig.Commas(int64(relaxCases)), LoadSeed, strings.Join(parts, "; "), model.ReqTieOrder), nil
+			f.Where, num.Commas(int64(relaxCases)), LoadSeed, strings.Join(parts, "; "), model.ReqTieOrder), nil
 	case LayerClarify:
 		return clarifyEvidence(f)
 	case LayerHistory:
@@ -89,7 +89,7 @@ func Evidence(f Finding) (string, error) {
 		if len(out.Violations) > 0 {
 			found = fmt.Sprintf("VIOLATED: %v", out.Violations)
 		}
-		return fmt.Sprintf("`explore -universe walk -variant %s -rules %s`, depth %d: %s states, %s.", f.Where, f.FixRules(), u.Depth, notefig.Commas(int64(out.Distinct)), found), nil
+		return fmt.Sprintf("`explore -universe walk -variant %s -rules %s`, depth %d: %s states, %s.", f.Where, f.FixRules(), u.Depth, num.Commas(int64(out.Distinct)), found), nil
 	case LayerCommunity:
 		u, ok := community.UniverseNamed(f.Where)
 		if !ok {
@@ -100,7 +100,7 @@ func Evidence(f Finding) (string, error) {
 		if res.Witness != nil {
 			found = "VIOLATED: " + res.Witness.Invariant
 		}
-		return fmt.Sprintf("The %s community universe under rekey-heal, depth %d: %s states, %s.", f.Where, u.Depth, notefig.Commas(int64(res.Distinct)), found), nil
+		return fmt.Sprintf("The %s community universe under rekey-heal, depth %d: %s states, %s.", f.Where, u.Depth, num.Commas(int64(res.Distinct)), found), nil
 	}
 	return "", fmt.Errorf("%s: unknown layer %q", f.ID, f.Layer)
 }
@@ -165,5 +165,5 @@ func clarifyEvidence(f Finding) (string, error) {
 	}
 	return fmt.Sprintf("Under `%s` (the text's reading of this decision, every other proposal kept), the load's searches, %s scenarios per relay (seed %d): %s. "+
 		"The two readings decide %d of the %d load vectors differently (each names the proposal in its `proposals` member): %s.",
-		without.Name, notefig.Commas(int64(LoadCases)), LoadSeed, strings.Join(parts, "; "), len(fails), len(file.Vectors), decided), nil
+		without.Name, num.Commas(int64(LoadCases)), LoadSeed, strings.Join(parts, "; "), len(fails), len(file.Vectors), decided), nil
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/nip-rs/harness/history"
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/props"
@@ -229,7 +229,7 @@ func MeasureAmbiguities() ([]Ambiguity, error) {
 				return nil, err
 			}
 			if w == nil {
-				m += fmt.Sprintf("; under B the load's soundness search finds no false complete (%s scenarios per gate relay, seed %d)", notefig.Commas(int64(LoadCases)), LoadSeed)
+				m += fmt.Sprintf("; under B the load's soundness search finds no false complete (%s scenarios per gate relay, seed %d)", num.Commas(int64(LoadCases)), LoadSeed)
 			} else {
 				m += "; under B the load's soundness search finds " + w.Violation
 			}

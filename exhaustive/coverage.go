@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/search"
 )
@@ -213,7 +213,7 @@ func (r *Result) CoverageLines() []string {
 	line := func(title string, cs []CoverageCount, unit string) string {
 		var parts []string
 		for _, c := range cs {
-			parts = append(parts, fmt.Sprintf("%s %s", c.Name, notefig.Commas(int(c.Count))))
+			parts = append(parts, fmt.Sprintf("%s %s", c.Name, num.Commas(int(c.Count))))
 		}
 		return fmt.Sprintf("%s (%s): %s", title, unit, strings.Join(parts, ", "))
 	}

@@ -10,7 +10,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
+
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/witnessfile"
 )
@@ -54,8 +56,12 @@ var referenceCounts = []struct {
 	{model.SetWins, 7, []int{1, 16, 144, 999, 5969, 32058, 156389, 688322}, 883898},
 }
 
+// TestReferenceStateCounts pins the table rows of depths 4 to 6 in
+// testdata/figures/TestReferenceStateCounts.txt and, with -deep, those of
+// depth 7 in TestReferenceStateCounts-deep.txt; each file is compared
+// only by a run that computes all of its rows.
 func TestReferenceStateCounts(t *testing.T) {
-	note := noteSectionNamed(t, noteHeading)
+	var rows, deepRows figfile.Figures
 	for _, tc := range referenceCounts {
 		if tc.depth > 5 && testing.Short() || tc.depth > 6 && !*deep {
 			continue
@@ -74,7 +80,17 @@ func TestReferenceStateCounts(t *testing.T) {
 		if last := tc.perDepth[tc.depth]; r.Checked != last {
 			t.Errorf("depth %d %v: %d states checked, want %d", tc.depth, tc.tie, r.Checked, last)
 		}
-		noteRow(t, note, r.NoteRow())
+		if tc.depth > 6 {
+			deepRows.Line(r.TableRow())
+		} else {
+			rows.Line(r.TableRow())
+		}
+	}
+	if !testing.Short() {
+		figfile.Check(t, figfile.Path(t.Name()), rows.Bytes(), *update)
+	}
+	if *deep {
+		figfile.Check(t, figfile.Path(t.Name()+"-deep"), deepRows.Bytes(), *update)
 	}
 }
 
@@ -149,7 +165,7 @@ func TestBrokenJoinIsCaughtWithTheSameWitnessForAnyWorkerCount(t *testing.T) {
 	if got := rowOf(t, one, InvConvergence).Violations; got != 16 {
 		t.Errorf("%d convergence violations, want 16", got)
 	}
-	noteText(t, noteSectionNamed(t, noteHeading), fmt.Sprintf("%d of the %s states at depth 3", rowOf(t, one, InvConvergence).Violations, notefig.Commas(one.Checked)))
+	figfile.For(t, *update).Line(fmt.Sprintf("%d of the %s states at depth 3", rowOf(t, one, InvConvergence).Violations, num.Commas(one.Checked)))
 	if !bytes.Equal(one.Witness.JSON(), two.Witness.JSON()) {
 		t.Errorf("witness differs between 1 and 2 workers:\n%s\n%s", one.Witness.JSON(), two.Witness.JSON())
 	}

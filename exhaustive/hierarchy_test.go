@@ -4,15 +4,16 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
+
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 )
 
-// The hierarchy universe's pinned state counts (NOTE.md, "Hierarchy
-// universe and simulation"), under each tie policy, and the same counts at
+// The hierarchy universe's pinned state counts (testdata/figures), under each tie policy, and the same counts at
 // one and two workers.
 func TestHierarchyStateSpace(t *testing.T) {
-	sec := notefig.Section(t, "## Hierarchy universe and simulation")
+	sec := figfile.For(t, *update)
 	for _, tc := range []struct {
 		tie      model.TiePolicy
 		distinct int
@@ -31,7 +32,7 @@ func TestHierarchyStateSpace(t *testing.T) {
 			}
 			first = res
 		}
-		notefig.RequireLine(t, sec, fmt.Sprintf("- %s: depth %d, %s distinct states.", tc.tie, hierarchyDepth, notefig.Commas(tc.distinct)))
+		sec.Line(fmt.Sprintf("- %s: depth %d, %s distinct states.", tc.tie, hierarchyDepth, num.Commas(tc.distinct)))
 	}
 }
 
@@ -55,7 +56,7 @@ func TestHierarchyResolvesChildren(t *testing.T) {
 // corner: two mark-unreads reach the ceiling, the third is refused (a
 // wrapping counter rule is then caught there, not only by cubes).
 func TestCeilingUniverse(t *testing.T) {
-	sec := notefig.Section(t, "## Hierarchy universe and simulation")
+	sec := figfile.For(t, *update)
 	for _, tie := range []model.TiePolicy{model.ClearWins, model.SetWins} {
 		res, err := Explore(Config{Universe: CeilingUniverse(), Rules: model.Proposed().WithTie(tie), Workers: 2})
 		if err != nil {
@@ -65,7 +66,7 @@ func TestCeilingUniverse(t *testing.T) {
 			t.Fatalf("%s: %s, %d distinct, want ok and 4637", tie, res.Status, res.Distinct)
 		}
 	}
-	notefig.RequireLine(t, sec, fmt.Sprintf("- ceiling: depth %d, %s distinct states under either tie policy.", ceilingDepth, notefig.Commas(4637)))
+	sec.Line(fmt.Sprintf("- ceiling: depth %d, %s distinct states under either tie policy.", ceilingDepth, num.Commas(4637)))
 	u := CeilingUniverse()
 	r := newReplica(u.Devices[0], model.Proposed())
 	if r.Reg("c0") != (model.Reg{C: model.MaxU32 - 2}) || len(u.Values) != 3 {

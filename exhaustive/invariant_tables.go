@@ -4,8 +4,8 @@ import "github.com/nip-rs/harness/search"
 
 // The invariants of the two worlds, each declared once: the engine counts
 // them by their unit, cmd/explore renders them (label, doc, unit), -list
-// prints them, JSON carries them, and NOTE.md's figures are checked against
-// the counts. A table's order is the precedence that breaks ties between
+// prints them, JSON carries them, and the pinned figures (testdata/figures)
+// hold the counts. A table's order is the precedence that breaks ties between
 // violations found at the same step. Adding an invariant is adding its row
 // here and emitting findings under its ID where it is checked.
 

@@ -4,15 +4,14 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
+
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 )
 
-// longIDNoteHeading is the NOTE.md section of the long-id universe.
-const longIDNoteHeading = "## Long context ids"
-
 // TestLongIDUniverse pins the long-id universe's count (in the test and in
-// NOTE.md) and requires it clean under the production rules, N8 checked
+// testdata/figures) and requires it clean under the production rules, N8 checked
 // on every state.
 func TestLongIDUniverse(t *testing.T) {
 	u := LongIDUniverse()
@@ -32,8 +31,7 @@ func TestLongIDUniverse(t *testing.T) {
 			t.Fatalf("%s: N8 checked on %d of %d states", tie, c.Checked, res.Distinct)
 		}
 	}
-	notefig.RequireLine(t, notefig.Section(t, longIDNoteHeading),
-		fmt.Sprintf("- long-id: depth %d, %s distinct states under either tie policy.", longIDDepth, notefig.Commas(want)))
+	figfile.For(t, *update).Line(fmt.Sprintf("- long-id: depth %d, %s distinct states under either tie policy.", longIDDepth, num.Commas(want)))
 }
 
 // TestPeerVerdictHasTeeth: without mark-unread's refusal, N8 fails in the

@@ -4,28 +4,30 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
+
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 )
 
-// livenessNoteRow is one run of the liveness check as NOTE.md's table
+// livenessNoteRow is one run of the liveness check as its pinned table
 // holds it.
 func livenessNoteRow(r *LivenessResult) string {
 	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %d / %d | %d / %d |", r.Universe, r.Rules, r.Status,
-		notefig.Commas(r.Roots), notefig.Commas(r.States), notefig.Commas(r.Edges), notefig.Commas(r.Publications),
-		notefig.Commas(r.Premise), r.Unfair, r.UnfairWithPublication, r.Fair, r.WithPublication)
+		num.Commas(r.Roots), num.Commas(r.States), num.Commas(r.Edges), num.Commas(r.Publications),
+		num.Commas(r.Premise), r.Unfair, r.UnfairWithPublication, r.Fair, r.WithPublication)
 }
 
-// NOTE.md's liveness table is what the check computes.
+// The pinned liveness table is what the check computes.
 func TestLivenessNoteTable(t *testing.T) {
-	sec := noteSectionNamed(t, "## Liveness: no re-publish cycle")
+	sec := figfile.For(t, *update)
 	for _, u := range LivenessUniverses() {
 		for _, rules := range []*model.Rules{model.Spec(), model.Proposed(), noSuppression(), beforeEviction()} {
 			res, err := Liveness(LivenessConfig{Universe: u, Rules: rules})
 			if err != nil {
 				t.Fatal(err)
 			}
-			noteRow(t, sec, livenessNoteRow(res))
+			sec.Line(livenessNoteRow(res))
 		}
 	}
 }

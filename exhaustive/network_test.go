@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nip-rs/harness/internal/figfile"
+
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/search"
 	"github.com/nip-rs/harness/witnessfile"
@@ -29,7 +31,7 @@ var networkCounts = []struct {
 	{"network-whole", model.ClearWins, 6, true, []int{1, 4, 39, 279, 2165, 16047, 118358}, 136893},
 	{"network-whole", model.ClearWins, 5, false, []int{1, 14, 131, 1085, 8462, 63837}, 73530},
 	// With -deep only: the largest explorations (their time and memory are
-	// measured by the benchmarks, NOTE.md "Benchmarks").
+	// measured by the benchmarks, `go test -bench Network ./exhaustive/`).
 	{"network", model.ClearWins, 6, false, []int{1, 17, 182, 1651, 13894, 112312, 883231}, 1011288},
 	{"network", model.ClearWins, 7, true, []int{1, 6, 56, 442, 3599, 28475, 222356, 1700390}, 1955325},
 	{"network", model.SetWins, 7, true, []int{1, 6, 56, 442, 3599, 28475, 222354, 1700326}, 1955259},
@@ -50,10 +52,15 @@ func exploreNet(t testing.TB, name string, cfg Config) *Result {
 	return r
 }
 
+// TestNetworkStateSpace pins the rows `make test` computes (and the
+// coverage lines) in testdata/figures/TestNetworkStateSpace.txt and, with
+// -deep, the largest explorations' rows in TestNetworkStateSpace-deep.txt.
 func TestNetworkStateSpace(t *testing.T) {
-	note := noteSectionNamed(t, networkNoteHeading)
+	note := figfile.For(t, *update)
+	var deepRows figfile.Figures
 	for _, tc := range networkCounts {
-		if (tc.depth > 6 || tc.depth == 6 && !tc.symmetry) && !*deep {
+		isDeep := tc.depth > 6 || tc.depth == 6 && !tc.symmetry
+		if isDeep && !*deep {
 			continue
 		}
 		r := exploreNet(t, tc.universe, Config{Depth: tc.depth, Rules: model.Proposed().WithTie(tc.tie), NoSymmetry: !tc.symmetry})
@@ -74,15 +81,22 @@ func TestNetworkStateSpace(t *testing.T) {
 		if tc.universe == "network" && tc.depth == networkDepth && tc.symmetry {
 			checkReachesEverything(t, r)
 			if tc.tie == model.ClearWins {
-				checkCoverageInNote(t, r)
+				checkCoverageFigures(t, r)
 			}
 		}
-		noteRow(t, note, networkNoteRow(r, tc.universe))
+		if isDeep {
+			deepRows.Line(networkNoteRow(r, tc.universe))
+		} else {
+			note.Line(networkNoteRow(r, tc.universe))
+		}
 		for _, c := range r.Invariants {
 			if c.Name != InvNetVacuous && c.Name != InvNetRotation && c.Checked == 0 {
 				t.Errorf("%s: invariant %s never checked", name, c.Name)
 			}
 		}
+	}
+	if *deep {
+		figfile.Check(t, figfile.Path(t.Name()+"-deep"), deepRows.Bytes(), *update)
 	}
 }
 

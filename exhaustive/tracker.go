@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 )
 
@@ -65,10 +65,10 @@ func (t *Tracker) Lines() []string {
 	defer t.mu.Unlock()
 	var out []string
 	for _, r := range t.finished {
-		out = append(out, fmt.Sprintf("  tie %s: finished, %s, %s distinct states to depth %d", r.Tie, r.Status, notefig.Commas(r.Distinct), len(r.PerDepth)-1))
+		out = append(out, fmt.Sprintf("  tie %s: finished, %s, %s distinct states to depth %d", r.Tie, r.Status, num.Commas(r.Distinct), len(r.PerDepth)-1))
 		for _, c := range r.Invariants {
 			if c.Violations > 0 {
-				out = append(out, fmt.Sprintf("    %s %s failed %s times", c.Label, c.Name, notefig.Commas(int(c.Violations))))
+				out = append(out, fmt.Sprintf("    %s %s failed %s times", c.Label, c.Name, num.Commas(int(c.Violations))))
 			}
 		}
 	}
@@ -76,7 +76,7 @@ func (t *Tracker) Lines() []string {
 	case t.running && t.last != nil:
 		p := t.last
 		out = append(out, fmt.Sprintf("  tie %s: stopped while %sing depth %d, %s distinct states stored; its invariants are not checked (no verdict)",
-			t.tie, p.Phase, p.Depth, notefig.Commas(p.Distinct)))
+			t.tie, p.Phase, p.Depth, num.Commas(p.Distinct)))
 	case t.running:
 		out = append(out, fmt.Sprintf("  tie %s: stopped before its first progress report; not checked", t.tie))
 	}

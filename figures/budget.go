@@ -107,7 +107,7 @@ func Ceilings() Table {
 	}
 	ch := kinds()[0].example
 	t.Notes = []string{
-		fmt.Sprintf("The channel column's %s, %s, %s and %s are the ceilings NOTE.md pins in \"Slots, events and identity\" (same ids, client_id and budget); the note's trim table stops at %s groups, well below them.",
+		fmt.Sprintf("The channel column's %s, %s, %s and %s are the ceilings the production budget's own test pins (model/testdata/figures; same ids, client_id and budget); the note's trim table stops at %s groups, well below them.",
 			n(ceiling(kinds()[0], shapeMax)), n(ceiling(kinds()[0], shapeMaxFront)), n(ceiling(kinds()[0], shapeFloorMax)), n(ceiling(kinds()[0], shapeFloorDigit)), n(trimRows[2].count)),
 		fmt.Sprintf("The spec divides the budget by a group's bytes; a coordinate also holds the envelope (%s bytes here) and a comma per entry, so the computed ceilings are a few percent lower.", n(size(nil))),
 		fmt.Sprintf("The note's cap of 100 overrides is well inside every column: 100 live channel groups are %s bytes in a blob, 100 thread groups %s.",

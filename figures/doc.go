@@ -6,8 +6,8 @@
 // for what a coordinate holds, model.LegacyTrim for a legacy client, and
 // the codec's limits (model.MaxKeyBytes, model.MaxEntries, model.MaxU32).
 //
-// Each table is a function; Section renders them all as the NOTE.md
-// section "The formal note's figures, computed", which a test requires the
-// note to carry verbatim. Where a figure differs from the formal note's,
+// Each table is a function; Section renders them all as one Markdown
+// document, "The formal note's figures, computed", pinned byte for byte in
+// testdata/figures/formal-note.md (go test ./figures/ -update rewrites it). Where a figure differs from the formal note's,
 // the table says why in one line.
 package figures

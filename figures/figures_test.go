@@ -1,30 +1,20 @@
 package figures
 
 import (
-	"strings"
+	"flag"
+	"path/filepath"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
 )
 
-// TestSectionInNote: NOTE.md carries the section the code computes, line
-// for line. On failure the computed section is logged, to paste.
+// update rewrites the golden figures under testdata/figures.
+var update = flag.Bool("update", false, "rewrite the golden figures under testdata/figures")
+
+// TestSectionInNote: the tables the code computes are
+// testdata/figures/formal-note.md byte for byte (rewritten by -update).
 func TestSectionInNote(t *testing.T) {
-	sec := notefig.Section(t, Heading)
-	want := Section()
-	bad := 0
-	for _, line := range strings.Split(want, "\n") {
-		if line = strings.TrimSpace(line); line == "" || line == Heading {
-			continue
-		}
-		if !notefig.HasLine(sec, line) {
-			bad++
-			t.Errorf("NOTE.md's section lacks:\n%s", line)
-		}
-	}
-	if bad > 0 {
-		t.Logf("computed section:\n%s", want)
-	}
+	figfile.Check(t, filepath.Join("testdata", "figures", "formal-note.md"), []byte(Section()), *update)
 }
 
 // TestNoteFiguresReproduced: the formal note's per-context bytes and its
@@ -58,9 +48,9 @@ func TestNoteFiguresReproduced(t *testing.T) {
 // table is the figures "Slots, events and identity" pins, computed here by
 // other code over the same ids, client_id and budget.
 func TestCeilingsBridgePinnedFigures(t *testing.T) {
-	sec := notefig.Section(t, "## Slots, events and identity")
+	sec := figfile.For(t, *update)
 	for _, s := range []shape{shapeMax, shapeFloorMax, shapeFloorDigit, shapeMaxFront} {
-		notefig.RequireMention(t, sec, n(ceiling(kinds()[0], s))+" "+s.name)
+		sec.Line(n(ceiling(kinds()[0], s)) + " " + s.name)
 	}
 	// The trim table's groups, the channel rows included, fit where the
 	// ceilings say they do.

@@ -61,7 +61,7 @@ func Headroom() Table {
 			{"a receiver given the group of a 251-byte / 252-byte id", received(251) + " / " + received(252), "legacy drops the key"},
 		},
 		Notes: []string{
-			"The note leaves the hazard to documentation; here mark-unread refuses an id whose keys cannot fit (NOTE.md, \"Long context ids\"), because a receiver rejects the whole group and the device alone would show the override.",
+			"The note leaves the hazard to documentation; here mark-unread refuses an id whose keys cannot fit (model.OverrideKeysFit), because a receiver rejects the whole group and the device alone would show the override.",
 		},
 	}
 }

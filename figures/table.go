@@ -3,7 +3,7 @@ package figures
 import (
 	"strings"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 )
 
 // Table is one computed table: a heading, a Markdown table, and the lines
@@ -16,7 +16,7 @@ type Table struct {
 	Notes []string // bullet lines after the table
 }
 
-// Markdown renders the table as NOTE.md carries it.
+// Markdown renders the table as the pinned document carries it.
 func (t Table) Markdown() string {
 	var b strings.Builder
 	b.WriteString("### " + t.Title + "\n\n")
@@ -42,7 +42,7 @@ func (t Table) Markdown() string {
 	return b.String()
 }
 
-// Heading is the NOTE.md section the tables are rendered into.
+// Heading is the title of the document the tables are rendered into.
 const Heading = "## The formal note's figures, computed"
 
 // All lists every table, in the note's order.
@@ -50,14 +50,14 @@ func All() []Table {
 	return []Table{ContextBytes(), CandidateA(), Headroom(), KeyLimit(), Trim(), Ceilings(), Tombstones()}
 }
 
-// Section renders the whole NOTE.md section.
+// Section renders the whole document.
 func Section() string {
 	var b strings.Builder
 	b.WriteString(Heading + "\n\n")
 	b.WriteString("Every figure of the formal note on the override layer, computed by\n" +
 		"`figures/` with the production core (`model.EncodedSize`, `model.SplitBlob`\n" +
 		"under `model.DefaultBudget`, `model.LegacyTrim`, the codec's limits) and\n" +
-		"pinned by `go test ./figures/`, which fails when this section and the code\n" +
+		"pinned by `go test ./figures/`, which fails when this document and the code\n" +
 		"disagree. Sizes are bytes of encoded plaintext; \"alone\" is the entries of\n" +
 		"one context as a JSON fragment, the note's measure; \"in a blob\" adds the\n" +
 		"comma each entry costs beside others, what the budget pays.\n")
@@ -68,4 +68,4 @@ func Section() string {
 }
 
 // n formats a count the way the note writes figures.
-func n(v int) string { return notefig.Commas(v) }
+func n(v int) string { return num.Commas(v) }

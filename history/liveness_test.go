@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
+
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/search"
 )
 
@@ -19,7 +21,7 @@ func neverSealed() *Rules {
 	return r
 }
 
-// livenessRuns are the runs NOTE.md pins: the default universe at depth
+// livenessRuns are the runs testdata/figures pins: the default universe at depth
 // 5, the plateau and backdate variants at their gate depths, under the
 // document's rules, Healing and the proposal; and the mutant at depth 3.
 func livenessRuns() []struct {
@@ -52,20 +54,20 @@ func livenessRuns() []struct {
 
 func livenessRow(r *LivenessResult) string {
 	return fmt.Sprintf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %d |", r.Universe, r.Depth, r.Rules, r.Status,
-		notefig.Commas(r.Roots), notefig.Commas(r.States), notefig.Commas(r.Edges), notefig.Commas(r.Ends),
-		notefig.Commas(r.InProgress), r.Cyclic)
+		num.Commas(r.Roots), num.Commas(r.States), num.Commas(r.Edges), num.Commas(r.Ends),
+		num.Commas(r.InProgress), r.Cyclic)
 }
 
-// TestWalkLivenessNoteTable: NOTE.md's table is what the check computes,
+// TestWalkLivenessNoteTable: the pinned table is what the check computes,
 // every run met its premise, and every lasso replays under its rules.
 func TestWalkLivenessNoteTable(t *testing.T) {
-	sec := notefig.Section(t, "## Liveness: every walk ends")
+	sec := figfile.For(t, *update)
 	for _, run := range livenessRuns() {
 		res, err := Liveness(run.name, run.u, run.rules, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		notefig.RequireLine(t, sec, livenessRow(res))
+		sec.Line(livenessRow(res))
 		if res.InProgress == 0 || res.Components == 0 {
 			t.Errorf("%s/%s: nothing tested", run.name, run.rules.Name)
 		}

@@ -8,14 +8,15 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/search"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden witnesses under testdata/")
 
-// Pinned figures of the default universe (NOTE.md, "Paged history walk").
+// Pinned figures of the default universe (also in testdata/figures).
 const (
 	specStates    = 67887
 	healingStates = 77525
@@ -50,9 +51,9 @@ func TestSpecUniverse(t *testing.T) {
 	if err != nil || !rep.Reproduced || rep.Text != out.Text {
 		t.Fatalf("replay: err %v, reproduced %v, text equal %v", err, rep != nil && rep.Reproduced, rep != nil && rep.Text == out.Text)
 	}
-	note := notefig.Section(t, "## Paged history walk")
-	notefig.RequireMention(t, note, notefig.Commas(specStates)+" distinct states")
-	notefig.RequireMention(t, note, notefig.Commas(int64(out.Violations[Limitation]))+" violating rounds")
+	note := figfile.For(t, *update)
+	note.Line(num.Commas(specStates) + " distinct states")
+	note.Line(num.Commas(int64(out.Violations[Limitation])) + " violating rounds")
 }
 
 // TestHealingHealsUnderSameSearch: the proposed fix (a pending region in
@@ -81,8 +82,8 @@ func TestHealingHealsUnderSameSearch(t *testing.T) {
 	if rep.Reproduced || len(rep.Found) != 0 {
 		t.Errorf("the spec's witness under the healing rules found %v", rep.Found)
 	}
-	note := notefig.Section(t, "## Paged history walk")
-	notefig.RequireMention(t, note, notefig.Commas(int64(out.Distinct))+" distinct states")
+	note := figfile.For(t, *update)
+	note.Line(num.Commas(int64(out.Distinct)) + " distinct states")
 }
 
 func actionNames(w *witnessfile.Witness) []string {

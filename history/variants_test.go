@@ -4,7 +4,9 @@ import (
 	"flag"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
+
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/search"
 )
 
@@ -32,9 +34,9 @@ var variantHoles = []struct {
 // document's rules with no scenario written for it (the smallest witness
 // equals its golden file and replays), and finds nothing under the
 // proposed rules, where the same witness no longer reproduces. Figures
-// are pinned here and in NOTE.md.
+// are pinned here and in testdata/figures.
 func TestVariantHoles(t *testing.T) {
-	note := notefig.Section(t, "## Paged history walk")
+	note := figfile.For(t, *update)
 	gate := map[string]UniverseConfig{}
 	for _, v := range GateVariants() {
 		gate[v.Name] = v.U
@@ -71,7 +73,7 @@ func TestVariantHoles(t *testing.T) {
 			if rep, err := ReplayWith(spec.Witness, Proposed()); err != nil || rep.Reproduced || len(rep.Found) != 0 {
 				t.Errorf("the spec's witness under the proposed rules: err %v, found %v", err, rep.Found)
 			}
-			notefig.RequireMention(t, note, "| "+tc.name+" | "+notefig.Commas(spec.Distinct)+" | "+notefig.Commas(violating)+" | "+notefig.Commas(prop.Distinct)+" |")
+			note.Line("| " + tc.name + " | " + num.Commas(spec.Distinct) + " | " + num.Commas(violating) + " | " + num.Commas(prop.Distinct) + " |")
 		})
 	}
 }
@@ -100,7 +102,7 @@ func TestOverlapVariant(t *testing.T) {
 			t.Errorf("%s: %v, %d states (pinned %d)", tc.rules.Name, out.Violations, out.Distinct, tc.states)
 		}
 	}
-	notefig.RequireMention(t, notefig.Section(t, "## Paged history walk"), "| overlap | 3,668 | 0 | 2,951 |")
+	figfile.For(t, *update).Line("| overlap | 3,668 | 0 | 2,951 |")
 }
 
 // Full-depth figures of the proposed rules in every variant (make
@@ -112,7 +114,7 @@ func TestVariantsFullDepth(t *testing.T) {
 	if !*longVariants {
 		t.Skip("run with -history.variants")
 	}
-	note := notefig.Section(t, "## Paged history walk")
+	note := figfile.For(t, *update)
 	for _, v := range Variants() {
 		out, err := Explore(v.U, Proposed(), ReportAll, 0, false)
 		if err != nil {
@@ -121,7 +123,7 @@ func TestVariantsFullDepth(t *testing.T) {
 		if out.Status != search.StatusOK || out.Witness != nil || out.Distinct != proposedFull[v.Name] {
 			t.Errorf("%s: %s %v, %d states (pinned %d)", v.Name, out.Status, out.Violations, out.Distinct, proposedFull[v.Name])
 		}
-		notefig.RequireMention(t, note, "| "+v.Name+" | "+notefig.Commas(out.Distinct)+" |")
+		note.Line("| " + v.Name + " | " + num.Commas(out.Distinct) + " |")
 	}
 }
 
@@ -160,5 +162,5 @@ func TestAbsurdVariant(t *testing.T) {
 			t.Errorf("%s: %v, %d states (pinned %d), witness %q (want %q)", tc.rules.Name, out.Violations, out.Distinct, tc.states, inv, tc.inv)
 		}
 	}
-	notefig.RequireMention(t, notefig.Section(t, "## Paged history walk"), "| absurd | 710 | 0 | 608 |")
+	figfile.For(t, *update).Line("| absurd | 710 | 0 | 608 |")
 }

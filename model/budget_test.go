@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
+	"github.com/nip-rs/harness/internal/num"
 )
 
 // TestNIP44PaddedLenMatchesEncryption compares the padding formula with what
@@ -119,22 +120,20 @@ func ceilingCount(group func(int) []Entry) int {
 	return lo
 }
 
-// TestBudgetFiguresInNote computes the pinned figures of NOTE.md's section
-// "Slots, events and identity" and fails if the note says otherwise.
+// TestBudgetFiguresInNote computes the pinned figures of the slot budget
+// and compares them with testdata/figures/TestBudgetFiguresInNote.txt.
 func TestBudgetFiguresInNote(t *testing.T) {
-	note := notefig.Whole(t)
+	figs := figfile.For(t, *update)
 	phrases := []string{
-		fmt.Sprintf("could carry %s plaintext bytes", notefig.Commas(MaxPlaintextForEvent(DefaultMaxEventBytes))),
+		fmt.Sprintf("could carry %s plaintext bytes", num.Commas(MaxPlaintextForEvent(DefaultMaxEventBytes))),
 		fmt.Sprintf("encrypts to %s base64 characters, a %s-byte event",
-			notefig.Commas(CiphertextLen(PlaintextBudget)), notefig.Commas(EventSize(PlaintextBudget, 1700000000))),
+			num.Commas(CiphertextLen(PlaintextBudget)), num.Commas(EventSize(PlaintextBudget, 1700000000))),
 		fmt.Sprintf("at most %d coordinates", DefaultMaxCoordinates),
 	}
 	for _, k := range ceilingKinds() {
-		phrases = append(phrases, fmt.Sprintf("%s %s", notefig.Commas(ceilingCount(k.group)), k.name))
+		phrases = append(phrases, fmt.Sprintf("%s %s", num.Commas(ceilingCount(k.group)), k.name))
 	}
 	for _, p := range phrases {
-		if !notefig.Mentions(note, p) {
-			t.Errorf("NOTE.md does not say %q (update the section \"Slots, events and identity\")", p)
-		}
+		figs.Line(p)
 	}
 }

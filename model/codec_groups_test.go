@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 )
 
 // TestParseBlobGroupShapes: every accepted and rejected override group shape
@@ -160,7 +160,7 @@ func groupShapes(t *testing.T) (accepted, total int) {
 func TestGroupShapesExhaustive(t *testing.T) {
 	accepted, total := groupShapes(t)
 	if accepted != 2 || total != 26 {
-		t.Fatalf("accepted %d of %d shapes, want 2 of 26 (update NOTE.md)", accepted, total)
+		t.Fatalf("accepted %d of %d shapes, want 2 of 26", accepted, total)
 	}
 	codecNoteMentions(t, "of the 26 non-empty group shapes")
 	codecNoteMentions(t, "exactly 2 are accepted")
@@ -250,7 +250,7 @@ func TestFloatLiteralsInGroups(t *testing.T) {
 // for, then two-byte keys: pairs of those, and the two-byte UTF-8
 // characters). It builds that plaintext by hand, checks that it
 // parses with every key kept and that one more key would overflow, and pins
-// the figure here and in NOTE.md: it is below MaxEntries, so on real input
+// the figure here and in testdata/figures: it is below MaxEntries, so on real input
 // the 10,000-entry limit can only be reached through duplicate keys.
 func TestMaxDistinctKeys(t *testing.T) {
 	var one []string
@@ -299,10 +299,10 @@ func TestMaxDistinctKeys(t *testing.T) {
 	}
 	const pinned = 9370
 	if n != pinned {
-		t.Fatalf("max distinct keys = %d, pinned %d (update NOTE.md)", n, pinned)
+		t.Fatalf("max distinct keys = %d, pinned %d", n, pinned)
 	}
 	if n >= MaxEntries {
 		t.Fatalf("%d distinct keys fit: the entry limit is reachable without duplicates", n)
 	}
-	codecNoteMentions(t, fmt.Sprintf("%s distinct keys", notefig.Commas(pinned)))
+	codecNoteMentions(t, fmt.Sprintf("%s distinct keys", num.Commas(pinned)))
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
 )
 
 // update rewrites golden files under testdata/ instead of comparing them.
@@ -304,11 +304,10 @@ func mustDo(t *testing.T, err error) {
 	}
 }
 
-// codecNoteMentions fails unless NOTE.md contains want (white space
-// collapsed), so a pinned figure cannot drift between the code and the note.
+// codecNoteMentions records a figure the test computes in its golden file
+// (testdata/figures/<test>.txt), so a pinned figure cannot drift from the
+// code.
 func codecNoteMentions(t *testing.T, want string) {
 	t.Helper()
-	if !notefig.Mentions(notefig.Whole(t), want) {
-		t.Fatalf("NOTE.md does not mention %q", want)
-	}
+	figfile.For(t, *update).Line(want)
 }

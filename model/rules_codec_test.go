@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 )
 
 func init() {
@@ -132,7 +132,7 @@ func TestContextMembersBound(t *testing.T) {
 // counts distinct keys): the empty key, then every single byte a JSON
 // string holds unescaped, then pairs of them. It is below MaxEntries, so
 // under DistinctKeyLimit the 10,000-entry limit rejects no plaintext a
-// decryption can give. Pinned here and in NOTE.md.
+// decryption can give. Pinned here and in testdata/figures.
 func TestDistinctLimitUnreachable(t *testing.T) {
 	var one []string
 	for c := 0x20; c <= 0xff; c++ {
@@ -167,11 +167,11 @@ func TestDistinctLimitUnreachable(t *testing.T) {
 	}
 	const pinned = 9389
 	if n != pinned {
-		t.Fatalf("max distinct keys of any bytes = %d, pinned %d (update NOTE.md)", n, pinned)
+		t.Fatalf("max distinct keys of any bytes = %d, pinned %d", n, pinned)
 	}
 	if n > MaxEntries {
 		t.Fatalf("%d distinct keys fit: the distinct-key limit can reject a plaintext", n)
 	}
-	codecNoteMentions(t, fmt.Sprintf("%s distinct keys of any bytes", notefig.Commas(pinned)))
-	codecNoteMentions(t, fmt.Sprintf("the densest plaintext holds %s", notefig.Commas(strings.Count(string(densestDuplicates()), `"":0`))))
+	codecNoteMentions(t, fmt.Sprintf("%s distinct keys of any bytes", num.Commas(pinned)))
+	codecNoteMentions(t, fmt.Sprintf("the densest plaintext holds %s", num.Commas(strings.Count(string(densestDuplicates()), `"":0`))))
 }

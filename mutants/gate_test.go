@@ -7,14 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/nip-rs/harness/internal/figfile"
+
 	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/history"
-	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/witnessfile"
 
 	"github.com/nip-rs/harness/exhaustive"
@@ -31,8 +31,8 @@ const goldenDir = "testdata"
 // TestGate is the mutant gate of `make test`: the production rules trip
 // no generic check; every mutant is caught under clear-wins by every check
 // its catalogue entry expects (the equivalent one survives, as declared);
-// each first witness equals its golden file byte for byte; and NOTE.md's
-// mutant table is the one the run computes.
+// each first witness equals its golden file byte for byte; and the mutant
+// table the run computes is the one pinned in testdata/figures.
 func TestGate(t *testing.T) {
 	rep, err := Run(Options{All: *all})
 	if err != nil {
@@ -48,21 +48,13 @@ func TestGate(t *testing.T) {
 	case len(changed) > 0 && !*update:
 		t.Errorf("witnesses differ from testdata/ (run with -update to accept): %s", strings.Join(changed, ", "))
 	}
-	note := notefig.Section(t, "## Mutants")
-	lines := strings.Split(note, "\n")
-	for _, row := range rep.NoteRows() {
-		if !slices.ContainsFunc(lines, func(l string) bool { return strings.TrimSpace(l) == row }) {
-			t.Errorf("NOTE.md's mutant table lacks the row the run computes:\n%s", row)
-		}
+	rows := rep.TableRows()
+	if len(rows) != len(All()) {
+		t.Errorf("the mutant table has %d rows, the catalogue %d mutants", len(rows), len(All()))
 	}
-	rows := 0
-	for _, l := range lines {
-		if strings.HasPrefix(l, "| M") || strings.HasPrefix(l, "| L") || strings.HasPrefix(l, "| H") || strings.HasPrefix(l, "| K") {
-			rows++
-		}
-	}
-	if rows != len(All()) {
-		t.Errorf("NOTE.md's mutant table has %d rows, the catalogue %d mutants", rows, len(All()))
+	figs := figfile.For(t, *update)
+	for _, row := range rows {
+		figs.Line(row)
 	}
 	t.Logf("gate: %d mutants under both tie policies in %s", len(All()), rep.Elapsed)
 }

@@ -12,7 +12,7 @@ import (
 
 // PythonHarness says what catches each of the formal note's mutants in its
 // Python harness (mutation.py, as measured: shared/reference, §6–§7), for
-// the side-by-side table of NOTE.md.
+// the side-by-side column of the mutant table.
 var PythonHarness = map[string]string{
 	"M1": "comparison with the correct liveness function; its explorer finds nothing at depth 3 or 4",
 	"M2": "comparison with the correct device after set, set, clear; its explorer finds nothing at depth 4",
@@ -54,12 +54,12 @@ func found(f *Finding) string {
 	return f.Check
 }
 
-// NoteRow is a mutant's row of NOTE.md's mutant table, from its clear-wins
+// TableRow is a mutant's row of the mutant table, from its clear-wins
 // and set-wins results: the rule and section, the first check that caught
 // it under clear-wins and its witness depth, every check the gate saw catch
 // it (explorer witnesses with their depth), the set-wins outcome, and what
 // catches it in the Python harness.
-func NoteRow(clear, set *Result) string {
+func TableRow(clear, set *Result) string {
 	m := clear.Mutant
 	first, depth := clear.Status, "—"
 	if clear.First != nil {
@@ -87,8 +87,8 @@ func NoteRow(clear, set *Result) string {
 	return fmt.Sprintf("| %s | %s (%s) | %s | %s | %s | %s | %s |", m.ID, m.Rule, m.Section, first, depth, also, setOut, py)
 }
 
-// NoteRows are the rows of every mutant run under both tie policies.
-func (rep *Report) NoteRows() []string {
+// TableRows are the rows of every mutant run under both tie policies.
+func (rep *Report) TableRows() []string {
 	byKey := map[string]*Result{}
 	for _, r := range rep.Results {
 		byKey[r.Mutant.ID+"/"+r.Tie.String()] = r
@@ -98,7 +98,7 @@ func (rep *Report) NoteRows() []string {
 		if r.Tie != model.ClearWins {
 			continue
 		}
-		out = append(out, NoteRow(r, byKey[r.Mutant.ID+"/"+model.SetWins.String()]))
+		out = append(out, TableRow(r, byKey[r.Mutant.ID+"/"+model.SetWins.String()]))
 	}
 	return out
 }
@@ -262,8 +262,8 @@ func (r *Result) ShownStatus() string {
 // CountSentence says how many mutants the catalogue holds, by layer (the
 // override layer's M, the load's L, the history walk's H), and how many
 // each tie policy's gate must catch (all but those declared equivalent
-// under it, named): the one place NOTE.md's count comes from
-// (TestNoteCountsTheCatalogue).
+// under it, named): the one place the catalogue's count is written from
+// (pinned by TestNoteCountsTheCatalogue).
 func CountSentence() string {
 	by := map[byte]int{}
 	eq := map[model.TiePolicy][]string{}

@@ -5,19 +5,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
+
 	"github.com/nip-rs/harness/model"
 )
 
-// NOTE.md's count of the catalogue is the catalogue's: the sentence is
-// computed, and the note must carry it word for word.
+// The count of the catalogue is the catalogue's: the sentence is computed
+// and pinned word for word in testdata/figures.
 func TestNoteCountsTheCatalogue(t *testing.T) {
 	s := CountSentence()
 	n := len(All())
 	if !strings.HasPrefix(s, fmt.Sprintf("%d mutants (", n)) {
 		t.Fatalf("sentence %q does not start with the catalogue's %d", s, n)
 	}
-	notefig.RequireMention(t, notefig.Section(t, "## Mutants"), s)
+	figfile.For(t, *update).Line(s)
 }
 
 // A survivor is a spec-text difference only when every check it could not

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/nip-rs/harness/internal/figfile"
+
 	"github.com/nbd-wtf/go-nostr"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/props"
 )
@@ -31,19 +33,19 @@ func sameRetry() *model.Rules {
 // load (cached-in-load) is survived by the fence alone, so undoing either
 // distinct-filter rule (LoadRules.FirstUntil, LoadRules.Retry) leaves no
 // false complete for the gate's search to find; a cache spanning loads
-// (cached) catches the first band sent without a nonce. NOTE.md, "What
-// the spec should say about relays", states both.
+// (cached) catches the first band sent without a nonce; testdata/figures
+// pins both figures.
 func TestDistinctFiltersOnlyAcrossLoads(t *testing.T) {
-	note := notefig.Section(t, "## What the spec should say about relays")
+	note := figfile.For(t, *update)
 	for _, r := range []*model.Rules{noNonce(), sameRetry()} {
 		if w := search(t, props.CheckSoundness, r, "cached-in-load"); w != nil {
 			t.Errorf("%s over cached-in-load: %s", r.Name, w.Violation)
 		}
 	}
-	notefig.RequireMention(t, note, fmt.Sprintf("soundness over `cached-in-load` finds nothing in %s cases (the gate's seed", notefig.Commas(searchCases)))
+	note.Line(fmt.Sprintf("soundness over `cached-in-load` finds nothing in %s cases (the gate's seed", num.Commas(searchCases)))
 	w := search(t, props.CheckSoundness, noNonce(), "cached")
 	if w == nil {
 		t.Fatal("no-nonce over cached: nothing found")
 	}
-	notefig.RequireMention(t, note, fmt.Sprintf("the no-nonce rules are caught in %d steps", len(w.Steps)))
+	note.Line(fmt.Sprintf("the no-nonce rules are caught in %d steps", len(w.Steps)))
 }

@@ -4,14 +4,16 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
+
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/props"
 	"github.com/nip-rs/harness/relaysim"
 )
 
 // tieCases is how many scenarios the tie-order search draws per check
-// and rule set (pinned in NOTE.md, "R1's tie clause is not needed").
+// and rule set (pinned in testdata/figures).
 const tieCases = 5000
 
 // TestTieOrderIsNotNeeded: over insertion-ties, the relay that breaks
@@ -41,6 +43,6 @@ func TestTieOrderIsNotNeeded(t *testing.T) {
 	if w, err := props.Search(props.SearchConfig{Check: props.CheckSoundness, Rules: model.Proposed(), Profile: "non-prefix", Cases: tieCases, Seed: searchSeed}); err != nil || w == nil {
 		t.Errorf("non-prefix: the search found no false complete (%v): it would not see an R1 fault either", err)
 	}
-	note := notefig.Section(t, "## What the spec should say about relays")
-	notefig.RequireMention(t, note, fmt.Sprintf("%s scenarios", notefig.Commas(tieCases)))
+	note := figfile.For(t, *update)
+	note.Line(fmt.Sprintf("%s scenarios", num.Commas(tieCases)))
 }

@@ -1,22 +1,26 @@
 package relaycheck_test
 
 import (
+	"flag"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
 	"github.com/nip-rs/harness/internal/testrelay/khatrutest"
 	"github.com/nip-rs/harness/internal/testrelay/peers"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaycheck"
 )
 
-// matrixPeer is a column of the conformance matrix: one of the eight peers of
-// internal/testrelay/peers at matrixCap, or khatru v0.8.4 over slicestore
-// behind the wrapper that makes it conform (NIP-01 answers, the barrier, atomic
-// replacement), the one peer the gate can admit.
+// update rewrites the golden figures under testdata/figures.
+var update = flag.Bool("update", false, "rewrite the golden figures under testdata/figures")
+
+// matrixPeer is a column of the conformance matrix: one of the eight
+// peers of internal/testrelay/peers at matrixCap, or khatru v0.8.4 over slicestore
+// behind the wrapper that makes it conform (NIP-01 answers, the barrier,
+// atomic replacement), the one peer the gate can admit.
 type matrixPeer struct {
 	name   string
 	closes bool // closes both races (asserted never to violate them)
@@ -51,8 +55,8 @@ func isSampled(_ string, req relaycheck.Requirement) bool {
 }
 
 // TestConformanceMatrix probes every peer once and pins the matrix,
-// relay by requirement, in NOTE.md ("Real relays", "Conformance matrix"):
-// every row but the sampled ones exactly, and the gate's decision per
+// relay by requirement, in testdata/figures/TestConformanceMatrix.txt:
+// every cell but the sampled ones exactly, and the gate's decision per
 // peer. The peers run as subprocesses need their tools (`make
 // peer-deps`); without them the test skips, unless PEERS_REQUIRE is set.
 func TestConformanceMatrix(t *testing.T) {
@@ -93,9 +97,9 @@ func TestConformanceMatrix(t *testing.T) {
 	}
 	lines = append(lines, "| gate | "+strings.Join(admitted, " | ")+" |")
 	t.Logf("matrix:\n%s", strings.Join(lines, "\n"))
-	note := notefig.Section(t, "## Real relays")
+	note := figfile.For(t, *update)
 	for _, l := range lines {
-		notefig.RequireLine(t, note, l)
+		note.Line(l)
 	}
 }
 

@@ -24,7 +24,7 @@ const stabilityEnv = "PROBE_RUNS"
 // gate's decision for a client loading with two passes and a gap of
 // twice PushSettle. A verdict that differs between runs on the same
 // relay is a defect of the probe, with one exception the policy for
-// statistical evidence states (NOTE.md, "The probe's policy for races"):
+// statistical evidence states (NOTE.md, "The policy for races"):
 // the sampled races (R4 right after the answer, R5, R6), whose seen
 // violation is a proof and whose conformance is a bound, flip on a relay
 // whose race rate lies near the bound, and no finite sample avoids that;

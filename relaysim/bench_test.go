@@ -1,18 +1,21 @@
 package relaysim_test
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/nip-rs/harness/internal/figfile"
 
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaysim"
 )
+
+// update rewrites the golden figures under testdata/figures.
+var update = flag.Bool("update", false, "rewrite the golden figures under testdata/figures")
 
 const (
 	benchPK      = "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"
@@ -96,19 +99,14 @@ func BenchmarkLoad50Among10k(b *testing.B) {
 	}
 }
 
-// TestBenchFigures pins the benchmark's counts: NOTE.md's table must
-// state the verdict, queries, events and coordinates each profile gives.
+// TestBenchFigures pins the benchmark's counts: the verdict, queries,
+// events and coordinates each profile gives, in testdata/figures.
 func TestBenchFigures(t *testing.T) {
-	note, err := os.ReadFile(filepath.Join("..", "NOTE.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	figs := figfile.For(t, *update)
 	events, deleted := benchHistory()
 	for _, p := range relaysim.All(benchCap) {
 		f := benchLoad(t, benchRelay(p, events, deleted))
 		row := fmt.Sprintf("| `%s` | %s | %d | %d | %d |", p.Name, f.verdict, f.queries, f.events, f.coords)
-		if !strings.Contains(string(note), row) {
-			t.Errorf("NOTE.md lacks the row %q", row)
-		}
+		figs.Line(row)
 	}
 }

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nip-rs/harness/internal/figfile"
+
 	"github.com/nip-rs/harness/exhaustive"
-	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/model"
 )
 
@@ -95,8 +96,8 @@ func TestAmendmentRun(t *testing.T) {
 	if code != exitUnknown {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
-	note := notefig.Section(t, "## Amendments")
-	notefig.RequireMention(t, note, "`b-max-frontier`, tie clear: "+between(out, "against proposed, tie clear, universe reference: ", "\n"))
+	note := figfile.For(t, *update)
+	note.Line("`b-max-frontier`, tie clear: " + between(out, "against proposed, tie clear, universe reference: ", "\n"))
 	for _, want := range []string{
 		"amendment b-max-frontier (Actions (mark-unread))",
 		"against proposed, tie clear, universe reference: 0 distinct rule inputs decided otherwise",
@@ -124,7 +125,7 @@ func TestAmendmentRun(t *testing.T) {
 	if code != exitUnknown || !strings.Contains(out, "tie set, universe reference: 3 distinct rule inputs decided otherwise") || strings.Contains(out, "clear-wins") {
 		t.Errorf("set-wins-everywhere: exit %d:\n%s", code, out)
 	}
-	notefig.RequireMention(t, note, "`set-wins-everywhere`, tie set: "+between(out, "against proposed, tie set, universe reference: ", "\n"))
+	note.Line("`set-wins-everywhere`, tie set: " + between(out, "against proposed, tie set, universe reference: ", "\n"))
 	if !strings.Contains(out, "register (S, C, B) = (1, 1, 10) at frontier 10: proposed says inactive, the amendment says active") {
 		t.Errorf("set-wins-everywhere: the difference is not said in the spec's terms:\n%s", out)
 	}

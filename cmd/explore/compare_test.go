@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
 )
 
 // compareRows parses the table of -compare's text output: row label to
@@ -41,7 +41,7 @@ func compareRows(t *testing.T, out string) (heads []string, rows map[string][]st
 // explore -compare A,B: the search finds A's legacy-rewrite erasure (I7)
 // and its client-id tiebreak deciding equal counters (ID), each witness
 // replays from its file, and B holds in every row. The table is the golden
-// file's and NOTE.md's.
+// file's, and its rows are pinned in testdata/figures.
 func TestCompareAB(t *testing.T) {
 	dir := t.TempDir()
 	code, out, errOut := runCLI(t, "-compare", "A,B", "-depth", "4", "-witness", dir)
@@ -96,10 +96,10 @@ func TestCompareAB(t *testing.T) {
 	} else if data, err := os.ReadFile(page); err != nil || !strings.Contains(string(data), "wire encoding A: ") {
 		t.Errorf("the page does not name the encoding (%v)", err)
 	}
-	note := notefig.Section(t, "## Candidate A vs B, computed")
-	notefig.RequireLine(t, note, "| row | "+strings.Join(heads, " | ")+" |")
+	note := figfile.For(t, *update)
+	note.Line("| row | " + strings.Join(heads, " | ") + " |")
 	for _, label := range order {
-		notefig.RequireLine(t, note, "| "+label+" | "+strings.Join(rows[label], " | ")+" |")
+		note.Line("| " + label + " | " + strings.Join(rows[label], " | ") + " |")
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/gcfloor"
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/search"
@@ -423,7 +423,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 			return usageError(stderr, err)
 		}
 		if r.Status == exhaustive.StatusUnknown && o.maxStates == defaultMaxStates && !o.isSet("max-states") {
-			fmt.Fprintf(stderr, "explore: stopped by the default state guard: more than %s distinct states (about 2 GB in a network universe); -max-states N raises it, -max-states 0 removes it\n", notefig.Commas(defaultMaxStates))
+			fmt.Fprintf(stderr, "explore: stopped by the default state guard: more than %s distinct states (about 2 GB in a network universe); -max-states N raises it, -max-states 0 removes it\n", num.Commas(defaultMaxStates))
 		}
 		out.Explore = append(out.Explore, r)
 		current.Finish(r)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 )
 
 // progressLine words one progress snapshot for a waiting user: which depth
@@ -28,17 +28,17 @@ func progressLine(universe, tie string, bound int, p exhaustive.Progress) string
 	head := fmt.Sprintf("explore %s tie=%s: ", universe, tie)
 	if p.Phase == "check" {
 		return head + fmt.Sprintf("checking depth %d of %d: %s of %s states checked (%d%%)%s; %s distinct states stored",
-			p.Depth, bound, notefig.Commas(done), notefig.Commas(p.Frontier), pct, left, notefig.Commas(p.Distinct))
+			p.Depth, bound, num.Commas(done), num.Commas(p.Frontier), pct, left, num.Commas(p.Distinct))
 	}
 	next := ""
 	switch {
 	case done > 0 && p.Found > 0:
 		est := int(int64(p.Found) * int64(p.Frontier) / int64(done))
-		next = fmt.Sprintf("; %s new states at depth %d so far, about %s when done", notefig.Commas(p.Found), p.Depth+1, notefig.Commas(est))
+		next = fmt.Sprintf("; %s new states at depth %d so far, about %s when done", num.Commas(p.Found), p.Depth+1, num.Commas(est))
 	case p.Previous > 0:
 		est := int(int64(p.Frontier) * int64(p.Frontier) / int64(p.Previous))
-		next = fmt.Sprintf("; depth %d will hold about %s states if it grows as the last did", p.Depth+1, notefig.Commas(est))
+		next = fmt.Sprintf("; depth %d will hold about %s states if it grows as the last did", p.Depth+1, num.Commas(est))
 	}
 	return head + fmt.Sprintf("expanding depth %d of %d: %s of %s states expanded (%d%%)%s%s; %s distinct states stored",
-		p.Depth, bound, notefig.Commas(done), notefig.Commas(p.Frontier), pct, next, left, notefig.Commas(p.Distinct))
+		p.Depth, bound, num.Commas(done), num.Commas(p.Frontier), pct, next, left, num.Commas(p.Distinct))
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/nip-rs/harness/exhaustive"
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/witnessfile"
 )
@@ -20,9 +20,9 @@ func cell(points, violations int) string {
 		return "not checked"
 	}
 	if violations > 0 {
-		return fmt.Sprintf("FAIL %s/%s", notefig.Commas(violations), notefig.Commas(points))
+		return fmt.Sprintf("FAIL %s/%s", num.Commas(violations), num.Commas(points))
 	}
-	return "PASS " + notefig.Commas(points)
+	return "PASS " + num.Commas(points)
 }
 
 func ms(d time.Duration) string {
@@ -40,8 +40,8 @@ func writeText(w io.Writer, out *outcome, stderr io.Writer) {
 			if r.BoundHit != "" {
 				res += " (" + r.BoundHit + ")"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Tie, exhaustive.PerDepthString(r.PerDepth), notefig.Commas(r.Distinct),
-				notefig.Commas(r.Checked), notefig.Commas(r.Transitions), notefig.Commas(r.DeviceStates), res, ms(r.Elapsed))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Tie, exhaustive.PerDepthString(r.PerDepth), num.Commas(r.Distinct),
+				num.Commas(r.Checked), num.Commas(r.Transitions), num.Commas(r.DeviceStates), res, ms(r.Elapsed))
 		}
 		tw.Flush()
 		for _, r := range out.Explore {

@@ -13,7 +13,7 @@ import (
 	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/cli"
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/witnessfile"
 )
@@ -102,7 +102,7 @@ func walkViolations(rules *history.Rules, v map[string]int64) (documented, broke
 		if n == 1 {
 			times = "time"
 		}
-		s := fmt.Sprintf("%s (%s %s)", id, notefig.Commas(n), times)
+		s := fmt.Sprintf("%s (%s %s)", id, num.Commas(n), times)
 		if history.Known(rules, id) {
 			documented = append(documented, s)
 		} else {
@@ -178,7 +178,7 @@ func exploreWalk(o *options, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, run)
 	fmt.Fprintf(stdout, "\nuniverse %s: %s\n", history.UniverseName, walkDoc())
-	fmt.Fprintf(stdout, "new states per depth %s, %s distinct, %s rounds run\n", perDepth(out.PerDepth), notefig.Commas(out.Distinct), notefig.Commas(out.Rounds))
+	fmt.Fprintf(stdout, "new states per depth %s, %s distinct, %s rounds run\n", perDepth(out.PerDepth), num.Commas(out.Distinct), num.Commas(out.Rounds))
 	writeWalkTable(stdout, rules, out.Violations)
 	if out.Witness != nil {
 		fmt.Fprintf(stdout, "\n%s", out.Text)
@@ -238,9 +238,9 @@ func writeWalkTable(w io.Writer, rules *history.Rules, v map[string]int64) {
 	for _, inv := range history.Invariants {
 		res := "holds"
 		if n := v[inv.ID]; n > 0 {
-			res = "FAIL " + notefig.Commas(n)
+			res = "FAIL " + num.Commas(n)
 			if history.Known(rules, inv.ID) {
-				res = "documented limitation, " + notefig.Commas(n)
+				res = "documented limitation, " + num.Commas(n)
 			}
 		}
 		fmt.Fprintf(w, "  %-4s %-22s %s: %s\n", inv.Label, inv.ID, inv.Doc, res)
@@ -250,7 +250,7 @@ func writeWalkTable(w io.Writer, rules *history.Rules, v map[string]int64) {
 func perDepth(ns []int) string {
 	var ss []string
 	for _, n := range ns {
-		ss = append(ss, notefig.Commas(n))
+		ss = append(ss, num.Commas(n))
 	}
 	return strings.Join(ss, "/")
 }

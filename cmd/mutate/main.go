@@ -17,7 +17,7 @@ import (
 	"github.com/nip-rs/harness/history/community"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/gcfloor"
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/ruleset"
@@ -426,7 +426,7 @@ func cell(f *mutants.Finding, status string) (by, inv, depth, work string) {
 	}
 	work = "—"
 	if f.Work > 0 {
-		work = notefig.Commas(f.Work)
+		work = num.Commas(f.Work)
 	}
 	return f.Check, f.Invariant, mutants.DepthString(f), work
 }
@@ -440,7 +440,7 @@ func writeText(w io.Writer, rep *mutants.Report, d *gateDoc) {
 			len(rep.Suite), len(mutants.SuiteChecks(cat)))
 	} else {
 		fmt.Fprintf(w, "\nsuite: %d checks (%s states over %d universes, %s cube points, 2 load searches), cheapest first\n",
-			len(rep.Suite), notefig.Commas(states), countKind(rep, mutants.KindExplore), notefig.Commas(points))
+			len(rep.Suite), num.Commas(states), countKind(rep, mutants.KindExplore), num.Commas(points))
 	}
 	writeControl(w, d)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

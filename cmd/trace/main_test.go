@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -11,9 +12,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
+
 	"github.com/nip-rs/harness/spec"
 )
+
+// update rewrites the golden figures under testdata/figures.
+var update = flag.Bool("update", false, "rewrite the golden figures under testdata/figures")
 
 const root = "../.."
 
@@ -62,10 +67,15 @@ func TestTraceSpecExits0(t *testing.T) {
 }
 
 // TestSummaryInReadmeAndNote: the README shows the -summary output of a
-// run from the repository root, line for line, and NOTE.md carries its
-// count lines.
+// run from the repository root, line for line, and its count lines are
+// pinned in testdata/figures.
 func TestSummaryInReadmeAndNote(t *testing.T) {
 	needSpec(t)
+	// The golden file is the package's; the command runs from the root.
+	pinned, err := filepath.Abs(figfile.Path(t.Name()))
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Chdir(root)
 	code, out, errOut := runCLI(t, "-summary")
 	if code != 0 {
@@ -83,11 +93,12 @@ func TestSummaryInReadmeAndNote(t *testing.T) {
 	if block != out {
 		t.Errorf("README.md shows\n%s\nthe command prints\n%s", block, out)
 	}
-	note := notefig.Section(t, "## Hostile input, integer readings and spec traceability")
+	var counts figfile.Figures
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	for _, line := range lines[1 : len(lines)-1] { // the counts, without the header and verdict lines
-		notefig.RequireLine(t, note, strings.TrimSpace(line))
+		counts.Line(line)
 	}
+	figfile.Check(t, pinned, counts.Bytes(), *update)
 }
 
 // TestEditedSpecExits1: a spec whose MUST sentence was edited fails the

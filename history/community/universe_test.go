@@ -1,30 +1,32 @@
 package community
 
 import (
+	stdflag "flag"
 	"fmt"
 	"slices"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
+
+	"github.com/nip-rs/harness/internal/num"
 )
 
-// noteHeading is the section of NOTE.md that carries this package's
-// figures.
-const noteHeading = "## Community sync beyond the walk"
+// update rewrites the golden figures under testdata/figures.
+var update = stdflag.Bool("update", false, "rewrite the golden figures under testdata/figures")
 
 // pinned are the distinct states of each universe at its default depth
-// under the document's rules; NOTE.md's table carries the same figures.
+// under the document's rules; testdata/figures pins their table rows.
 var pinned = map[string]int{
 	"epochs": 44657, "live": 17454, "side": 6562, "sched": 6647, "nip77": 685, "honest": 145, "pump": 3660,
 }
 
 // TestUniversesUnderSpec explores every universe under the document's
 // rules: nothing fails but the known findings, the state counts are the
-// pinned ones, and NOTE.md's table agrees with them. The rules are
+// pinned ones, and their table rows are pinned in testdata/figures. The rules are
 // wrapped to count their calls, and every field must be called: no
 // decision is made around the seam.
 func TestUniversesUnderSpec(t *testing.T) {
-	note := notefig.Section(t, noteHeading)
+	note := figfile.For(t, *update)
 	spec, calls := Counting(Spec())
 	for _, u := range Universes() {
 		res := Explore(u, spec, func(inv string) bool { return Known(spec, inv) }, false)
@@ -34,7 +36,7 @@ func TestUniversesUnderSpec(t *testing.T) {
 		if res.Distinct != pinned[u.Name] {
 			t.Errorf("%s: %d distinct states, pinned %d", u.Name, res.Distinct, pinned[u.Name])
 		}
-		notefig.RequireLine(t, note, fmt.Sprintf("| `%s` | %d | %s | %s |", u.Name, u.Depth, notefig.Commas(pinned[u.Name]), u.Doc))
+		note.Line(fmt.Sprintf("| `%s` | %d | %s | %s |", u.Name, u.Depth, num.Commas(pinned[u.Name]), u.Doc))
 	}
 	if reached := Reached(calls); len(reached) != len(calls) {
 		t.Errorf("rules fields called: %v of %d", reached, len(calls))
@@ -42,11 +44,11 @@ func TestUniversesUnderSpec(t *testing.T) {
 }
 
 // TestKnownFindings: under the document's rules the epochs universe finds
-// both gaps at a rekey, with the smallest witnesses pinned in NOTE.md;
+// both gaps at a rekey, with the smallest witnesses pinned in testdata/figures;
 // under Heal it finds nothing at all, known findings included, and each
 // half of the cursor fix is needed.
 func TestKnownFindings(t *testing.T) {
-	note := notefig.Section(t, noteHeading)
+	note := figfile.For(t, *update)
 	u := EpochsUniverse(6)
 	spec := Spec()
 	for _, inv := range []string{InvNewPlane, InvKept} {
@@ -62,7 +64,7 @@ func TestKnownFindings(t *testing.T) {
 		for _, a := range w.Actions {
 			acts = append(acts, a.String())
 		}
-		notefig.RequireMention(t, note, fmt.Sprintf("%s: `%v`", inv, acts))
+		note.Line(fmt.Sprintf("%s: `%v`", inv, acts))
 		rep, err := Replay(w, Heal())
 		if err != nil || rep.Reproduced {
 			t.Errorf("%s's witness under rekey-heal: err %v, reproduced %v", inv, err, rep != nil && rep.Reproduced)

@@ -5,7 +5,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/notefig"
+	"github.com/nip-rs/harness/internal/figfile"
+
+	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/spec"
 )
 
@@ -26,27 +28,24 @@ func TestVectorSections(t *testing.T) {
 	}
 }
 
-// noteSection is the NOTE.md section of the vectors.
-const noteSection = "## Conformance vectors"
-
-// TestVectorFiguresInNote: NOTE.md's table of vector counts per kind, the
+// TestVectorFiguresInNote: the pinned table of vector counts per kind, the
 // total, and the requirement rows the vectors cite are the committed
 // files' own.
 func TestVectorFiguresInNote(t *testing.T) {
-	note := notefig.Section(t, noteSection)
+	note := figfile.For(t, *update)
 	files := committed(t)
 	total := 0
 	for _, f := range files {
-		notefig.RequireLine(t, note, fmt.Sprintf("| %s | %s |", f.Kind, notefig.Commas(len(f.Vectors))))
+		note.Line(fmt.Sprintf("| %s | %s |", f.Kind, num.Commas(len(f.Vectors))))
 		total += len(f.Vectors)
 	}
-	notefig.RequireLine(t, note, fmt.Sprintf("| all | %s |", notefig.Commas(total)))
+	note.Line(fmt.Sprintf("| all | %s |", num.Commas(total)))
 	reqs, err := spec.Requirements()
 	if err != nil {
 		t.Fatal(err)
 	}
 	rep := Coverage(files, reqs)
-	notefig.RequireMention(t, note, fmt.Sprintf("%d of %d requirement rows have vectors", rep.Covered(), len(rep.Rows)))
+	note.Line(fmt.Sprintf("%d of %d requirement rows have vectors", rep.Covered(), len(rep.Rows)))
 	// Every section of the load procedure and of the Full-State Load's
 	// requirements is cited by the load vectors.
 	for _, r := range rep.Rows {
