@@ -57,9 +57,12 @@ type Universe struct {
 type Result struct {
 	Distinct  int
 	Violating int
-	Witness   *Witness
-	Status    search.Status
-	BoundHit  string
+	// Violations splits Violating by invariant (each violating
+	// transition counts under the first invariant it reports).
+	Violations map[string]int
+	Witness    *Witness
+	Status     search.Status
+	BoundHit   string
 }
 
 // Options bound one exploration beyond the universe's own depth bound.
@@ -103,9 +106,12 @@ func ExploreWith(u *Universe, r *Rules, skip func(string) bool, o Options) (Resu
 		return Result{}, err
 	}
 	defer run.Store.Free()
-	res := Result{Distinct: run.Distinct, Status: run.Status, BoundHit: run.BoundHit}
-	for i := range u.Invariants {
-		res.Violating += int(run.Tally.Violations(i))
+	res := Result{Distinct: run.Distinct, Status: run.Status, BoundHit: run.BoundHit, Violations: map[string]int{}}
+	for i, inv := range u.Invariants {
+		if n := int(run.Tally.Violations(i)); n > 0 {
+			res.Violating += n
+			res.Violations[inv] = n
+		}
 	}
 	hit := run.Tally.Best()
 	if hit == nil {
@@ -117,6 +123,7 @@ func ExploreWith(u *Universe, r *Rules, skip func(string) bool, o Options) (Resu
 		// reached before the hit's transition, and that one violation.
 		res.Distinct = reachedBefore(run.Store, hit.Parent, hit.Trans)
 		res.Violating = 1
+		res.Violations = map[string]int{u.Invariants[hit.Finding.Inv]: 1}
 	}
 	var path []Action
 	for _, t := range run.Store.Path(hit.Parent) {
