@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -150,5 +152,38 @@ func TestSimulate(t *testing.T) {
 	s, err = walk.Simulate(ruleset.Spec(), SimBound{Walks: 300, Steps: 20, Seed: 1})
 	if err != nil || s.Status != search.StatusUnknown || len(s.Violations) != 0 || len(s.Documented) == 0 || s.Text == "" {
 		t.Errorf("walk under spec: %+v %v", s, err)
+	}
+}
+
+// TestReplayNamed: the mutants' golden witnesses of every universe kind
+// replay through the catalogue under the rule set each file names, and a
+// kind no universe writes is refused.
+func TestReplayNamed(t *testing.T) {
+	c := Standard()
+	for _, file := range []string{"K1.clear.json", "K20.set.json", "H4.clear.json", "M6.clear.explore.json"} {
+		data, err := os.ReadFile(filepath.Join("..", "mutants", "testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := witnessfile.Parse(data)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if !c.Writes(w.Kind) {
+			t.Errorf("%s: kind %s is not a universe's", file, w.Kind)
+		}
+		if _, err := c.ForWitness(w); err != nil {
+			t.Errorf("%s: %v", file, err)
+		}
+		rep, err := c.ReplayNamed(w)
+		if err != nil || !rep.Reproduced {
+			t.Errorf("%s: err %v, reproduced %v", file, err, rep != nil && rep.Reproduced)
+		}
+	}
+	if c.Writes(witnessfile.KindDirected) {
+		t.Error("a directed witness counted as a universe's")
+	}
+	if _, err := c.ReplayNamed(&witnessfile.Witness{Kind: witnessfile.KindDirected}); !errors.Is(err, witnessfile.ErrBad) {
+		t.Errorf("a directed witness: %v", err)
 	}
 }

@@ -12,7 +12,8 @@
 //
 // Nothing the catalogue imports imports it: the commands sit above it.
 //
-// Files by concern: entry.go (the type, the list, lookup), override.go
-// (exhaustive and candidate entries), walk.go (the walk and its
-// variants), community.go (the community universes).
+// Files by concern: entry.go (the type, the catalogue, lookup),
+// override.go (exhaustive and candidate entries), walk.go (the walk and
+// its variants), community.go (the community universes), replay.go (a
+// witness replayed under the rule set its file names).
 package catalog

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/history"
+	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/ruleset"
 	"github.com/nip-rs/harness/search"
 	"github.com/nip-rs/harness/witnessfile"
@@ -45,13 +48,20 @@ type Summary struct {
 	Depth    int
 	Status   search.Status
 	BoundHit string
-	// Distinct is the states stored (explore) or checked (simulate).
+	// Distinct is the states stored (explore) or checked (simulate);
+	// PerDepth splits an exploration's by minimal depth.
 	Distinct   int
+	PerDepth   []int
 	Violations map[string]int64
 	Documented map[string]int64
-	// Invariant names the witness's violation; JSON is its file.
+	// Counters are a universe's own figures by name (the walk's "rounds").
+	Counters map[string]int64
+	// Invariant names the witness's violation; JSON is its file, Witness
+	// the file's value for the kinds package witnessfile carries (not a
+	// community universe's), Text its rendering.
 	Invariant string
 	JSON      []byte
+	Witness   *witnessfile.Witness
 	Text      string
 }
 
@@ -146,51 +156,91 @@ func (e Entry) usable(rules ruleset.Set) error {
 	return nil
 }
 
-// All is every entry: the override layer's universes by name, candidate
-// A's, the walk and its variants, then the community universes, in the
-// order their packages list them.
-func All() []Entry {
-	out := overrideEntries()
-	out = append(out, walkEntries()...)
-	return append(out, communityEntries()...)
+// Catalog is the list of entries over one override catalogue (the
+// universes and rule sets a command registered: mutants' one-device
+// universes, amendments), which also resolves the rule sets witness files
+// name.
+type Catalog struct {
+	ex      *exhaustive.Catalog
+	entries []Entry
 }
 
+// New builds the catalogue over ex: its universes by name, candidate A's,
+// the walk and its variants, then the community universes, in the order
+// their packages list them.
+func New(ex *exhaustive.Catalog) *Catalog {
+	c := &Catalog{ex: ex}
+	c.entries = append(c.overrideEntries(), walkEntries()...)
+	c.entries = append(c.entries, communityEntries()...)
+	return c
+}
+
+// standard is the catalogue over the project's universes and every
+// mutant's, for callers with no catalogue of their own.
+var standard = sync.OnceValue(func() *Catalog {
+	ex := exhaustive.NewCatalog()
+	mutants.Register(ex)
+	return New(ex)
+})
+
+// Standard is the catalogue of the project's universes and the mutants'.
+func Standard() *Catalog { return standard() }
+
+// All is every entry of the standard catalogue.
+func All() []Entry { return Standard().All() }
+
+// Lookup is an entry of the standard catalogue by name.
+func Lookup(name string) (Entry, error) { return Standard().Lookup(name) }
+
+// LookupVariant is Standard().LookupVariant.
+func LookupVariant(universe, variant string) (Entry, error) {
+	return Standard().LookupVariant(universe, variant)
+}
+
+// Names lists the standard catalogue's entry names.
+func Names() []string { return Standard().Names() }
+
+// ForWitness is Standard().ForWitness.
+func ForWitness(w *witnessfile.Witness) (Entry, error) { return Standard().ForWitness(w) }
+
+// All is every entry, in the catalogue's order.
+func (c *Catalog) All() []Entry { return slices.Clone(c.entries) }
+
 // Lookup is the entry named name. The walk's variants are also reached as
-// "walk" with a variant name (Variant).
-func Lookup(name string) (Entry, error) {
-	all := All()
-	if i := slices.IndexFunc(all, func(e Entry) bool { return e.Name == name }); i >= 0 {
-		return all[i], nil
+// "walk" with a variant name (LookupVariant).
+func (c *Catalog) Lookup(name string) (Entry, error) {
+	if i := slices.IndexFunc(c.entries, func(e Entry) bool { return e.Name == name }); i >= 0 {
+		return c.entries[i], nil
 	}
-	return Entry{}, fmt.Errorf("unknown universe %q (known: %s)", name, strings.Join(Names(), ", "))
+	return Entry{}, fmt.Errorf("unknown universe %q (known: %s)", name, strings.Join(c.Names(), ", "))
 }
 
 // LookupVariant is the entry -universe and -variant name together: a
 // variant other than "default" is only the walk's ("walk" with variant
 // "ties" is the entry walk-ties).
-func LookupVariant(universe, variant string) (Entry, error) {
+func (c *Catalog) LookupVariant(universe, variant string) (Entry, error) {
 	if variant == "" || variant == "default" {
-		return Lookup(universe)
+		return c.Lookup(universe)
 	}
 	if universe != history.UniverseName {
 		return Entry{}, fmt.Errorf("-variant %s: only the %s universe has variants", variant, history.UniverseName)
 	}
-	return Lookup(WalkVariantName(variant))
+	return c.Lookup(WalkVariantName(variant))
 }
 
-// Names lists every entry's name, in All's order.
-func Names() []string {
+// Names lists every entry's name, in the catalogue's order.
+func (c *Catalog) Names() []string {
 	var out []string
-	for _, e := range All() {
+	for _, e := range c.entries {
 		out = append(out, e.Name)
 	}
 	return out
 }
 
-// InLayer lists the entries of one layer, in All's order.
-func InLayer(l ruleset.Layer) []Entry {
+// InLayer lists the entries of one layer, in the catalogue's order.
+func (c *Catalog) InLayer(l ruleset.Layer) []Entry {
 	var out []Entry
-	for _, e := range All() {
+	for _, e := range c.entries {
 		if e.Layer == l {
 			out = append(out, e)
 		}
@@ -201,8 +251,8 @@ func InLayer(l ruleset.Layer) []Entry {
 // ForWitness is the entry whose universe wrote w: by its kind and the
 // universe it names (every walk witness replays through the walk's entry,
 // its variant being in the file).
-func ForWitness(w *witnessfile.Witness) (Entry, error) {
-	for _, e := range All() {
+func (c *Catalog) ForWitness(w *witnessfile.Witness) (Entry, error) {
+	for _, e := range c.entries {
 		if e.Kind == w.Kind && e.Name == witnessUniverse(w) {
 			return e, nil
 		}

@@ -18,15 +18,15 @@ const candidateA = "candidate-a"
 
 // overrideEntries are the override layer's universes, by name, then
 // candidate A's.
-func overrideEntries() []Entry {
-	c := exhaustive.NewCatalog()
+func (cat *Catalog) overrideEntries() []Entry {
+	c := cat.ex
 	var out []Entry
 	for _, name := range c.UniverseNames() {
 		u, _ := c.Universe(name)
 		out = append(out, Entry{Name: name, Doc: u.Doc, Layer: ruleset.LayerModel, Depth: u.Depth, Kind: witnessfile.KindExplore,
 			explore:  func(rules ruleset.Set, b Bound) (*Summary, error) { return exploreOverride(u, rules, b) },
 			simulate: func(rules ruleset.Set, s SimBound) (*Summary, error) { return simulateOverride(u, rules, s) },
-			replay:   replayOverride,
+			replay:   cat.replayOverride,
 		})
 	}
 	ref := exhaustive.Reference()
@@ -41,7 +41,7 @@ func overrideEntries() []Entry {
 			return overrideSummary(r.Status, r.BoundHit, r.Distinct, r.Invariants, r.Witness), nil
 		},
 		replay: func(rules ruleset.Set, w *witnessfile.Witness) (*witnessfile.Replayed, error) {
-			c, w := catalogueFor(rules, w)
+			c, w := cat.catalogueFor(rules, w)
 			return candidate.Replay(c, w)
 		},
 	})
@@ -78,30 +78,39 @@ func overrideSummary(st exhaustive.Status, bound string, distinct int, invs []ex
 		}
 	}
 	if w != nil {
-		s.Invariant, s.JSON, s.Text = w.Invariant, w.JSON(), w.Text
+		s.Invariant, s.JSON, s.Witness, s.Text = w.Invariant, w.JSON(), w, w.Text
 	}
 	return s
 }
 
-func replayOverride(rules ruleset.Set, w *witnessfile.Witness) (*witnessfile.Replayed, error) {
+func (cat *Catalog) replayOverride(rules ruleset.Set, w *witnessfile.Witness) (*witnessfile.Replayed, error) {
 	if w.Encoding != "" {
 		return nil, witnessfile.Bad("a witness of encoding %s replays through the %s entry", w.Encoding, candidateA)
 	}
-	c, w := catalogueFor(rules, w)
+	c, w := cat.catalogueFor(rules, w)
 	return exhaustive.Replay(c, w)
 }
 
-// catalogueFor is the override catalogue holding rules under its name,
+// catalogueFor is an override catalogue holding rules under its name,
 // and a copy of w naming it: the override replays resolve a witness's
-// rule set by name.
-func catalogueFor(rules ruleset.Set, w *witnessfile.Witness) (*exhaustive.Catalog, *witnessfile.Witness) {
-	c := exhaustive.NewCatalog()
-	if _, err := c.Rules(rules.Name); err != nil {
-		m := rules.Model
-		c.AddRules(rules.Name, func() *model.Rules { return m.Clone() })
-	}
+// universe and rule set by name. A name the catalogue already has is
+// replayed as the catalogue builds it (an amendment decides its own tie);
+// another gets a catalogue of its own, the universes the same.
+func (cat *Catalog) catalogueFor(rules ruleset.Set, w *witnessfile.Witness) (*exhaustive.Catalog, *witnessfile.Witness) {
 	cp := *w
 	cp.Rules = rules.Name
+	if _, err := cat.ex.Rules(rules.Name); err == nil {
+		return cat.ex, &cp
+	}
+	c := exhaustive.NewCatalog()
+	for _, name := range cat.ex.UniverseNames() {
+		if _, err := c.Universe(name); err != nil {
+			name := name
+			c.AddUniverse(name, func() exhaustive.Universe { u, _ := cat.ex.Universe(name); return u })
+		}
+	}
+	m := rules.Model
+	c.AddRules(rules.Name, func() *model.Rules { return m.Clone() })
 	return c, &cp
 }
 

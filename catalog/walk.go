@@ -34,7 +34,9 @@ func walkEntries() []Entry {
 				if err != nil {
 					return nil, err
 				}
-				return walkSummary(rules.History, out.Status, out.Distinct, out.Violations, out.Witness, out.Text), nil
+				s := walkSummary(rules.History, out.Status, out.Distinct, out.Violations, out.Witness, out.Text)
+				s.PerDepth, s.Counters = out.PerDepth, map[string]int64{"rounds": out.Rounds}
+				return s, nil
 			},
 			simulate: func(rules ruleset.Set, s SimBound) (*Summary, error) {
 				out, err := history.Simulate(u, rules.History, history.ReportAll, s.Walks, s.Steps, s.Seed)
@@ -42,6 +44,8 @@ func walkEntries() []Entry {
 					return nil, err
 				}
 				sum := walkSummary(rules.History, search.StatusUnknown, int(out.Checked), out.Violations, out.Witness, out.Text)
+				sum.Counters = map[string]int64{"walks": int64(out.Walks), "steps": out.Steps, "rounds": out.Rounds, "stuck": int64(out.Stuck),
+					"walk": int64(out.Walk), "raw_depth": int64(out.RawDepth)}
 				if len(sum.Violations) > 0 {
 					sum.Status = search.StatusViolation // a sample proves nothing else
 				}
@@ -107,7 +111,7 @@ func walkSummary(rules *history.Rules, st search.Status, distinct int, v map[str
 		s.Status = search.StatusOK
 	}
 	if w != nil {
-		s.Invariant, s.JSON = w.Invariant, w.JSON()
+		s.Invariant, s.JSON, s.Witness = w.Invariant, w.JSON(), w
 	}
 	return s
 }
