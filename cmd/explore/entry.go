@@ -147,6 +147,20 @@ func exploreEntry(o *options, e catalog.Entry, stdout, stderr io.Writer) int {
 	return code
 }
 
+// simulateEntry refuses -simulate on a universe only the catalogue runs:
+// none of them has a seeded simulation (the community universes' random
+// walks are their package's rapid tests), and the entry says so.
+func simulateEntry(o *options, e catalog.Entry, stderr io.Writer) int {
+	rules, err := entrySet(e, o.rules, model.ClearWins)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	if _, err := e.Simulate(rules, catalog.SimBound{Walks: o.sim.walks, Steps: o.sim.steps, Seed: o.sim.seed, Workers: o.workers}); err != nil {
+		return usageError(stderr, fmt.Errorf("-simulate: %w", err))
+	}
+	return usageError(stderr, fmt.Errorf("-simulate: universe %s has no report of its simulation here", e.Name))
+}
+
 func writeEntryWitness(dir, name string, data []byte) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("witness directory: %w", err)

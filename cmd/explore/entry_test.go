@@ -31,6 +31,8 @@ func TestCommunityUniverse(t *testing.T) {
 		{"-universe", "honest", "-directed=false"},
 		{"-universe", "honest", "-rules", "H2"},
 		{"-universe", "honest", "-rules", "nonesuch"},
+		{"-universe", "honest", "-simulate", "3"},
+		{"-universe", "candidate-a", "-simulate", "3"},
 	} {
 		if code, out, errOut := runCLI(t, args...); code != exitUsage {
 			t.Errorf("%v: exit %d\n%s%s", args, code, out, errOut)

@@ -240,8 +240,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return simulateWalk(o, stdout, stderr)
 	case o.universe == history.UniverseName:
 		return exploreWalk(o, stdout, stderr)
-	case o.sim.walks == 0 && isCatalogueOnly(o.universe):
+	case isCatalogueOnly(o.universe):
 		e, _ := catalogueOnly(o.universe)
+		if o.sim.walks != 0 {
+			return simulateEntry(o, e, stderr)
+		}
 		return exploreEntry(o, e, stdout, stderr)
 	case o.sim.walks != 0 && o.all:
 		return usageError(stderr, errors.New("-all has no meaning with -simulate (a simulation shrinks the first violation it meets)"))
