@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nip-rs/harness/amendments"
+	"github.com/nip-rs/harness/catalog"
 	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/history"
@@ -21,6 +22,7 @@ import (
 	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
+	"github.com/nip-rs/harness/ruleset"
 	"github.com/nip-rs/harness/search"
 	"github.com/nip-rs/harness/witnessfile"
 )
@@ -65,6 +67,11 @@ var cat, catErr = func() (*exhaustive.Catalog, error) {
 	mutants.Register(c)
 	return c, amendments.Register(c)
 }()
+
+// universes is every universe of every layer over cat (package catalog):
+// -list, the walk and its variants, the community universes and the
+// replay of a universe's witness come from it.
+var universes = catalog.New(cat)
 
 // defaultMaxStates guards memory: a network universe stores about 700
 // bytes per state, so this is about 2 GB; make explore-deep's largest run
@@ -196,6 +203,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, err)
 	}
 	defer stop()
+	if v, ok := strings.CutPrefix(o.universe, history.UniverseName+"-"); ok && !o.isSet("variant") {
+		if _, err := universes.Lookup(o.universe); err == nil {
+			// A variant's entry name is the walk with -variant.
+			o.universe, o.variant = history.UniverseName, v
+			o.set = append(o.set, "variant")
+		}
+	}
 	if o.universe == history.UniverseName && !o.isSet("rules") {
 		o.rules = "spec" // the walk's own rule sets: the text is its default
 	}
@@ -230,6 +244,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return simulateWalk(o, stdout, stderr)
 	case o.universe == history.UniverseName:
 		return exploreWalk(o, stdout, stderr)
+	case isCatalogueOnly(o.universe):
+		e, _ := catalogueOnly(o.universe)
+		if o.sim.walks != 0 {
+			return simulateEntry(o, e, stderr)
+		}
+		return exploreEntry(o, e, stdout, stderr)
 	case o.sim.walks != 0 && o.all:
 		return usageError(stderr, errors.New("-all has no meaning with -simulate (a simulation shrinks the first violation it meets)"))
 	case o.sim.walks != 0:
@@ -277,11 +297,18 @@ func header(o *options, depth int, network bool) string {
 
 func list(w io.Writer) {
 	fmt.Fprintln(w, "universes:")
-	for _, n := range cat.UniverseNames() {
-		u, _ := cat.Universe(n)
-		fmt.Fprintf(w, "  %-12s depth %d  %s\n", n, u.Depth, u.Doc)
+	for _, e := range universes.All() {
+		switch {
+		case e.Name == history.UniverseName:
+			fmt.Fprintf(w, "  %-12s depth %d  %s (rule sets and invariants below)\n", e.Name, e.Depth, e.Doc)
+		case e.Layer == ruleset.LayerHistory:
+			// The walk's variants are listed under it (-variant).
+		case e.Layer == ruleset.LayerCommunity:
+			fmt.Fprintf(w, "  %-12s depth %d  %s (community layer; rules also rekey-heal)\n", e.Name, e.Depth, e.Doc)
+		default:
+			fmt.Fprintf(w, "  %-12s depth %d  %s\n", e.Name, e.Depth, e.Doc)
+		}
 	}
-	fmt.Fprintf(w, "  %-12s depth %d  %s (rule sets and invariants below)\n", history.UniverseName, history.DefaultUniverse().Depth, walkDoc())
 	fmt.Fprintln(w, "rule sets of every universe but walk:")
 	fmt.Fprintf(w, "  %-20s the rules NIP-RS.md states, literally where it is silent (model.Spec)\n", "spec")
 	fmt.Fprintf(w, "  %-20s spec and every proposal: what a production client runs, the default (model.Proposed; ERRATA.md)\n", model.ProposedName)

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/nip-rs/harness/amendments"
+	"github.com/nip-rs/harness/catalog"
 	"github.com/nip-rs/harness/exhaustive"
-	"github.com/nip-rs/harness/history/community"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/gcfloor"
 	"github.com/nip-rs/harness/internal/num"
@@ -42,6 +42,10 @@ var cat, catErr = func() (*exhaustive.Catalog, error) {
 	mutants.Register(c)
 	return c, amendments.Register(c)
 }()
+
+// universes is every universe of every layer over cat (package catalog):
+// the report's description of what each check covers comes from it.
+var universes = catalog.New(cat)
 
 func main() {
 	collectLessOften()
@@ -403,18 +407,18 @@ func checkDoc(c mutants.Check) string {
 func checkCovers(c mutants.Check) string {
 	switch c.Kind {
 	case mutants.KindExplore:
-		u, _ := cat.Universe(c.Universe)
-		return u.Doc
+		e, _ := universes.Lookup(c.Universe)
+		return e.Doc
 	case mutants.KindDirected:
 		return c.Directed.Name
 	case mutants.KindHistory:
 		return "the paged history walk's invariants, its documented limitation excepted (explore -universe walk; history mutants only)"
 	case mutants.KindSimulate:
-		u, _ := cat.Universe(c.Universe)
-		return "seeded random walks far past the exhaustive bound: " + u.Doc
+		e, _ := universes.Lookup(c.Universe)
+		return "seeded random walks far past the exhaustive bound: " + e.Doc
 	case mutants.KindCommunity:
-		if u, ok := community.UniverseNamed(c.Universe); ok {
-			return u.Doc + " (community mutants only)"
+		if e, err := universes.Lookup(c.Universe); err == nil && e.Layer == ruleset.LayerCommunity {
+			return e.Doc + " (community mutants only)"
 		}
 	}
 	return "load soundness, " + c.Prop + " check under the conformant relay"
