@@ -267,9 +267,10 @@ func Core() []Mutant {
 		{
 			ID: "M20", Rule: "a dominated incoming entry does not by itself trigger a re-publish",
 			Section: "Eviction; Live Subscription and Convergence",
-			// The trigger compares the candidate before eviction.
+			// The trigger compares the candidate before eviction: the
+			// production comparison, handed the candidate as what is published.
 			Change: ruleset.OnModel(func(r *model.Rules) {
-				r.Slots.Republish = func(candidate, _, last []model.Entry) bool { return model.NeedsRepublish(candidate, last) }
+				r.Slots.Republish = func(candidate, _, last []model.Entry) bool { return spec.Slots.Republish(candidate, candidate, last) }
 			}),
 			ExpectedBy: []string{"directed:dominated-republish", "liveness:hierarchy-pair"},
 		},
@@ -413,7 +414,7 @@ func Core() []Mutant {
 			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Slots.Republish = func(candidate, published, last []model.Entry) bool {
 					return spec.Slots.Republish(candidate, published, last) || slices.ContainsFunc(published, func(e model.Entry) bool {
-						k, _ := model.GroupKey(e.Key)
+						k, _ := spec.GroupKey(e.Key)
 						return k != model.KeyFrontier
 					})
 				}

@@ -33,7 +33,7 @@ func TestEveryCheckHasAClass(t *testing.T) {
 			t.Errorf("the suite holds no check of kind %s: the classifier's cases are not all exercised", k)
 		}
 	}
-	for _, d := range directed.DirectedChecks() {
+	for _, d := range directed.Checks() {
 		want := ClassSafety
 		if d.SpecText {
 			want = ClassSpecText
@@ -81,7 +81,7 @@ func TestClassTable(t *testing.T) {
 		}
 	}
 	spec := 0
-	for _, d := range directed.DirectedChecks() {
+	for _, d := range directed.Checks() {
 		if d.SpecText {
 			spec++
 			if !IsConformanceName(KindDirected + ":" + d.Key) {

@@ -277,7 +277,7 @@ func onlySet(s string) (map[string]bool, error) {
 	}
 	m := map[string]bool{}
 	for _, k := range strings.Split(s, ",") {
-		if _, err := directed.LookupDirected(k); err != nil {
+		if _, err := directed.Lookup(k); err != nil {
 			return nil, fmt.Errorf("-only: %v", err)
 		}
 		m[k] = true
@@ -334,7 +334,7 @@ func list(w io.Writer) {
 	}
 	listWalk(w)
 	fmt.Fprintln(w, "directed checks:")
-	for _, d := range directed.DirectedChecks() {
+	for _, d := range directed.Checks() {
 		fmt.Fprintf(w, "  %-26s %-4s %s\n", d.Key, d.Label, d.Name)
 	}
 }
