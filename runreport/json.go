@@ -31,7 +31,7 @@ type ExploreDoc struct {
 	Transitions  int64                `json:"transitions"`
 	Registers    int64                `json:"registers_checked"`
 	DeviceStates int                  `json:"device_states"`
-	Invariants   []InvariantDoc      `json:"invariants"`
+	Invariants   []InvariantDoc       `json:"invariants"`
 	Witness      *witnessfile.Witness `json:"witness,omitempty"`
 	// Witnesses is one per violated invariant, with -all.
 	Witnesses []*witnessfile.Witness `json:"witnesses,omitempty"`
@@ -74,11 +74,11 @@ type CheckDoc struct {
 
 // Doc is the JSON document of a run (-json).
 type Doc struct {
-	Run          string        `json:"run"`
-	Status       string        `json:"status"`
+	Run          string       `json:"run"`
+	Status       string       `json:"status"`
 	Explore      []ExploreDoc `json:"explore"`
 	Directed     []CheckDoc   `json:"directed,omitempty"`
-	WitnessFiles []string      `json:"witness_files,omitempty"`
+	WitnessFiles []string     `json:"witness_files,omitempty"`
 }
 
 // Document is the run as its JSON document.
