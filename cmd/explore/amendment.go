@@ -225,7 +225,7 @@ func visibleDifference(am amendments.Amendment, tie model.TiePolicy, dir string)
 	if res.Differences == nil {
 		return []string{fmt.Sprintf("what a user sees differ: nothing in the reference universe to depth %d (%d distinct pairs of states; explore -diff %s,%s)", res.Depth, res.Pairs, res.A, res.B)}, ""
 	}
-	lines := append([]string{"what a user sees differ (explore -diff " + res.A + "," + res.B + "):"}, diffLines(res)...)
+	lines := append([]string{"what a user sees differ (explore -diff " + res.A + "," + res.B + "):"}, res.Lines()...)
 	p, err := writeDiffWitness(dir, res.WitnessJSON(tie), res.A, res.B, u.Name, tie.String())
 	if err != nil {
 		return append(lines, "  (witness not written: "+err.Error()+")"), ""
