@@ -7,6 +7,12 @@
 // neither). A rule set under an amendment, or the other reading of a
 // sentence of the text, is judged by that verdict alone.
 //
-// Files: run.go (the run and its status), text.go (the table), json.go
-// (the document), verdict.go (the verdict and the scope).
+// It also holds the whole-suite run of an amendment (amendment.go: every
+// check of the gate's suite with the amendment as the rule set, one
+// verdict on all of them) and the page of witnesses (page.go: what each
+// witness's run changed from the production rules), both of which need
+// amendments and mutants together (neither imports the other).
+//
+// Files: run.go (the run), text.go (the table), json.go (the document),
+// verdict.go (the verdict and the scope), amendment.go, page.go.
 package runreport
