@@ -11,8 +11,11 @@
 // check of the gate's suite with the amendment as the rule set, one
 // verdict on all of them) and the page of witnesses (page.go: what each
 // witness's run changed from the production rules), both of which need
-// amendments and mutants together (neither imports the other).
+// amendments and mutants together (neither imports the other), and for
+// the same reason the gate's baseline by name (control.go: proposed,
+// spec, an amendment or a reading of the text).
 //
 // Files: run.go (the run), text.go (the table), json.go (the document),
-// verdict.go (the verdict and the scope), amendment.go, page.go.
+// verdict.go (the verdict and the scope), amendment.go, page.go,
+// control.go.
 package runreport

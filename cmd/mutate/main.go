@@ -14,13 +14,12 @@ import (
 
 	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/exhaustive"
-	"github.com/nip-rs/harness/history/community"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/gcfloor"
 	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
-	"github.com/nip-rs/harness/ruleset"
+	"github.com/nip-rs/harness/runreport"
 )
 
 // Exit codes (shared by every command, internal/cli).
@@ -134,18 +133,13 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	return o, exitOK, false
 }
 
+// onlyList reads -only (mutants.ParseOnly).
 func onlyList(s string) ([]string, error) {
-	if s == "" {
-		return nil, nil
+	only, err := mutants.ParseOnly(s)
+	if err != nil {
+		return nil, fmt.Errorf("-only: %v", err)
 	}
-	var out []string
-	for _, id := range strings.Split(s, ",") {
-		if _, ok := mutants.Lookup(id); !ok {
-			return nil, fmt.Errorf("-only: unknown mutant %q (see -list)", id)
-		}
-		out = append(out, id)
-	}
-	return out, nil
+	return only, nil
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -204,32 +198,12 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return usageError(stderr, err)
 	}
 	opts := mutants.Options{Ties: tl, Only: only, All: o.all, Workers: o.workers, Seed: o.seed, LoadCases: o.loadCases}
-	switch a, ok := amendments.Lookup(o.control); {
-	case o.control == "proposed":
-	case o.control == "spec":
-		// The text as written: the gate's findings under it are the
-		// text's own holes (ERRATA.md), and its mutants change the text.
-		opts.Ties, opts.BaselineName = tl, "spec"
-		opts.Baseline = func(t model.TiePolicy) ruleset.Set { return ruleset.Spec().WithTie(t) }
-	case !ok:
-		r, isReading := mutants.LookupReading(o.control)
-		if !isReading {
-			return usageError(stderr, fmt.Errorf("-control: unknown rule set %q: proposed, spec, an amendment or a reading (see -list)", o.control))
+	if err := runreport.Control(&opts, o.control, tl, slices.Contains(o.set, "tie")); err != nil {
+		var tie *runreport.TieError
+		if errors.As(err, &tie) {
+			return usageError(stderr, fmt.Errorf("-tie %s: %v", o.tie, err))
 		}
-		// Another reading of a sentence of the text: the gate against it
-		// says whether the mutants are still caught when a client reads
-		// that sentence the other way.
-		opts.Ties, opts.BaselineName = tl, r.Name
-		opts.Baseline = func(t model.TiePolicy) ruleset.Set {
-			s := ruleset.Proposed() // a reading of NIP-RS.md: the core's rules only
-			s.Name, s.Model = r.Name, r.Rules().WithTie(t)
-			return s
-		}
-	default:
-		if a.Pinned && slices.Contains(o.set, "tie") && (len(tl) != 1 || tl[0] != a.Tie) {
-			return usageError(stderr, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", o.tie, a.Name, a.Tie))
-		}
-		opts.Ties, opts.Baseline, opts.BaselineName = a.Ties(tl), a.Set, a.Name
+		return usageError(stderr, fmt.Errorf("-control: %v", err))
 	}
 	if err := checkGolden(o); err != nil {
 		return usageError(stderr, err)
@@ -261,7 +235,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	rep, err := runGate(ctx, opts)
+	rep, err := mutants.RunContext(ctx, opts)
 	stopProfile()
 	switch {
 	case errors.Is(err, context.Canceled):
@@ -310,30 +284,6 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitFailed
 	}
 	return exitOK
-}
-
-// runGate runs the gate, or returns context.Canceled as soon as ctx ends
-// (the process then exits; the gate's goroutine ends with it). A context
-// ended before the start runs nothing.
-func runGate(ctx context.Context, opts mutants.Options) (*mutants.Report, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, context.Canceled
-	}
-	type result struct {
-		rep *mutants.Report
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		rep, err := mutants.Run(opts)
-		ch <- result{rep, err}
-	}()
-	select {
-	case <-ctx.Done():
-		return nil, context.Canceled
-	case r := <-ch:
-		return r.rep, r.err
-	}
 }
 
 // header is the first line: everything needed to reproduce the run.
@@ -389,35 +339,8 @@ func list(w io.Writer) {
 	}
 	fmt.Fprintln(w, "checks:")
 	for _, c := range mutants.SuiteChecks(cat) {
-		fmt.Fprintf(w, "  %-34s %s\n", c.Name, checkDoc(c))
+		fmt.Fprintf(w, "  %-34s %s\n", c.Name, mutants.CheckDoc(cat, c))
 	}
-}
-
-// checkDoc is a check's one line: what it guards (mutants.Class: safety
-// or conformance to the spec's text) and what it covers.
-func checkDoc(c mutants.Check) string {
-	return mutants.Class(c) + ": " + checkCovers(c)
-}
-
-// checkCovers says what a check covers, by its kind.
-func checkCovers(c mutants.Check) string {
-	switch c.Kind {
-	case mutants.KindExplore:
-		u, _ := cat.Universe(c.Universe)
-		return u.Doc
-	case mutants.KindDirected:
-		return c.Directed.Name
-	case mutants.KindHistory:
-		return "the paged history walk's invariants, its documented limitation excepted (explore -universe walk; history mutants only)"
-	case mutants.KindSimulate:
-		u, _ := cat.Universe(c.Universe)
-		return "seeded random walks far past the exhaustive bound: " + u.Doc
-	case mutants.KindCommunity:
-		if u, ok := community.UniverseNamed(c.Universe); ok {
-			return u.Doc + " (community mutants only)"
-		}
-	}
-	return "load soundness, " + c.Prop + " check under the conformant relay"
 }
 
 func cell(f *mutants.Finding, status string) (by, inv, depth, work string) {
