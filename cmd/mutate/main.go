@@ -9,14 +9,12 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/gcfloor"
-	"github.com/nip-rs/harness/internal/notefig"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/runreport"
@@ -343,36 +341,10 @@ func list(w io.Writer) {
 	}
 }
 
-func cell(f *mutants.Finding, status string) (by, inv, depth, work string) {
-	if f == nil {
-		return status, "—", "—", "—"
-	}
-	work = "—"
-	if f.Work > 0 {
-		work = notefig.Commas(f.Work)
-	}
-	return f.Check, f.Invariant, mutants.DepthString(f), work
-}
-
-func ms(d time.Duration) string { return fmt.Sprintf("%.0fms", float64(d.Microseconds())/1000) }
-
 func writeText(w io.Writer, rep *mutants.Report, d *gateDoc) {
-	states, points := rep.Work()
-	if rep.Lazy {
-		fmt.Fprintf(w, "\nsuite: the %d cheapest of %d checks, the ones the selected mutants reached (the full run's order; the control ran on those only)\n",
-			len(rep.Suite), len(mutants.SuiteChecks(cat)))
-	} else {
-		fmt.Fprintf(w, "\nsuite: %d checks (%s states over %d universes, %s cube points, 2 load searches), cheapest first\n",
-			len(rep.Suite), notefig.Commas(states), countKind(rep, mutants.KindExplore), notefig.Commas(points))
-	}
+	fmt.Fprintf(w, "\n%s\n", rep.SuiteLine())
 	writeControl(w, d)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "id\ttie\trule\tcaught by\tinvariant\tdepth\tstates/points\tchecks\ttime")
-	for i, r := range rep.Results {
-		by, inv, depth, work := cell(r.First, r.ShownStatus())
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", r.Mutant.ID, r.Tie, r.Mutant.Rule, by, inv, depth, work, r.Ran, ms(d.times[i]))
-	}
-	tw.Flush()
+	rep.WriteTable(w, d.times)
 	fmt.Fprintln(w)
 	for _, l := range d.Summary {
 		fmt.Fprintln(w, l)
@@ -381,7 +353,7 @@ func writeText(w io.Writer, rep *mutants.Report, d *gateDoc) {
 	for _, p := range d.Problems {
 		fmt.Fprintln(w, "FAIL", p)
 	}
-	fmt.Fprintf(w, "total %s\n", ms(d.elapsed))
+	fmt.Fprintf(w, "total %s\n", mutants.MS(d.elapsed))
 }
 
 // writeControl says what the baseline was checked by and what not, and
@@ -404,14 +376,4 @@ func writeControl(w io.Writer, d *gateDoc) {
 	fmt.Fprintf(w, "  safety: %s\n", c.Safety)
 	fmt.Fprintf(w, "  spec-text conformance: %s\n", c.SpecText)
 	fmt.Fprintf(w, "  verdict: %s\n\n", c.Verdict)
-}
-
-func countKind(rep *mutants.Report, kind string) int {
-	n := 0
-	for _, c := range rep.Suite {
-		if c.Kind == kind {
-			n++
-		}
-	}
-	return n
 }
