@@ -33,5 +33,6 @@
 // decide which of its checks a mutant's run would repeat from the control;
 // lazy.go orders the suite without the whole control (-only); golden.go
 // compares first witnesses with testdata/; report.go renders NOTE.md's
-// table. cmd/mutate is the CLI, and gate_test.go the gate of `make test`.
+// table, table.go the command's; checkdoc.go says what each check
+// covers; context.go gives up a run when its caller is interrupted. cmd/mutate is the CLI, and gate_test.go the gate of `make test`.
 package mutants
