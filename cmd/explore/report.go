@@ -20,10 +20,13 @@ func (out *outcome) report() *runreport.Run {
 	return r
 }
 
+// writeText writes the run's report after its first line; a witness
+// that cannot be rendered is reported on stderr and left out.
 func writeText(w io.Writer, out *outcome, stderr io.Writer) {
 	out.report().WriteText(w, cat, witnessText, func(err error) { fmt.Fprintln(stderr, "explore: rendering witness:", err) })
 }
 
+// writeJSON writes the run as one line of JSON.
 func writeJSON(w io.Writer, out *outcome) {
 	_ = out.report().WriteJSON(w) // plain data always marshals; stdout's errors are the shell's
 }
@@ -31,4 +34,5 @@ func writeJSON(w io.Writer, out *outcome) {
 // amendmentVerdict is the verdict line of a run under an amendment.
 func amendmentVerdict(out *outcome) string { return out.report().Verdict(cat) }
 
+// naturalCompare orders labels with their numbers as numbers (-list).
 var naturalCompare = runreport.NaturalCompare
