@@ -32,8 +32,16 @@ func checkCovers(cat *exhaustive.Catalog, c Check) string {
 		if u, ok := community.UniverseNamed(c.Universe); ok {
 			return u.Doc + " (community mutants only)"
 		}
+	case KindLiveness:
+		// Not in the catalogue: the liveness universes are built for the
+		// check (exhaustive.LivenessUniverses).
+		if u, err := exhaustive.LivenessUniverse(cat, c.Universe); err == nil {
+			return "no re-publication cycle without a user action, under fair delivery: " + u.Doc
+		}
+	case KindLoad:
+		return "load soundness, " + c.Prop + " check under the conformant relay"
 	}
-	return "load soundness, " + c.Prop + " check under the conformant relay"
+	return "unknown: no description for a check of kind " + c.Kind
 }
 
 // ParseOnly reads a comma-separated list of mutant ids ("" for none),
