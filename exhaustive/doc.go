@@ -44,4 +44,11 @@
 // no fair cycle of system steps (deliveries and triggered re-publications,
 // no user action) holds a publication; a violation is a lasso that
 // ReplayLiveness (network_liveness_witness.go) checks.
+//
+// What the commands print of a run is computed here too: a search's
+// progress in words (progress.go), a difference search's result in words
+// and as JSON (diff_report.go) and the rule set names it takes
+// (rulesnamed.go), a run's checkpoint directories per tie policy
+// (checkpoint_dirs.go), and a simulation part's checks against its run
+// line (simpart.go).
 package exhaustive
