@@ -39,6 +39,9 @@ var replayers = map[string]replayer{
 	exhaustive.KindLiveness: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
 		return exhaustive.ReplayLivenessFile(cat, w)
 	},
+	exhaustive.KindObservation: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
+		return exhaustive.ReplayObservationFile(cat, w)
+	},
 	props.KindLoadDiff:   replayLoadDiff,
 	history.KindWalkDiff: replayWalkDiff,
 	history.KindHistory: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
@@ -204,6 +207,10 @@ func replayVerdict(w, stored *witnessfile.Witness, res *witnessfile.Replayed) (s
 		return "not reproduced: the differences after the last step are not the recorded ones (above)", exitOK
 	case res.Reproduced && w.Kind == history.KindHistory && documentedLimitation(w):
 		return fmt.Sprintf("reproduced: %s fails again, the documented limitation of rules %s", w.Invariant, w.Rules), exitViolation
+	case res.Reproduced && w.Kind == exhaustive.KindObservation:
+		return fmt.Sprintf("reproduced: observation %s is reached again, first after the last step", w.Invariant), exitViolation
+	case w.Kind == exhaustive.KindObservation:
+		return fmt.Sprintf("not reproduced: observation %s is not first reached after the last step under rules %s", w.Invariant, w.Rules), exitOK
 	case res.Reproduced:
 		return fmt.Sprintf("reproduced: %s fails again", w.Invariant), exitViolation
 	case len(res.Found) > 0:
