@@ -112,6 +112,13 @@ func TestObservationWitnessReplays(t *testing.T) {
 	}
 }
 
+// The stored witness (which -replay's test of every stored witness runs)
+// is what the search writes today, byte for byte (-update rewrites it).
+func TestObservationGoldenWitness(t *testing.T) {
+	res := observeIn(t, "legacy-holds-override-key", "network-whole", model.Proposed().WithTie(model.ClearWins), 2)
+	golden(t, "observe-legacy-holds-override-key.witness.json", res.Witness.JSON())
+}
+
 // A file Observe could not have written is refused as bad, naming why.
 func TestObservationReplayRefusesBadFiles(t *testing.T) {
 	good := string(observeIn(t, "divergence", "reference", nil, 2).Witness.JSON())
