@@ -136,3 +136,26 @@ func TestAgreementBounds(t *testing.T) {
 		t.Error("ran on the reference universe, which has no network")
 	}
 }
+
+// The cost of the eventual-agreement check on network-pair under the
+// production rules (building the graph and judging its components).
+func BenchmarkAgreementNetworkPair(b *testing.B) {
+	for b.Loop() {
+		res, err := Agreement(LivenessConfig{Universe: NetworkPairUniverse()})
+		if err != nil || res.Status != StatusOK {
+			b.Fatal(res, err)
+		}
+	}
+}
+
+// The cost of searching network-pair for an observation that is not
+// reached (the whole bounded space, every state checked).
+func BenchmarkObserveSettledDisagreement(b *testing.B) {
+	o, _ := LookupObservation("settled-disagreement")
+	for b.Loop() {
+		res, err := Observe(ObserveConfig{Universe: NetworkPairUniverse(), Observation: o})
+		if err != nil || res.Witness != nil {
+			b.Fatal(res, err)
+		}
+	}
+}
