@@ -208,19 +208,7 @@ func ReplayAgreement(u Universe, rules *model.Rules, wit *AgreementWitness) erro
 		}
 		copy(s, ns)
 	}
-	// The node the prefix ends in, interned so that the graph's helpers
-	// (enabled actions, agreement) read it.
-	v, _ := g.intern(s)
-	g.grow()
-	g.lo[v] = int32(len(g.sys))
-	for t := range w.Transitions() {
-		if g.sysStep(s, t, ns) {
-			to, _ := g.intern(ns)
-			g.grow()
-			g.sys = append(g.sys, liveEdge{to: to, t: int32(t)})
-		}
-	}
-	g.hi[v] = int32(len(g.sys))
+	v := g.replayNode(s)
 	if len(wit.Loop) == 0 {
 		switch {
 		case g.lo[v] < g.hi[v]:
@@ -235,19 +223,7 @@ func ReplayAgreement(u Universe, rules *model.Rules, wit *AgreementWitness) erro
 	tk := map[fairAction]bool{}
 	apart := false
 	for k, a := range wit.Loop {
-		x, _ := g.intern(s)
-		g.grow()
-		if g.lo[x] < 0 {
-			g.lo[x] = int32(len(g.sys))
-			for t := range w.Transitions() {
-				if g.sysStep(s, t, ns) {
-					to, _ := g.intern(ns)
-					g.grow()
-					g.sys = append(g.sys, liveEdge{to: to, t: int32(t)})
-				}
-			}
-			g.hi[x] = int32(len(g.sys))
-		}
+		x := g.replayNode(s)
 		apart = apart || g.apart(x)
 		en := g.enabled(x)
 		if k == 0 {
@@ -273,6 +249,27 @@ func ReplayAgreement(u Universe, rules *model.Rules, wit *AgreementWitness) erro
 		return fmt.Errorf("the loop is unfair: an action enabled throughout it is never taken")
 	}
 	return nil
+}
+
+// replayNode interns state s with its system steps (once), so that the
+// graph's helpers (enabled actions, agreement) read it.
+func (g *agreeGraph) replayNode(s []int32) int32 {
+	v, _ := g.intern(s)
+	g.grow()
+	if g.lo[v] >= 0 {
+		return v
+	}
+	ns := make([]int32, len(s))
+	g.lo[v] = int32(len(g.sys))
+	for t := range g.w.Transitions() {
+		if g.sysStep(s, t, ns) {
+			to, _ := g.intern(ns)
+			g.grow()
+			g.sys = append(g.sys, liveEdge{to: to, t: int32(t)})
+		}
+	}
+	g.hi[v] = int32(len(g.sys))
+	return v
 }
 
 // replayAgreementFile replays a liveness file whose invariant is
