@@ -421,6 +421,27 @@ func Core() []Mutant {
 			}),
 			ExpectedBy: []string{"liveness:network-pair", "liveness:hierarchy-pair"},
 		},
+		{
+			ID: "M33", Rule: "a changed override group triggers a re-publish",
+			Section: "Live Subscription and Convergence",
+			// The trigger compares frontier entries only: a mark-unread
+			// or mark-read that moves no frontier is never published, so
+			// the other devices never learn of it. No state is wrong and
+			// no write repeats; the safety search publishes freely, so
+			// only the eventual-agreement check sees it.
+			Change: ruleset.OnModel(func(r *model.Rules) {
+				frontiers := func(es []model.Entry) []model.Entry {
+					return slices.DeleteFunc(slices.Clone(es), func(e model.Entry) bool {
+						k, _ := spec.GroupKey(e.Key)
+						return k != model.KeyFrontier
+					})
+				}
+				r.Slots.Republish = func(candidate, published, last []model.Entry) bool {
+					return spec.Slots.Republish(frontiers(candidate), frontiers(published), frontiers(last))
+				}
+			}),
+			ExpectedBy: []string{CheckAgreement("network-pair")},
+		},
 	}
 }
 

@@ -72,6 +72,7 @@ func TestClassTable(t *testing.T) {
 		{CheckHistory, ClassSafety},
 		{KindLoad + ":soundness", ClassSafety},
 		{KindLiveness + ":network-pair", ClassLiveness},
+		{CheckAgreement("network-pair"), ClassLiveness},
 		{"nonsense:reference", ""},
 		{"no-colon", ""},
 		{KindDirected + ":no-such-check", ""},

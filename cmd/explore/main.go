@@ -101,6 +101,8 @@ type options struct {
 	diff      string
 	// check is "" for the safety checks or checkLiveness.
 	check string
+	// observe names an observation to search for (exhaustive.Observations).
+	observe string
 	// cases is -diff -universe load's scenarios per relay profile.
 	cases int
 	sim   simOptions
@@ -146,7 +148,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file (go tool pprof)")
 	fs.StringVar(&o.compare, "compare", "", compareFlagDoc)
 	fs.StringVar(&o.diff, "diff", "", "A,B: the shortest history after which a user can tell rule sets A and B apart (a frontier, an override shown, an action failed, a published blob), in -universe (reference by default) to -depth; the history is written as a witness (kind diff) that -replay recomputes under both. With -universe load: the first of the full-state load's seeded scenarios (-cases per relay profile the gate searches, from -seed) after which a load's verdict, reason or retained coordinates differ, shrunk, written as a witness of kind load-diff. A and B name rule sets as -rules does, or proposed-without-PROPOSAL")
-	fs.StringVar(&o.check, "check", "", "liveness: instead of the safety checks, the liveness check of a network universe (network-pair and hierarchy-pair are built for it): no re-publish cycle without user actions under weak fairness on deliveries; prints the product graph's counts and writes a lasso witness on a violation")
+	fs.StringVar(&o.check, "check", "", "liveness: instead of the safety checks, the liveness check of a network universe (network-pair and hierarchy-pair are built for it): no re-publish cycle without user actions under weak fairness on deliveries; prints the product graph's counts and writes a lasso witness on a violation. agreement: an override set on one device reaches every upgraded device once the user stops (at most -depth user actions), under fair delivery")
+	fs.StringVar(&o.observe, "observe", "", "NAME: instead of the safety checks, search -universe for the shortest trace to a state the named observation holds on (see -list); prints reached with the trace, written as a witness (kind observation), or not reached within the bounds")
 	fs.IntVar(&o.cases, "cases", mutants.DefaultLoadCases, "with -diff A,B -universe load: scenarios per relay profile")
 	o.sim.register(fs)
 	o.itf.register(fs)
@@ -214,12 +217,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		o.rules = "spec" // the walk's own rule sets: the text is its default
 	}
 	switch {
-	case o.check != "" && o.check != checkLiveness:
-		return usageError(stderr, fmt.Errorf("-check %q: the only check to name is %s", o.check, checkLiveness))
+	case o.check != "" && o.check != checkLiveness && o.check != checkAgreement:
+		return usageError(stderr, fmt.Errorf("-check %q: the checks to name are %s and %s", o.check, checkLiveness, checkAgreement))
 	case o.check != "" && o.replay != "":
 		return usageError(stderr, errors.New("-check has no meaning with -replay (a witness names its own kind)"))
+	case o.check == checkAgreement:
+		return exploreAgreement(o, stdout, stderr)
 	case o.check != "":
 		return exploreLiveness(o, stdout, stderr)
+	case o.observe != "" && o.replay != "":
+		return usageError(stderr, errors.New("-observe has no meaning with -replay (a witness names its own kind)"))
+	case o.observe != "":
+		return exploreObserve(o, stdout, stderr)
 	case o.sim.merge:
 		return mergeSim(o, stdout, stderr)
 	case o.sim.shard != "" && (o.sim.walks == 0 || o.universe == history.UniverseName):
@@ -333,6 +342,7 @@ func list(w io.Writer) {
 		}
 	}
 	listWalk(w)
+	listObservations(w)
 	fmt.Fprintln(w, "directed checks:")
 	for _, d := range directed.Checks() {
 		fmt.Fprintf(w, "  %-26s %-4s %s\n", d.Key, d.Label, d.Name)

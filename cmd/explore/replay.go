@@ -28,7 +28,7 @@ func amendmentSet(name string) (ruleset.Set, bool) { return catalog.AmendmentSet
 
 // otherKinds are the witness kinds of checks that are not a universe's
 // (the catalogue replays those: universes.ReplayNamed).
-var otherKinds = []string{witnessfile.KindDirected, witnessfile.KindLoad, exhaustive.KindDiff, exhaustive.KindLiveness, props.KindLoadDiff, history.KindWalkDiff}
+var otherKinds = []string{witnessfile.KindDirected, witnessfile.KindLoad, exhaustive.KindDiff, exhaustive.KindLiveness, exhaustive.KindObservation, props.KindLoadDiff, history.KindWalkDiff}
 
 // replayKinds lists the kinds replay knows, sorted.
 func replayKinds() []string {
@@ -54,6 +54,8 @@ func replayAny(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
 		return exhaustive.ReplayDiff(cat, w, diffSide)
 	case exhaustive.KindLiveness:
 		return exhaustive.ReplayLivenessFile(cat, w)
+	case exhaustive.KindObservation:
+		return exhaustive.ReplayObservationFile(cat, w)
 	case props.KindLoadDiff:
 		return replayLoadDiff(w)
 	case history.KindWalkDiff:
@@ -172,6 +174,10 @@ func replayVerdict(w, stored *witnessfile.Witness, res *witnessfile.Replayed) (s
 		return "not reproduced: the differences after the last step are not the recorded ones (above)", exitOK
 	case res.Reproduced && w.Kind == history.KindHistory && documentedLimitation(w):
 		return fmt.Sprintf("reproduced: %s fails again, the documented limitation of rules %s", w.Invariant, w.Rules), exitViolation
+	case res.Reproduced && w.Kind == exhaustive.KindObservation:
+		return fmt.Sprintf("reproduced: observation %s is reached again, first after the last step", w.Invariant), exitViolation
+	case w.Kind == exhaustive.KindObservation:
+		return fmt.Sprintf("not reproduced: observation %s is not first reached after the last step under rules %s", w.Invariant, w.Rules), exitOK
 	case res.Reproduced:
 		return fmt.Sprintf("reproduced: %s fails again", w.Invariant), exitViolation
 	case len(res.Found) > 0:
