@@ -127,3 +127,17 @@ func (a Amendment) TextDifferences() []string {
 	}
 	return nil
 }
+
+// RulesUnder is the rule set cat names (exhaustive.Catalog.RuleSet) as a
+// side of a difference search under tie: an amendment that decides ties
+// itself runs under its own policy, every other set under tie.
+func RulesUnder(cat *exhaustive.Catalog, name string, tie model.TiePolicy) (*model.Rules, error) {
+	r, err := cat.RuleSet(name)
+	if err != nil {
+		return nil, err
+	}
+	if am, ok := Lookup(name); ok && am.Pinned {
+		return r.WithTie(am.Tie), nil
+	}
+	return r.WithTie(tie), nil
+}

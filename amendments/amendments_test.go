@@ -156,3 +156,31 @@ func TestTextDifferences(t *testing.T) {
 		}
 	}
 }
+
+// A side of a difference search runs under the tie asked for, unless it
+// is an amendment that decides ties itself.
+func TestRulesUnder(t *testing.T) {
+	cat := exhaustive.NewCatalog()
+	if err := Register(cat); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range All() {
+		r, err := RulesUnder(cat, a.Name, model.SetWins)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := model.SetWins
+		if a.Pinned {
+			want = a.Tie
+		}
+		if r.Tie != want {
+			t.Errorf("%s: tie %s, want %s", a.Name, r.Tie, want)
+		}
+	}
+	if r, err := RulesUnder(cat, "spec", model.SetWins); err != nil || r.Tie != model.SetWins {
+		t.Errorf("spec: %v %v", r, err)
+	}
+	if _, err := RulesUnder(cat, "nothing", model.SetWins); err == nil {
+		t.Error("an unknown name resolved")
+	}
+}

@@ -78,3 +78,14 @@ func Lookup(name string) (Encoding, error) {
 	slices.Sort(names)
 	return nil, fmt.Errorf("unknown encoding %q (known: %s)", name, strings.Join(names, ", "))
 }
+
+// Describe says which wire encoding a run used, for an account of what
+// differs from production: its name and what it is, or its name alone
+// when no encoding has it.
+func Describe(name string) string {
+	enc, err := Lookup(name)
+	if err != nil {
+		return "wire encoding " + name
+	}
+	return fmt.Sprintf("wire encoding %s: %s", name, enc.Doc())
+}

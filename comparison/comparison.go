@@ -170,7 +170,7 @@ func notApplicable(enc candidate.Encoding, label string) string {
 // directedRow maps a directed check to its row: by its label, and the
 // identity-free reinstall check to ID. Checks outside the note's table
 // (slots, conformance) are not rows.
-func directedRow(d *directed.Directed) string {
+func directedRow(d *directed.Check) string {
 	if d.Key == "identity-free-reinstall" {
 		return "ID"
 	}

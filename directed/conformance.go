@@ -20,8 +20,8 @@ import (
 // a property the spec names; none is obtained by calling a production rule,
 // so they run against any Rules.
 
-func conformanceChecks() []*Directed {
-	ds := []*Directed{
+func conformanceChecks() []*Check {
+	ds := []*Check{
 		codecConformance(),
 		slotConformance(),
 		clockSkewConformance(),
@@ -182,9 +182,9 @@ func caseNames(cs []codecCase) []string {
 // codecConformance (tie-independent): every case parses
 // (model.ParseBlobWith) and decodes (model.Decode) through the rules to
 // exactly the outcome, frontiers and registers the spec's text gives.
-func codecConformance() *Directed {
+func codecConformance() *Check {
 	cases := codecCases()
-	return &Directed{
+	return &Check{
 		Key: "codec-conformance", Label: "C1", Name: "blob parsing and decoding as Content Validation states",
 		Params: []Param{{Name: "case", Enum: caseNames(cases)}}, TieIndependent: true,
 		Cube: func(*model.Rules) []Point { return product(seq(len(cases))) },

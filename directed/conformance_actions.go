@@ -42,8 +42,8 @@ const actionNeverRead = 4
 //   - after a mark-unread at frontier F, a natural read to any frontier past
 //     F deactivates the override (the baseline is the frontier at the time
 //     of the mark-unread).
-func actionConformance() *Directed {
-	return &Directed{
+func actionConformance() *Check {
+	return &Check{
 		Key: "action-conformance", Label: "C6", Name: "actions achieve what Actions states, ceiling included",
 		Params: []Param{{Name: "s", Enum: actionCounterNames}, {Name: "c", Enum: actionCounterNames}, {Name: "b"}, {Name: "f"}, {Name: "action", Enum: actionNames}},
 		Cube: func(*model.Rules) []Point {
@@ -144,8 +144,8 @@ var (
 // channel's frontier (Eviction: it MUST NOT by itself trigger a re-publish),
 // and true when it brings a child entry the last publication lacks or holds
 // lower (Live Subscription and Convergence, rule 2).
-func dominatedRepublish() *Directed {
-	return &Directed{
+func dominatedRepublish() *Check {
+	return &Check{
 		Key: "dominated-republish", Label: "C7", Name: "a dominated incoming child entry never forces a write",
 		Params:         []Param{{Name: "child", Enum: republishChildren}, {Name: "incoming", Enum: republishValues}, {Name: "held", Enum: republishHeld}},
 		TieIndependent: true,

@@ -92,8 +92,8 @@ func hierPrior(names []string, i int32) (uint32, bool) {
 //     is newer than the channel frontier, a reply iff it is newer than
 //     max(its msg: context, thread X, the channel) — so a channel read
 //     leaves unread every reply newer than the newest top-level message.
-func hierarchyConformance() *Directed {
-	return &Directed{
+func hierarchyConformance() *Check {
+	return &Check{
 		Key: "hierarchy-conformance", Label: "C8", Name: "read actions advance only their context; replies past the channel stay unread",
 		Params:         []Param{{Name: "messages", Enum: hierSets}, {Name: "channel", Enum: hierPriorChannel}, {Name: "thread", Enum: hierPriorThread}, {Name: "action", Enum: hierActions}},
 		TieIndependent: true,

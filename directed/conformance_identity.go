@@ -54,8 +54,8 @@ func skewNames() []string {
 
 // clockSkewConformance (tie-independent): model.CreatedAtFor through the
 // rules gives each case's created_at.
-func clockSkewConformance() *Directed {
-	return &Directed{
+func clockSkewConformance() *Check {
+	return &Check{
 		Key: "clock-skew-conformance", Label: "C3", Name: "created_at past every fetched version at the d tag",
 		Params: []Param{{Name: "case", Enum: skewNames()}}, TieIndependent: true,
 		Cube: func(*model.Rules) []Point { return product(seq(len(skewCases))) },
@@ -119,8 +119,8 @@ var identityBudget = model.Budget{PlaintextBytes: 240}
 // identityConformance (tie-independent): model.Replica.PlanPublish through
 // the rules merges every fetched version and publishes only where the case
 // allows.
-func identityConformance() *Directed {
-	return &Directed{
+func identityConformance() *Check {
+	return &Check{
 		Key: "identity-conformance", Label: "C4", Name: "read-before-write writes only own, unconflicted coordinates",
 		Params: []Param{{Name: "case", Enum: identityNames()}}, TieIndependent: true,
 		Cube: func(*model.Rules) []Point { return product(seq(len(identityCases))) },
@@ -204,8 +204,8 @@ func mayDeleteBySpec(f model.DeleteFacts) bool {
 
 // deletionConformance (tie-independent, 40 points): Rules.Slots.MayDelete
 // permits a deletion exactly where mayDeleteBySpec does.
-func deletionConformance() *Directed {
-	return &Directed{
+func deletionConformance() *Check {
+	return &Check{
 		Key: "deletion-conformance", Label: "C5", Name: "coordinates deleted only as Orphaned Blob Deletion allows",
 		Params:         []Param{{Name: "kind", Enum: coordKindNames()}, {Name: "overrides", Enum: yesNo}, {Name: "carried", Enum: yesNo}, {Name: "complete", Enum: yesNo}},
 		TieIndependent: true,

@@ -135,8 +135,8 @@ func budgetNames() []string {
 // budget, gives the same plan for the entries in any order, and refuses
 // exactly when it must: always when the ov_* entries alone outgrow a
 // coordinate, never when they fit with their frontier entries.
-func slotConformance() *Directed {
-	return &Directed{
+func slotConformance() *Check {
+	return &Check{
 		Key: "slot-split-conformance", Label: "C2", Name: "slot split as the Co-Location, Budget and Eviction rules state",
 		Params:         []Param{{Name: "candidate", Enum: candidateNames()}, {Name: "budget", Enum: budgetNames()}},
 		TieIndependent: true,

@@ -54,11 +54,11 @@ func TestConformanceWitnessReplays(t *testing.T) {
 	rules := model.Proposed().Clone()
 	rules.Name = "no-clock-skew"
 	rules.Slots.CreatedAt = func(now, _ int64, _ bool) int64 { return now } // no clock-skew rule at all
-	d, err := LookupDirected("clock-skew-conformance")
+	d, err := Lookup("clock-skew-conformance")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := RunDirected(d, rules.WithTie(model.ClearWins), 1)
+	r := Run(d, rules.WithTie(model.ClearWins), 1)
 	if r.Witness == nil || r.Violations != 4 {
 		t.Fatalf("clock skew ignored: %d violations, witness %v", r.Violations, r.Witness)
 	}

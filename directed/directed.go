@@ -13,12 +13,12 @@ import (
 	"github.com/nip-rs/harness/witnessfile"
 )
 
-// Directed is a named invariant checked over a cube of parameter points:
+// Check is a named invariant checked over a cube of parameter points:
 // histories and deliveries the bounded search cannot reach (deep histories,
 // stale and split deliveries, legacy rewrites). Every decision inside it goes
 // through the *model.Rules it is given, so a mutant changes both what
 // happens and what it is checked against.
-type Directed struct {
+type Check struct {
 	// Key names the check uniquely (witness files, -only).
 	Key string
 	// Label is the invariant's number in the formal note's table ("I5c").
@@ -61,9 +61,9 @@ type Outcome struct {
 	Tally []string
 }
 
-// DirectedResult is one check under one tie policy.
-type DirectedResult struct {
-	Check      *Directed
+// Result is one check under one tie policy.
+type Result struct {
+	Check      *Check
 	Tie        model.TiePolicy
 	Points     int
 	Violations int
@@ -73,9 +73,9 @@ type DirectedResult struct {
 	Elapsed time.Duration
 }
 
-// RunDirected evaluates every point of d's cube, in parallel on workers
+// Run evaluates every point of d's cube, in parallel on workers
 // (0: GOMAXPROCS); results are combined in cube order.
-func RunDirected(d *Directed, rules *model.Rules, workers int) DirectedResult {
+func Run(d *Check, rules *model.Rules, workers int) Result {
 	start := time.Now()
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -102,7 +102,7 @@ func RunDirected(d *Directed, rules *model.Rules, workers int) DirectedResult {
 		}()
 	}
 	wg.Wait()
-	res := DirectedResult{Check: d, Tie: rules.Tie, Points: len(pts), Tallies: map[string]int{}}
+	res := Result{Check: d, Tie: rules.Tie, Points: len(pts), Tallies: map[string]int{}}
 	for i, o := range outs {
 		for _, t := range o.Tally {
 			res.Tallies[t]++
@@ -123,26 +123,26 @@ func RunDirected(d *Directed, rules *model.Rules, workers int) DirectedResult {
 
 // RunSuite runs every directed check (or those whose key is in only) under
 // each tie policy; tie-independent checks run once.
-func RunSuite(rules *model.Rules, ties []model.TiePolicy, workers int, only map[string]bool) []DirectedResult {
-	var out []DirectedResult
-	for _, d := range DirectedChecks() {
+func RunSuite(rules *model.Rules, ties []model.TiePolicy, workers int, only map[string]bool) []Result {
+	var out []Result
+	for _, d := range Checks() {
 		if only != nil && !only[d.Key] {
 			continue
 		}
 		if d.TieIndependent {
-			out = append(out, RunDirected(d, rules.WithTie(model.ClearWins), workers))
+			out = append(out, Run(d, rules.WithTie(model.ClearWins), workers))
 			continue
 		}
 		for _, t := range ties {
-			out = append(out, RunDirected(d, rules.WithTie(t), workers))
+			out = append(out, Run(d, rules.WithTie(t), workers))
 		}
 	}
 	return out
 }
 
-// DirectedChecks lists the directed checks in the order they run.
-func DirectedChecks() []*Directed {
-	var out []*Directed
+// Checks lists the directed checks in the order they run.
+func Checks() []*Check {
+	var out []*Check
 	out = append(out, lawChecks()...)
 	out = append(out, registerChecks()...)
 	out = append(out, publicationChecks()...)
@@ -159,17 +159,17 @@ const (
 )
 
 // Class says what the check asserts: ClassSpecText or ClassSafety.
-func (d *Directed) Class() string {
+func (d *Check) Class() string {
 	if d.SpecText {
 		return ClassSpecText
 	}
 	return ClassSafety
 }
 
-// LookupDirected finds a directed check by key.
-func LookupDirected(key string) (*Directed, error) {
+// Lookup finds a directed check by key.
+func Lookup(key string) (*Check, error) {
 	var keys []string
-	for _, d := range DirectedChecks() {
+	for _, d := range Checks() {
 		if d.Key == key {
 			return d, nil
 		}
@@ -178,7 +178,7 @@ func LookupDirected(key string) (*Directed, error) {
 	return nil, fmt.Errorf("unknown directed check %q (known: %s)", key, strings.Join(keys, ", "))
 }
 
-func (d *Directed) params(p Point) witnessfile.Params {
+func (d *Check) params(p Point) witnessfile.Params {
 	out := make(witnessfile.Params, len(p))
 	for i, v := range p {
 		pv := witnessfile.ParamValue{Name: d.Params[i].Name, Num: int64(v)}
@@ -191,7 +191,7 @@ func (d *Directed) params(p Point) witnessfile.Params {
 }
 
 // point converts witness parameters back to a point of d.
-func (d *Directed) point(ps witnessfile.Params) (Point, error) {
+func (d *Check) point(ps witnessfile.Params) (Point, error) {
 	if len(ps) != len(d.Params) {
 		return nil, fmt.Errorf("check %s has %d parameters, the witness %d", d.Key, len(d.Params), len(ps))
 	}
@@ -230,7 +230,7 @@ func Replay(w *witnessfile.Witness, rules func(name string) (*model.Rules, error
 	if w.Kind != witnessfile.KindDirected {
 		return nil, witnessfile.Bad("kind %q is not %s", w.Kind, witnessfile.KindDirected)
 	}
-	d, err := LookupDirected(w.Check)
+	d, err := Lookup(w.Check)
 	if err != nil {
 		return nil, witnessfile.Bad("%v", err)
 	}

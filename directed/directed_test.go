@@ -156,11 +156,11 @@ func TestDirectedChecksCatchBrokenRules(t *testing.T) {
 			rules := spec.Clone()
 			tc.mutate(rules)
 			rules.Name = "broken"
-			d, err := LookupDirected(tc.check)
+			d, err := Lookup(tc.check)
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := RunDirected(d, rules.WithTie(model.ClearWins), 2)
+			r := Run(d, rules.WithTie(model.ClearWins), 2)
 			if r.Witness == nil {
 				t.Fatalf("not caught (%d points)", r.Points)
 			}
@@ -184,9 +184,9 @@ func TestDeleteOnDominanceFailsDeepHistoryAsInTheReference(t *testing.T) {
 		}
 		return spec.Canonical(g, f, l)
 	}
-	d, _ := LookupDirected("deep-history")
-	c := RunDirected(d, rules.WithTie(model.ClearWins), 2)
-	s := RunDirected(d, rules.WithTie(model.SetWins), 2)
+	d, _ := Lookup("deep-history")
+	c := Run(d, rules.WithTie(model.ClearWins), 2)
+	s := Run(d, rules.WithTie(model.SetWins), 2)
 	if c.Violations != 78 || s.Violations != 54 {
 		t.Errorf("violations clear %d set %d, want 78 and 54", c.Violations, s.Violations)
 	}
@@ -198,9 +198,9 @@ func TestDeleteOnDominanceFailsDeepHistoryAsInTheReference(t *testing.T) {
 
 func TestDirectedWitnessReplays(t *testing.T) {
 	rules := lwwJoin()
-	d, _ := LookupDirected("join-commutative")
-	one := RunDirected(d, rules.WithTie(model.ClearWins), 1)
-	two := RunDirected(d, rules.WithTie(model.ClearWins), 2)
+	d, _ := Lookup("join-commutative")
+	one := Run(d, rules.WithTie(model.ClearWins), 1)
+	two := Run(d, rules.WithTie(model.ClearWins), 2)
 	if one.Witness == nil || string(one.Witness.JSON()) != string(two.Witness.JSON()) || one.Violations != two.Violations {
 		t.Fatalf("witness differs between 1 and 2 workers or missing: %+v / %+v", one.Witness, two.Witness)
 	}
@@ -231,7 +231,7 @@ func TestDirectedWitnessReplays(t *testing.T) {
 
 func TestDirectedKeysAreUnique(t *testing.T) {
 	seen := map[string]bool{}
-	for _, d := range DirectedChecks() {
+	for _, d := range Checks() {
 		if seen[d.Key] {
 			t.Errorf("duplicate key %s", d.Key)
 		}

@@ -6,7 +6,7 @@
 // mutant changes both what happens and what it is checked against. Each
 // failing point yields a replayable witness (Replay).
 //
-// Files: directed.go (the Directed type, the runner, replay), laws.go,
+// Files: directed.go (the Check type, the runner, replay), laws.go,
 // register.go, publish.go, transport.go and legacy.go (the formal note's
 // invariants), conformance*.go (the spec-text cubes C1-C8), fixtures.go and
 // split.go (what the checks build on), summary.go (the table rows reports and pinned figures print).

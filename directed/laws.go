@@ -48,8 +48,8 @@ func lawParamList(k int) []Param {
 	return ps
 }
 
-func lawChecks() []*Directed {
-	return []*Directed{
+func lawChecks() []*Check {
+	return []*Check{
 		{
 			Key: "join-idempotent", Label: "I1", Name: "join idempotent", Params: lawParamList(1), TieIndependent: true,
 			Cube: func(*model.Rules) []Point { return registerCube(1) },

@@ -11,8 +11,8 @@ import (
 // treat every other key as opaque (Backwards Compatibility, Override State
 // Durability). They use the legacy behaviour of model/legacy.go.
 
-func legacyChecks() []*Directed {
-	return []*Directed{
+func legacyChecks() []*Check {
+	return []*Check{
 		legacyRewrite(),
 		legacyPrune(),
 		legacyTrim(),
@@ -47,8 +47,8 @@ func legacyRewritten(rules *model.Rules, path string, b model.Blob) (model.Blob,
 // legacyRewrite (I7, 24 points): an upgraded device's publication (a live
 // override, or a floor after mark-read) rewritten by a legacy client gives
 // an upgraded receiver exactly the state the original gives.
-func legacyRewrite() *Directed {
-	return &Directed{
+func legacyRewrite() *Check {
+	return &Check{
 		Key: "legacy-rewrite", Label: "I7", Name: "override survives a legacy rewrite",
 		Params: []Param{{Name: "ctx", Enum: ctxNames}, {Name: "shape", Enum: overrideShapes}, {Name: "path", Enum: rewritePaths}},
 		Cube: func(*model.Rules) []Point {
@@ -96,8 +96,8 @@ const pruneHorizon = 35
 // pruned and the original publication agree on the override); the rejected
 // alternative of nesting overrides under msg: loses them (a hazard, tallied
 // rather than failed).
-func legacyPrune() *Directed {
-	return &Directed{
+func legacyPrune() *Check {
+	return &Check{
 		Key: "legacy-prune", Label: "—", Name: "legacy pruning keeps ov_* keys",
 		Params: []Param{{Name: "layout", Enum: pruneLayouts}},
 		Cube:   func(*model.Rules) []Point { return product(seq(len(pruneLayouts))) },
@@ -153,8 +153,8 @@ var trimLayouts = []string{"1000 live overrides", "100 live overrides + 1000 msg
 // evicting msg:/thread: entries only. Override keys are never evicted; a
 // blob whose overrides alone exceed the budget cannot be made to fit (a
 // hazard, tallied: the budget's hard ceiling on overrides).
-func legacyTrim() *Directed {
-	return &Directed{
+func legacyTrim() *Check {
+	return &Check{
 		Key: "legacy-trim", Label: "—", Name: "legacy trimming never evicts ov_* keys",
 		Params: []Param{{Name: "layout", Enum: trimLayouts}},
 		Cube:   func(*model.Rules) []Point { return product(seq(len(trimLayouts))) },

@@ -10,8 +10,8 @@ import (
 // Checks of publication and merge between devices (Merge Rule, Mandatory
 // Canonical Publication, Actions, Bounds and Budget).
 
-func publicationChecks() []*Directed {
-	return []*Directed{
+func publicationChecks() []*Check {
+	return []*Check{
 		concurrentStability(),
 		mergeClosure(),
 		replayHarmless(),
@@ -31,8 +31,8 @@ var (
 // F, one device marks unread while another marks read at F+10; a third
 // device holding the ancestor receives both publications in either order
 // and must reach the same verdict.
-func concurrentStability() *Directed {
-	return &Directed{
+func concurrentStability() *Check {
+	return &Check{
 		Key: "concurrent-stability", Label: "I4", Name: "concurrent set/clear winner independent of order",
 		Params: []Param{{Name: "ancestor", Enum: ancestorNames}, {Name: "f"}, {Name: "ctx", Enum: ctxNames}},
 		Cube: func(*model.Rules) []Point {
@@ -89,14 +89,14 @@ var thufirPair = Point{3, 2, 0, 50, 1, 2, 100, 100}
 // published by two devices; fresh receivers get both publications in
 // either order, and a relay that received the first alone republishes it
 // before the second arrives. No receiver may end live.
-func mergeClosure() *Directed {
+func mergeClosure() *Check {
 	var params []Param
 	for _, side := range []string{"a", "b"} {
 		for _, n := range []string{"s", "c", "b", "f"} {
 			params = append(params, Param{Name: side + "." + n})
 		}
 	}
-	return &Directed{
+	return &Check{
 		Key: "merge-closure", Label: "I5e", Name: "published dead+dead stays dead (with relay)",
 		Params: params,
 		Cube: func(rules *model.Rules) []Point {
@@ -150,8 +150,8 @@ func mergeClosure() *Directed {
 
 // replayHarmless (I6, 4 points): a device that receives its own
 // publication again, three times, is unchanged.
-func replayHarmless() *Directed {
-	return &Directed{
+func replayHarmless() *Check {
+	return &Check{
 		Key: "replay-harmless", Label: "I6", Name: "own publication replayed changes nothing",
 		Params: []Param{{Name: "ctx", Enum: ctxNames}},
 		Cube:   func(*model.Rules) []Point { return product(seq(len(ctxNames))) },
@@ -211,8 +211,8 @@ const growthRounds = 100
 // the counters it leaves are the spec's arithmetic, which C6 states: a
 // rule set that refuses an action or counts otherwise, and stays bounded,
 // passes here.
-func boundedGrowth() *Directed {
-	return &Directed{
+func boundedGrowth() *Check {
+	return &Check{
 		Key: "bounded-growth", Label: "I8", Name: "3 keys live, 1 key dead, whatever the history",
 		Params: []Param{{Name: "ctx", Enum: ctxNames}},
 		Cube:   func(*model.Rules) []Point { return product(seq(len(ctxNames))) },
@@ -310,8 +310,8 @@ func wireShapeNames() []string {
 
 // exactWireShapes (I8, 8 points): live 3 keys, dead 1 key (the floor at
 // max(S, C)), virgin 0 keys, byte for byte.
-func exactWireShapes() *Directed {
-	return &Directed{
+func exactWireShapes() *Check {
+	return &Check{
 		Key: "exact-wire-shapes", Label: "I8", Name: "exact canonical wire shapes",
 		Params: []Param{{Name: "shape", Enum: wireShapeNames()}},
 		Cube:   func(*model.Rules) []Point { return product(seq(len(wireShapes))) },
@@ -336,8 +336,8 @@ func exactWireShapes() *Directed {
 // it is reinstalled under a new client id, relearns its state from that
 // publication, marks read and publishes again. Receivers of both
 // publications agree in either order, and with the reinstalled device.
-func identityFreeReinstall() *Directed {
-	return &Directed{
+func identityFreeReinstall() *Check {
+	return &Check{
 		Key: "identity-free-reinstall", Label: "—", Name: "reinstall under a new client id converges",
 		Params: []Param{{Name: "ctx", Enum: ctxNames}},
 		Cube:   func(*model.Rules) []Point { return product(seq(len(ctxNames))) },

@@ -29,8 +29,8 @@ const (
 	InvMergeResurrection = "I5-compaction-merge-resurrection"
 )
 
-func registerChecks() []*Directed {
-	return []*Directed{
+func registerChecks() []*Check {
+	return []*Check{
 		compactionExhaustive(),
 		deepHistory(),
 		tombstoneStale(),
@@ -49,9 +49,9 @@ func regAt(p Point, i int) model.Reg {
 // 0..3 and B, F in {0,10,20}, compaction keeps liveness, and joining the
 // compacted form with the original in either order keeps a dead register
 // dead.
-func compactionExhaustive() *Directed {
+func compactionExhaustive() *Check {
 	tens := vals(0, 10, 20)
-	return &Directed{
+	return &Check{
 		Key: "compaction-exhaustive", Label: "I5", Name: "compaction keeps liveness, merge-back stays dead",
 		Params: []Param{{Name: "s"}, {Name: "c"}, {Name: "b"}, {Name: "f"}},
 		Cube: func(*model.Rules) []Point {
@@ -130,8 +130,8 @@ const (
 // compaction forgot them), then receives the ancestor as a stale raw
 // snapshot. Its verdict must equal that of the same device that never
 // compacted.
-func deepHistory() *Directed {
-	return &Directed{
+func deepHistory() *Check {
+	return &Check{
 		Key: "deep-history", Label: "I5c", Name: "compact, act again, stale ancestor arrives",
 		Params: []Param{{Name: "s0"}, {Name: "c0"}, {Name: "stale", Enum: stalePairNames}, {Name: "seq", Enum: historySeqs}},
 		Cube: func(*model.Rules) []Point {
@@ -180,8 +180,8 @@ func deepHistory() *Directed {
 // tombstoneStale (I5c direct, 90 points): a dead, ever-active register
 // compacted at a frontier past its baseline, joined with the register it
 // came from, stays dead.
-func tombstoneStale() *Directed {
-	return &Directed{
+func tombstoneStale() *Check {
+	return &Check{
 		Key: "tombstone-stale-ancestor", Label: "I5c", Name: "tombstone joined with its stale ancestor stays dead",
 		Params: []Param{{Name: "s"}, {Name: "c"}, {Name: "stale", Enum: stalePairNames}},
 		Cube: func(*model.Rules) []Point {
@@ -217,9 +217,9 @@ func tombstoneStale() *Directed {
 // tombstoneMonotonic (I5d lemma, 1,728 points): receiving a tombstone floor
 // (0, k, 0) never makes a register live that was dead with a lower floor
 // (k = 0 is the register itself).
-func tombstoneMonotonic() *Directed {
+func tombstoneMonotonic() *Check {
 	tens := vals(0, 10, 20)
-	return &Directed{
+	return &Check{
 		Key: "tombstone-monotonic", Label: "I5d", Name: "a higher floor never revives a register",
 		Params: []Param{{Name: "s"}, {Name: "c"}, {Name: "b"}, {Name: "f"}, {Name: "k"}},
 		Cube: func(*model.Rules) []Point {
@@ -257,8 +257,8 @@ var crossFrontiers = vals(5, 15, 25, 35)
 // tombstone instead of the ancestor. The tombstone may suppress X's set
 // (never revive a dead one), and a suppression recovers with one more
 // mark-unread that survives the same tombstone arriving again.
-func crossDeviceSuppression() *Directed {
-	return &Directed{
+func crossDeviceSuppression() *Check {
+	return &Check{
 		Key: "cross-device-suppression", Label: "I5d", Name: "tombstone at another device: suppress only, recoverable",
 		Params: []Param{{Name: "s"}, {Name: "c"}, {Name: "stale", Enum: stalePairNames}, {Name: "fx"}},
 		Cube: func(*model.Rules) []Point {

@@ -16,7 +16,7 @@ import (
 //
 // This is the only slot split of the directed checks. Round-robin dealing places
 // override groups in any slot, a superset of the arrangements the
-// production assignment (model.DealGroups, override groups pinned to the
+// production assignment (Rules.Slots.Assign, override groups pinned to the
 // primary) permits, so a grouping fault shows here even where
 // model.SplitBlob would keep the whole group in the primary. Replace the
 // dealing by model.SplitBlob when the checks should follow production

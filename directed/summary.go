@@ -15,7 +15,7 @@ import (
 type CheckSummary struct {
 	Key, Label, Name string
 	TieIndependent   bool
-	// Class is what the check asserts (Directed.Class).
+	// Class is what the check asserts (Check.Class).
 	Class string
 	// Points and Violations per tie policy (a tie-independent check is
 	// recorded under clear-wins).
@@ -30,7 +30,7 @@ type CheckSummary struct {
 
 // Summarize folds per-tie results into one summary per check, in suite
 // order.
-func Summarize(rs []DirectedResult) []*CheckSummary {
+func Summarize(rs []Result) []*CheckSummary {
 	var out []*CheckSummary
 	byKey := map[string]*CheckSummary{}
 	for _, r := range rs {

@@ -10,8 +10,8 @@ import (
 // Checks of publications split into slots and of the reserved namespace
 // (Override Group Co-Location Rule, Reserved Namespace).
 
-func transportChecks() []*Directed {
-	return []*Directed{
+func transportChecks() []*Check {
+	return []*Check{
 		multiSlotUnion(),
 		interleavedGrouping(),
 		escapedSlotGrouping(),
@@ -34,8 +34,8 @@ func slotOrder(i int32) (first, second int) {
 // its publication split into 2 grouped slots, delivered in either order,
 // gives a receiver the same frontier and register per context as the
 // whole publication.
-func multiSlotUnion() *Directed {
-	return &Directed{
+func multiSlotUnion() *Check {
+	return &Check{
 		Key: "multi-slot-union", Label: "—", Name: "2 grouped slots merge to the whole publication",
 		Params: []Param{{Name: "order", Enum: slotOrders}},
 		Cube:   func(*model.Rules) []Point { return product(seq(len(slotOrders))) },
@@ -69,8 +69,8 @@ var interleavedOrders = []string{"t1,slot0,slot1,t2", "slot0,slot1,t1,t2", "firs
 // republishes after each (transients t1, t2); fresh devices receiving the
 // slots and transients in three interleavings must see the source's
 // verdict.
-func interleavedGrouping() *Directed {
-	return &Directed{
+func interleavedGrouping() *Check {
+	return &Check{
 		Key: "interleaved-grouping", Label: "—", Name: "partial observer republishing between slots",
 		Params: []Param{{Name: "slots", Enum: slotOrders}, {Name: "delivery", Enum: interleavedOrders}},
 		Cube: func(*model.Rules) []Point {
@@ -118,8 +118,8 @@ var finalOrders = []string{"new0,new1,transient", "new1,new0,transient"}
 // observer that republishes; fresh devices receiving both new slots and
 // that transient must still see the override live, as must a device
 // receiving just the new slots.
-func escapedSlotGrouping() *Directed {
-	return &Directed{
+func escapedSlotGrouping() *Check {
+	return &Check{
 		Key: "escaped-slot-grouping", Label: "—", Name: "escaped context keeps its group across slot cycles",
 		Params: []Param{{Name: "final", Enum: finalOrders}},
 		Cube:   func(*model.Rules) []Point { return product(seq(len(finalOrders))) },
@@ -168,8 +168,8 @@ var realisticIDs = []string{
 // in the reserved namespace publishes escaped, round-trips as a frontier
 // (never as an override of another context), and an override on another
 // context in the same publication is unaffected.
-func reservedNamespace() *Directed {
-	return &Directed{
+func reservedNamespace() *Check {
+	return &Check{
 		Key: "reserved-namespace", Label: "—", Name: "reserved-namespace context is a frontier, not an override",
 		Cube: func(*model.Rules) []Point { return []Point{{}} },
 		Prepare: func(rules *model.Rules) func(Point) Outcome {

@@ -44,4 +44,22 @@
 // no fair cycle of system steps (deliveries and triggered re-publications,
 // no user action) holds a publication; a violation is a lasso that
 // ReplayLiveness (network_liveness_witness.go) checks.
+//
+// What the commands print of a run is computed here too: a search's
+// progress in words (progress.go), a difference search's result in words
+// and as JSON (diff_report.go) and the rule set names it takes
+// (rulesnamed.go), a run's checkpoint directories per tie policy
+// (checkpoint_dirs.go), and a simulation part's checks against its run
+// line (simpart.go).
+//
+// network_liveness_agree.go checks another: an override set on one device
+// reaches every upgraded device once the user stops acting, under fair
+// delivery, over a graph whose every publication is a triggered one; a
+// violation is a path to devices settled apart, or a lasso.
+//
+// observations.go is the registry of named predicates over one state
+// (divergence between two screens, and others) that Observe
+// (observations_search.go) searches for: reached with the shortest trace,
+// written as a witness of kind observation, or not reached within the
+// bounds.
 package exhaustive

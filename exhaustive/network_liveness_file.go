@@ -101,6 +101,10 @@ func ReplayLivenessFile(cat *Catalog, w *witnessfile.Witness) (*witnessfile.Repl
 	if dec.More() {
 		return nil, witnessfile.Bad("liveness witness: trailing data after the witness object")
 	}
+	if f.Invariant == InvOverrideReaches && f.Depth >= 0 && f.Depth <= witnessfile.MaxDepth && len(f.Prefix) <= maxLoopSteps && len(f.Loop) <= maxLoopSteps {
+		f.Rules, f.Tie = w.Rules, w.Tie
+		return replayAgreementFile(cat, f)
+	}
 	switch {
 	case f.Invariant != InvNoRepublishCycle:
 		return nil, witnessfile.Bad("liveness witness: invariant %q, want %s", f.Invariant, InvNoRepublishCycle)

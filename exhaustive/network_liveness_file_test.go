@@ -12,9 +12,12 @@ import (
 
 // beforeEviction compares the candidate before eviction with the last
 // publication: an entry the split never publishes keeps the trigger on.
+// It is the production comparison, handed the candidate as what is
+// published.
 func beforeEviction() *model.Rules {
 	r := model.Proposed().Clone()
-	r.Slots.Republish = func(candidate, _, last []model.Entry) bool { return model.NeedsRepublish(candidate, last) }
+	production := r.Slots.Republish
+	r.Slots.Republish = func(candidate, _, last []model.Entry) bool { return production(candidate, candidate, last) }
 	r.Name = "before-eviction"
 	return r
 }

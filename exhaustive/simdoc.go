@@ -11,7 +11,7 @@ import (
 
 // This file holds the simulation's document and what is computed from it
 // alone: its status, its text report, the merge of its shards and their
-// checks against a rerun. The run line's format is the command's.
+// checks against a rerun (simpart.go).
 
 // SimDoc is a simulation as data: what -json prints, what a shard writes
 // and what -merge combines. It holds nothing that depends on the machine

@@ -114,7 +114,7 @@ func nonceOf(u int64) (uint32, error) {
 	d := int64(model.MaxCreatedAt) - u
 	for _, n := range []int64{d / 4, d/4 + 1<<14} {
 		if n > 0 && n <= 1<<32-1 {
-			if got, _ := model.NonceUntil(uint32(n)); int64(got) == u {
+			if got, _ := model.Proposed().Load.FirstUntil(uint32(n)); int64(got) == u {
 				return uint32(n), nil
 			}
 		}

@@ -97,8 +97,9 @@ func (p Profile) blobValue(b model.Blob) itf.Record {
 		return blobValue(b)
 	}
 	var kept model.Blob
+	groupKey := model.Spec().GroupKey
 	for _, e := range b.Contexts {
-		if k, _ := model.GroupKey(e.Key); k == model.KeyFrontier {
+		if k, _ := groupKey(e.Key); k == model.KeyFrontier {
 			kept.Contexts = append(kept.Contexts, e)
 		}
 	}

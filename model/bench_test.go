@@ -82,7 +82,7 @@ func BenchmarkJoinReg(b *testing.B) {
 	var acc Reg
 	i := 0
 	for b.Loop() {
-		acc = JoinReg(acc, regs[i&1023])
+		acc = joinReg(acc, regs[i&1023])
 		i++
 	}
 	sinkReg = acc
@@ -93,7 +93,7 @@ func BenchmarkLiveReg(b *testing.B) {
 	n := 0
 	i := 0
 	for b.Loop() {
-		if LiveReg(regs[i&1023], fs[i&1023], ClearWins) {
+		if liveReg(regs[i&1023], fs[i&1023], ClearWins) {
 			n++
 		}
 		i++
@@ -106,8 +106,8 @@ func BenchmarkCanonicalReg(b *testing.B) {
 	var acc Reg
 	i := 0
 	for b.Loop() {
-		c, _ := CanonicalReg(regs[i&1023], fs[i&1023], ClearWins)
-		acc = JoinReg(acc, c)
+		c, _ := canonicalReg(regs[i&1023], fs[i&1023], ClearWins)
+		acc = joinReg(acc, c)
 		i++
 	}
 	sinkReg = acc

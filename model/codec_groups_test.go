@@ -65,7 +65,7 @@ func TestParseBlobGroupShapes(t *testing.T) {
 			}
 			var ovKept, ovDropped int
 			for _, e := range b.Contexts {
-				if k, _ := GroupKey(e.Key); k != KeyFrontier {
+				if k, _ := groupKey(e.Key); k != KeyFrontier {
 					ovKept++
 				}
 			}
@@ -193,7 +193,7 @@ func TestGroupsValidatedBeforePerEntryDiscard(t *testing.T) {
 	var seen []Group
 	rules.ValidateGroup = func(g Group) (Reg, error) {
 		seen = append(seen, g)
-		return ValidateGroup(g)
+		return validateGroup(g)
 	}
 	_, _, err := ParseBlobWith(rules, []byte(blobWith(`"ov_s:a":1,"ov_c:a":-1,"ov_b:a":2,"`+strings.Repeat("y", 300)+`":1`)))
 	if err != nil {
@@ -212,7 +212,7 @@ func TestGroupsValidatedBeforePerEntryDiscard(t *testing.T) {
 func TestFloatLiteralsInGroups(t *testing.T) {
 	lenient := Proposed()
 	lenient.SanitizeValue = func(lit string) (uint32, bool) {
-		if v, ok := SanitizeValue(strings.TrimSuffix(lit, ".0")); ok {
+		if v, ok := sanitizeValue(strings.TrimSuffix(lit, ".0")); ok {
 			return v, true
 		}
 		return 0, false

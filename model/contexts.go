@@ -80,11 +80,11 @@ var (
 	ErrGroupInvalid = errors.New("override group has an invalid sibling (value not uint32 or key over 256 bytes)")
 )
 
-// ValidateGroup is the production group rule: accept exactly (a) a complete
+// validateGroup is the production group rule: accept exactly (a) a complete
 // live triple of valid values or (b) a lone valid ov_c floor; reject every
 // other shape whole (the frontier entry of the context is kept by the
 // caller).
-func ValidateGroup(g Group) (Reg, error) {
+func validateGroup(g Group) (Reg, error) {
 	switch {
 	case g.S.Present && g.C.Present && g.B.Present:
 		if !g.S.Valid || !g.C.Valid || !g.B.Valid {
@@ -100,10 +100,10 @@ func ValidateGroup(g Group) (Reg, error) {
 	return Reg{}, ErrGroupPartial
 }
 
-// SanitizeValue accepts a JSON number literal only if it is a plain
+// sanitizeValue accepts a JSON number literal only if it is a plain
 // non-negative integer (no sign, fraction or exponent) no larger than MaxU32.
 // 1.0 and 1e3 are rejected: see NOTE.md, "Integer literals".
-func SanitizeValue(lit string) (uint32, bool) {
+func sanitizeValue(lit string) (uint32, bool) {
 	if lit == "" || len(lit) > 10 {
 		return 0, false
 	}
@@ -123,7 +123,7 @@ func SanitizeValue(lit string) (uint32, bool) {
 }
 
 // RawEntry is a contexts entry before validation: Valid is false when the
-// value failed SanitizeValue (its Value is then meaningless).
+// value failed Rules.SanitizeValue (its Value is then meaningless).
 type RawEntry struct {
 	Key   string
 	Value uint32

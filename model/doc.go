@@ -83,11 +83,15 @@
 //
 // Beyond the rule sets, [Proposal] records what each named fix changes:
 // its section, the sentence proposed for the NIP, and the [Rules] fields it
-// sets. The exported decision functions (JoinReg, LiveReg, CanonicalForm
-// and the others the index lists as decision functions) are the values
-// [Spec] and [Proposed] put in those fields; a client calls them through
-// its [Rules] value, never directly, or it silently stops following the
-// rule set it chose.
+// sets. The decision functions [Spec] and [Proposed] put in those fields
+// are unexported, so the compiler holds every caller to the rule set it
+// chose: a decision is reached only through a [Rules] value, and a mutant
+// replaces one by setting a field. Three exported functions have the shape
+// of a decision and are exported for another reason: [EscapeKey] and
+// [UnescapeKey] are codec helpers for writing and reading a wire key by
+// hand (the drivers escape through Rules.Escape and Rules.Unescape), and
+// [MarkUnreadKeepBaseline] is another reading of mark-unread that takes
+// effect only once installed in Rules.MarkUnread.
 //
 // # Index
 //
@@ -143,8 +147,9 @@
 //     [RawEntry], [Raw], [Frontier], [Override], [Group], [Group.Put],
 //     [Slot], [ErrGroupPartial], [ErrGroupInvalid]
 //   - reserved namespace and keys: [EscMarker], [PrefixS], [PrefixC],
-//     [PrefixB], [NeedsEscape], [OverrideKey], [ClassifyKey], [KeyKind],
-//     [KeyFrontier], [KeyS], [KeyC], [KeyB], [MaxOverrideContextBytes]
+//     [PrefixB], [NeedsEscape], [EscapeKey], [UnescapeKey], [OverrideKey],
+//     [ClassifyKey], [KeyKind], [KeyFrontier], [KeyS], [KeyC], [KeyB],
+//     [MaxOverrideContextBytes]
 //   - legacy clients (no override layer): [ParseBlobLegacy],
 //     [LegacySanitize], [LegacyPrune], [LegacyTrim], [ChildPrefixed]
 //
@@ -210,19 +215,8 @@
 //     [ByValueIntegersName], [DistinctKeyLimit], [DistinctKeyLimitName],
 //     [UTF8DiscardsEvent], [UTF8DiscardsEventName], [FenceLapseFails],
 //     [FenceLapseFailsName]
-//   - decision functions, the values of Rules fields (call them through
-//     Rules): registers [JoinReg], [LiveReg], [CanonicalForm],
-//     [CanonicalReg], [MarkUnreadReg], [MarkUnreadKeepBaseline],
-//     [MarkReadReg], [EffectiveFrontier], [OverrideKeysFit]; codec
-//     [SanitizeValue], [SanitizeValueByValue], [CountMembers],
-//     [CountDistinct], [DropBadKey], [ValidateGroup], [GroupKey],
-//     [EscapeKey], [UnescapeKey]; slots and writing [GroupByContext],
-//     [DealGroups], [DominatedChild], [EvictOrder], [NeedsRepublish],
-//     [RepublishAfterEviction], [PublishTime], [BlobRoleOf],
-//     [MayDeleteCoordinate], [ChannelReadTarget]; the load
-//     [EnumerationFilter], [RetainNewer], [SecondExhausted], [LostLapses],
-//     [NonceUntil], [NewestFirst], [LimitAtEOSE], [DistinctRetry],
-//     [RepeatRetry]
+//   - another reading of mark-unread, for a Rules field:
+//     [MarkUnreadKeepBaseline]
 //
 // Relay requirements (what a complete load rests on; the simulator and the
 // conformance probe report against the same names): [RelayRequirement],

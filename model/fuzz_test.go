@@ -53,8 +53,8 @@ func FuzzEscape(f *testing.F) {
 		if wire != raw && wire != EscMarker+raw {
 			t.Fatalf("EscapeKey(%q) = %q", raw, wire)
 		}
-		if kind, ctx := GroupKey(wire); kind != KeyFrontier || ctx != raw {
-			t.Fatalf("GroupKey(%q) = %v %q, want the frontier of %q", wire, kind, ctx, raw)
+		if kind, ctx := groupKey(wire); kind != KeyFrontier || ctx != raw {
+			t.Fatalf("groupKey(%q) = %v %q, want the frontier of %q", wire, kind, ctx, raw)
 		}
 	})
 }

@@ -25,11 +25,11 @@ func MsgContext(id string) (string, error) {
 	return MsgPrefix + id, nil
 }
 
-// DominatedChild is the production dominance rule (Eviction): a thread: or
+// dominatedChild is the production dominance rule (Eviction): a thread: or
 // msg: entry whose value is at most its resolved parent's effective frontier
 // is inert. Opaque ids, and children whose parent cannot be resolved, are
 // never dominated.
-func DominatedChild(raw string, own, parent uint32, resolved bool) bool {
+func dominatedChild(raw string, own, parent uint32, resolved bool) bool {
 	return resolved && ContextScheme(raw) != SchemeOpaque && own <= parent
 }
 
@@ -41,11 +41,11 @@ type ChannelMessage struct {
 	TopLevel  bool
 }
 
-// ChannelReadTarget is the production channel-read rule (Write Discipline):
+// channelReadTarget is the production channel-read rule (Write Discipline):
 // the channel frontier advances to the newest top-level message only, so a
 // thread whose replies are newer stays unread. ok is false when there is no
 // top-level message.
-func ChannelReadTarget(msgs []ChannelMessage) (ts uint32, ok bool) {
+func channelReadTarget(msgs []ChannelMessage) (ts uint32, ok bool) {
 	for _, m := range msgs {
 		if m.TopLevel && (!ok || m.CreatedAt > ts) {
 			ts, ok = m.CreatedAt, true

@@ -117,9 +117,9 @@ func (r BlobRole) String() string { return blobRoleNames[r] }
 // generated from it).
 func BlobRoles() []BlobRole { return enumerate[BlobRole](len(blobRoleNames)) }
 
-// BlobRoleOf is the production identification rule (d Tag, Fetching,
+// blobRoleOf is the production identification rule (d Tag, Fetching,
 // Writing).
-func BlobRoleOf(self Self, slot, clientID string) BlobRole {
+func blobRoleOf(self Self, slot, clientID string) BlobRole {
 	same := clientID == self.ClientID
 	switch {
 	case slot == self.Primary && same:
@@ -248,10 +248,10 @@ func OwnFilter(pubkey string, self Self) nostr.Filter {
 	}
 }
 
-// PublishTime is the production clock-skew rule (Clock Skew): the local
+// publishTime is the production clock-skew rule (Clock Skew): the local
 // clock, unless a fetched version at the same d tag is at least as new, in
 // which case one second past the newest such version (saturating).
-func PublishTime(now, maxFetched int64, fetched bool) int64 {
+func publishTime(now, maxFetched int64, fetched bool) int64 {
 	if !fetched || maxFetched < now {
 		return now
 	}
@@ -362,14 +362,14 @@ type DeleteFacts struct {
 	Complete bool
 }
 
-// MayDeleteCoordinate is the production deletion rule (Client-ID Rotation,
+// mayDeleteCoordinate is the production deletion rule (Client-ID Rotation,
 // Orphaned Blob Deletion): nothing without a complete full-state load; never
 // the current primary nor another installation's coordinate; a frontier-only
 // own or predecessor coordinate freely; an orphan, and anything carrying
 // ov_* entries, only once a carry-forward covering it was accepted on that
 // very relay. An orphan counts as a carrier whatever it appears to hold: the
 // installation's record of its own coordinates may be stale.
-func MayDeleteCoordinate(f DeleteFacts) error {
+func mayDeleteCoordinate(f DeleteFacts) error {
 	if !f.Complete {
 		return ErrLoadIncomplete
 	}

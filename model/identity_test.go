@@ -104,8 +104,8 @@ func TestPublishTimeTable(t *testing.T) {
 		{100, maxI, true, maxI},
 	}
 	for _, tc := range tests {
-		if got := PublishTime(tc.now, tc.fetched, tc.seen); got != tc.want {
-			t.Errorf("PublishTime(%d, %d, %v) = %d, want %d", tc.now, tc.fetched, tc.seen, got, tc.want)
+		if got := publishTime(tc.now, tc.fetched, tc.seen); got != tc.want {
+			t.Errorf("publishTime(%d, %d, %v) = %d, want %d", tc.now, tc.fetched, tc.seen, got, tc.want)
 		}
 	}
 	// Only versions at the same d tag count; unreadable ones do.
@@ -263,7 +263,7 @@ func TestMayDeleteCoordinateTable(t *testing.T) {
 		{DeleteFacts{Kind: CoordAdditional, Overrides: true, Complete: true}, ErrNotCarried},
 	}
 	for _, tc := range tests {
-		err := MayDeleteCoordinate(tc.f)
+		err := mayDeleteCoordinate(tc.f)
 		if (tc.want == nil) != (err == nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
 			t.Errorf("%+v: %v, want %v", tc.f, err, tc.want)
 		}

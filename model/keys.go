@@ -40,6 +40,13 @@ func NeedsEscape(raw string) bool {
 
 // EscapeKey is the publish-side escaping of a raw context id used as a
 // frontier key: "esc:" is prepended when the id starts with "ov_" or "esc:".
+//
+// It stays exported as a codec helper, beside OverrideKey: whoever writes
+// a blob by hand (a test vector, a fixture sized to a budget) needs the
+// wire key of a frontier entry as the text defines it. It decides nothing
+// for a replica, the codec or the split: those escape through
+// Rules.Escape, which Spec sets to this function, so a rule set that
+// replaces it is followed everywhere.
 func EscapeKey(raw string) string {
 	if NeedsEscape(raw) {
 		return EscMarker + raw
@@ -48,6 +55,8 @@ func EscapeKey(raw string) string {
 }
 
 // UnescapeKey is the receive-side inverse: strip exactly one leading "esc:".
+// Like EscapeKey it is a codec helper for reading a wire key by hand; the
+// drivers unescape through Rules.Unescape.
 func UnescapeKey(wire string) string {
 	return strings.TrimPrefix(wire, EscMarker)
 }

@@ -104,9 +104,9 @@ func TestClassifyKey(t *testing.T) {
 		{"ov_*:chan", KeyFrontier, "ov_*:chan"},
 	}
 	for _, tc := range tests {
-		kind, ctx := GroupKey(tc.wire)
+		kind, ctx := groupKey(tc.wire)
 		if kind != tc.kind || ctx != tc.ctx {
-			t.Errorf("GroupKey(%q) = %v %q, want %v %q", tc.wire, kind, ctx, tc.kind, tc.ctx)
+			t.Errorf("groupKey(%q) = %v %q, want %v %q", tc.wire, kind, ctx, tc.kind, tc.ctx)
 		}
 		if kind != KeyFrontier && OverrideKey(kind, ctx) != tc.wire {
 			t.Errorf("OverrideKey(%v, %q) = %q, want %q", kind, ctx, OverrideKey(kind, ctx), tc.wire)

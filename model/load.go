@@ -56,12 +56,12 @@ type LoadConfig struct {
 	// connection take each other's deliveries for their own. Nil scopes
 	// the prefix to the whole process.
 	Connection any
-	// Nonce makes this load's filters differ from another load's: the
-	// first band's until is NonceUntil(nonce), far above any real
-	// created_at, so a relay caching results by the
-	// exact filter never answers this load's first band from another
-	// load's. Zero draws a nonce from a random source; tests set it for
-	// deterministic filters.
+	// Nonce makes this load's filters differ from another load's: under
+	// proposal distinct-load-filters the nonce chooses the first band's
+	// until (Rules.Load.FirstUntil), far above any real created_at, so a
+	// relay caching results by the exact filter never answers this load's
+	// first band from another load's. Zero draws a nonce from a random
+	// source; tests set it for deterministic filters.
 	Nonce uint32
 	// OtherSubs is the most subscriptions the client holds open on the
 	// load's connection besides the load's own, at any time while the

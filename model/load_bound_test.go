@@ -10,7 +10,7 @@ import (
 // firstUntil is the first band's until of a unit-test load (testNonce).
 func firstUntil(t *testing.T) int64 {
 	t.Helper()
-	u, ok := NonceUntil(testNonce)
+	u, ok := nonceUntil(testNonce)
 	if !ok {
 		t.Fatal("no first-band until for the test nonce")
 	}
@@ -141,7 +141,7 @@ func TestLoadPushRetryFilters(t *testing.T) {
 			}
 			g := f
 			g.Until = nil
-			if want := EnumerationFilter(testPK, 2); g.String() != want.String() {
+			if want := enumerationFilter(testPK, 2); g.String() != want.String() {
 				t.Fatalf("band %d: %s, want the enumeration filter under an until", i+1, f)
 			}
 			if seen[f.String()] {

@@ -42,7 +42,7 @@ func Proposals() []Proposal {
 				"such a group, so the override would show on this device and on no other. Mark-read on " +
 				"such a context advances the frontier only.",
 			Fields: []string{"OverrideKeysFit"},
-			Apply:  func(r *Rules) { r.OverrideKeysFit = OverrideKeysFit },
+			Apply:  func(r *Rules) { r.OverrideKeysFit = overrideKeysFit },
 		},
 		{
 			Name:    ProposalPushNotResult,
@@ -55,7 +55,7 @@ func Proposals() []Proposal {
 			Fields: []string{"PushIsResult", "Retry"},
 			Apply: func(r *Rules) {
 				r.Load.PushIsResult = func(*nostr.Event) bool { return false }
-				r.Load.Retry = RepeatRetry
+				r.Load.Retry = repeatRetry
 			},
 		},
 		{
@@ -67,8 +67,8 @@ func Proposals() []Proposal {
 				"before the fence was established.",
 			Fields: []string{"FirstUntil", "Retry"},
 			Apply: func(r *Rules) {
-				r.Load.FirstUntil = NonceUntil
-				r.Load.Retry = DistinctRetry
+				r.Load.FirstUntil = nonceUntil
+				r.Load.Retry = distinctRetry
 			},
 		},
 		{
@@ -90,7 +90,7 @@ func Proposals() []Proposal {
 				"keep that delivery, and the load MUST be reported as cannot prove complete. The order of events " +
 				"sharing a created_at is not judged.",
 			Fields: []string{"OrderEvidence"},
-			Apply:  func(r *Rules) { r.Load.OrderEvidence = NewestFirst },
+			Apply:  func(r *Rules) { r.Load.OrderEvidence = newestFirst },
 		},
 		{
 			Name:    ProposalLimitResults,
@@ -100,7 +100,7 @@ func Proposals() []Proposal {
 				"and over its results alone, because a relay may push events it accepts meanwhile onto the query's own " +
 				"subscription beside the n it read from storage.",
 			Fields: []string{"OverLimit"},
-			Apply:  func(r *Rules) { r.Load.OverLimit = LimitAtEOSE },
+			Apply:  func(r *Rules) { r.Load.OverLimit = limitAtEOSE },
 		},
 		{
 			Name:    ProposalUnproven,
@@ -146,7 +146,7 @@ func Without(name string) (*Rules, bool) {
 	return r, found
 }
 
-// RepeatRetry asks a band again by the very filter it was sent with, once
+// repeatRetry asks a band again by the very filter it was sent with, once
 // per attempt: the retry the in-flight push rule needs, before
-// DistinctRetry makes the filter one the load has not sent.
-func RepeatRetry(prev nostr.Filter, _ int, _ bool) (nostr.Filter, bool) { return prev, true }
+// distinctRetry makes the filter one the load has not sent.
+func repeatRetry(prev nostr.Filter, _ int, _ bool) (nostr.Filter, bool) { return prev, true }

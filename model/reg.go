@@ -53,14 +53,14 @@ func ParseTiePolicy(s string) (TiePolicy, error) {
 	return 0, fmt.Errorf("unknown tie policy %q (want clear or set)", s)
 }
 
-// JoinReg is the componentwise max (Merge Rule, Override Registers).
-func JoinReg(a, b Reg) Reg {
+// joinReg is the componentwise max (Merge Rule, Override Registers).
+func joinReg(a, b Reg) Reg {
 	return Reg{S: max(a.S, b.S), C: max(a.C, b.C), B: max(a.B, b.B)}
 }
 
-// LiveReg is the liveness predicate against the merged effective frontier f
+// liveReg is the liveness predicate against the merged effective frontier f
 // (Liveness Predicate): S > 0, f <= B, and S > C (or S == C under SetWins).
-func LiveReg(r Reg, f uint32, tie TiePolicy) bool {
+func liveReg(r Reg, f uint32, tie TiePolicy) bool {
 	if r.S == 0 || f > r.B {
 		return false
 	}
@@ -70,14 +70,14 @@ func LiveReg(r Reg, f uint32, tie TiePolicy) bool {
 	return r.S > r.C
 }
 
-// CanonicalReg is the publication form (Mandatory Canonical Publication,
+// canonicalReg is the publication form (Mandatory Canonical Publication,
 // Tombstone Floor): live unchanged, dead folded to (0, max(S,C), 0), virgin
 // omitted (ok == false).
-func CanonicalReg(r Reg, f uint32, tie TiePolicy) (canon Reg, ok bool) {
+func canonicalReg(r Reg, f uint32, tie TiePolicy) (canon Reg, ok bool) {
 	if r.Virgin() {
 		return Reg{}, false
 	}
-	if LiveReg(r, f, tie) {
+	if liveReg(r, f, tie) {
 		return r, true
 	}
 	return Reg{C: r.Ceiling()}, true
@@ -99,10 +99,10 @@ var (
 	ErrKeyTooLong = errors.New("override key over 256 bytes")
 )
 
-// MarkUnreadReg is the mark-unread action: S := max(S,C)+1, B := the
+// markUnreadReg is the mark-unread action: S := max(S,C)+1, B := the
 // effective frontier f, C unchanged. At the ceiling it refuses and returns
 // the register unchanged.
-func MarkUnreadReg(r Reg, f uint32) (Reg, error) {
+func markUnreadReg(r Reg, f uint32) (Reg, error) {
 	if r.Ceiling() == MaxU32 {
 		return r, fmt.Errorf("mark-unread refused: %w", ErrCounterCeiling)
 	}
@@ -113,23 +113,23 @@ func MarkUnreadReg(r Reg, f uint32) (Reg, error) {
 // keys all fit the 256-byte key limit: 256 minus the 5-byte prefix.
 const MaxOverrideContextBytes = MaxKeyBytes - len(PrefixS)
 
-// OverrideKeysFit is the production check behind mark-unread's refusal of
+// overrideKeysFit is the production check behind mark-unread's refusal of
 // a context whose ov_* keys would exceed MaxKeyBytes. The three prefixes
 // have one length, so the longest key is len(PrefixS)+len(ctx).
-func OverrideKeysFit(ctx string) error {
+func overrideKeysFit(ctx string) error {
 	if n := len(ctx); n > MaxOverrideContextBytes {
 		return fmt.Errorf("mark-unread refused: %w (context id of %d bytes; at most %d fit)", ErrKeyTooLong, n, MaxOverrideContextBytes)
 	}
 	return nil
 }
 
-// MarkReadReg is the counter half of an explicit mark-read; fAfter is the
+// markReadReg is the counter half of an explicit mark-read; fAfter is the
 // effective frontier after the frontier advance, which the caller performs
 // first (the advance stands even when this fails). C := max(S,C)+1. At the
 // ceiling the counters stay, and the action succeeds only if the override is
 // already inactive at fAfter.
-func MarkReadReg(r Reg, fAfter uint32, tie TiePolicy) (Reg, error) {
-	return markReadDecision(r, fAfter, LiveReg(r, fAfter, tie))
+func markReadReg(r Reg, fAfter uint32, tie TiePolicy) (Reg, error) {
+	return markReadDecision(r, fAfter, liveReg(r, fAfter, tie))
 }
 
 var errStillActiveAtCeiling = fmt.Errorf("mark-read failed: %w: %w", ErrCounterCeiling, ErrStillActive)

@@ -25,8 +25,8 @@ func TestLiveRegTable(t *testing.T) {
 		{Reg{M, M, 1}, 0, ClearWins, false},
 	}
 	for _, tc := range tests {
-		if got := LiveReg(tc.r, tc.f, tc.tie); got != tc.want {
-			t.Errorf("LiveReg(%v, %d, %v) = %v, want %v", tc.r, tc.f, tc.tie, got, tc.want)
+		if got := liveReg(tc.r, tc.f, tc.tie); got != tc.want {
+			t.Errorf("liveReg(%v, %d, %v) = %v, want %v", tc.r, tc.f, tc.tie, got, tc.want)
 		}
 	}
 }
@@ -47,9 +47,9 @@ func TestCanonicalRegTable(t *testing.T) {
 		{Reg{0, 5, 0}, 0, Reg{0, 5, 0}, true},
 	}
 	for _, tc := range tests {
-		got, ok := CanonicalReg(tc.r, tc.f, ClearWins)
+		got, ok := canonicalReg(tc.r, tc.f, ClearWins)
 		if got != tc.want || ok != tc.wantOK {
-			t.Errorf("CanonicalReg(%v, %d) = %v,%v want %v,%v", tc.r, tc.f, got, ok, tc.want, tc.wantOK)
+			t.Errorf("canonicalReg(%v, %d) = %v,%v want %v,%v", tc.r, tc.f, got, ok, tc.want, tc.wantOK)
 		}
 	}
 }
@@ -57,26 +57,26 @@ func TestCanonicalRegTable(t *testing.T) {
 func TestActionsAtCeiling(t *testing.T) {
 	const M = MaxU32
 	r := Reg{M, M, 0}
-	got, err := MarkUnreadReg(r, 5)
+	got, err := markUnreadReg(r, 5)
 	if !errors.Is(err, ErrCounterCeiling) || got != r {
 		t.Fatalf("mark-unread at ceiling = %v, %v; want refusal, register unchanged", got, err)
 	}
 	// Live at the ceiling: mark-read cannot deactivate, so it fails.
 	live := Reg{M, M - 1, 100}
-	got, err = MarkReadReg(live, 100, ClearWins)
+	got, err = markReadReg(live, 100, ClearWins)
 	if !errors.Is(err, ErrStillActive) || got != live {
 		t.Fatalf("mark-read live at ceiling = %v, %v; want failure, unchanged", got, err)
 	}
 	// The frontier advance alone deactivates it: success, counters unchanged.
-	got, err = MarkReadReg(live, 101, ClearWins)
+	got, err = markReadReg(live, 101, ClearWins)
 	if err != nil || got != live {
 		t.Fatalf("mark-read past baseline at ceiling = %v, %v; want success, unchanged", got, err)
 	}
 	// Ordinary bumps.
-	if got, _ := MarkUnreadReg(Reg{1, 3, 9}, 20); got != (Reg{4, 3, 20}) {
+	if got, _ := markUnreadReg(Reg{1, 3, 9}, 20); got != (Reg{4, 3, 20}) {
 		t.Fatalf("mark-unread = %v", got)
 	}
-	if got, _ := MarkReadReg(Reg{4, 3, 20}, 20, ClearWins); got != (Reg{4, 5, 20}) {
+	if got, _ := markReadReg(Reg{4, 3, 20}, 20, ClearWins); got != (Reg{4, 5, 20}) {
 		t.Fatalf("mark-read = %v", got)
 	}
 }

@@ -21,9 +21,11 @@ func Shapes() []Shape { return enumerate[Shape](len(shapeNames)) }
 // Rules is the seam through which every driver (the replica, the slot
 // split, the codec, the load procedure) makes each rule decision. Spec()
 // returns the production rules; a mutant is a Rules with a field replaced.
-// Drivers must call through a Rules value, never the production function
-// directly, or a mutant silently stops applying (rules_test.go proves each
-// field is reached, and reached on every entry point that decides by it).
+// The production functions are unexported, so outside this package a
+// decision is reached only through a Rules value. Inside it the drivers
+// call through the Rules value they hold too, never the function directly,
+// or a mutant silently stops applying (rules_test.go proves each field is
+// reached, and reached on every entry point that decides by it).
 type Rules struct {
 	// Name identifies the rule set in output ("spec" or a mutant id).
 	Name string
@@ -78,13 +80,13 @@ type Rules struct {
 	// CountEntries is the number the 10,000-entry limit of Content
 	// Validation is held to, given the raw members of contexts (duplicates
 	// and invalid entries included) and the distinct keys among them. The
-	// text reads two ways; Spec() counts members (CountMembers),
+	// text reads two ways; Spec() counts members,
 	// DistinctKeyLimit() distinct keys.
 	CountEntries func(members, distinct int) int
 	// BadKeyDiscards decides a contexts key that is not valid UTF-8 (raw
 	// bytes, or an unpaired surrogate escape): false drops that entry
 	// alone, true discards the whole event. The text reads two ways;
-	// Spec() drops the entry (DropBadKey), UTF8DiscardsEvent() discards.
+	// Spec() drops the entry, UTF8DiscardsEvent() discards.
 	BadKeyDiscards func(key string) bool
 	// ValidateGroup accepts or rejects one collected override group before
 	// any decoding (Content Validation).
@@ -112,19 +114,19 @@ func Spec() *Rules {
 	return &Rules{
 		Name:              "spec",
 		Tie:               ClearWins,
-		Join:              JoinReg,
-		Live:              LiveReg,
-		Canonical:         CanonicalForm,
+		Join:              joinReg,
+		Live:              liveReg,
+		Canonical:         canonicalForm,
 		MarkUnread:        markUnreadDecision,
 		OverrideKeysFit:   func(string) error { return nil }, // the text refuses nothing by key length
 		MarkRead:          markReadDecision,
-		UnreadBase:        EffectiveFrontier,
-		CanonicalFrontier: EffectiveFrontier,
-		SanitizeValue:     SanitizeValue,
-		CountEntries:      CountMembers,
-		BadKeyDiscards:    DropBadKey,
-		ValidateGroup:     ValidateGroup,
-		GroupKey:          GroupKey,
+		UnreadBase:        effectiveFrontier,
+		CanonicalFrontier: effectiveFrontier,
+		SanitizeValue:     sanitizeValue,
+		CountEntries:      countMembers,
+		BadKeyDiscards:    dropBadKey,
+		ValidateGroup:     validateGroup,
+		GroupKey:          groupKey,
 		Escape:            EscapeKey,
 		Unescape:          UnescapeKey,
 		Slots:             specSlotRules(),
@@ -149,8 +151,8 @@ func (r *Rules) WithTie(t TiePolicy) *Rules {
 // only way a driver asks Live.
 func (r *Rules) IsLive(reg Reg, f uint32) bool { return r.Live(reg, f, r.Tie) }
 
-// CanonicalForm is the production canonicalisation given liveness.
-func CanonicalForm(r Reg, _ uint32, live bool) (Reg, Shape) {
+// canonicalForm is the production canonicalisation given liveness.
+func canonicalForm(r Reg, _ uint32, live bool) (Reg, Shape) {
 	switch {
 	case r.Virgin():
 		return Reg{}, ShapeOmit
@@ -161,14 +163,14 @@ func CanonicalForm(r Reg, _ uint32, live bool) (Reg, Shape) {
 	}
 }
 
-// EffectiveFrontier is the production choice of frontier for a rule that
+// effectiveFrontier is the production choice of frontier for a rule that
 // takes the own and the effective one: the effective frontier.
-func EffectiveFrontier(_, effective uint32) uint32 { return effective }
+func effectiveFrontier(_, effective uint32) uint32 { return effective }
 
-// markUnreadDecision is the production mark-unread: MarkUnreadReg,
+// markUnreadDecision is the production mark-unread: markUnreadReg,
 // whether or not the context was ever read (Actions puts no condition on
 // it).
-func markUnreadDecision(r Reg, f uint32, _ bool) (Reg, error) { return MarkUnreadReg(r, f) }
+func markUnreadDecision(r Reg, f uint32, _ bool) (Reg, error) { return markUnreadReg(r, f) }
 
 func markReadDecision(r Reg, _ uint32, live bool) (Reg, error) {
 	if r.Ceiling() == MaxU32 {
@@ -180,6 +182,6 @@ func markReadDecision(r Reg, _ uint32, live bool) (Reg, error) {
 	return Reg{S: r.S, C: r.Ceiling() + 1, B: r.B}, nil
 }
 
-// GroupKey is the production key classification: override keys by their raw
+// groupKey is the production key classification: override keys by their raw
 // suffix, frontier keys unescaped.
-func GroupKey(wire string) (KeyKind, string) { return ClassifyKey(wire, UnescapeKey) }
+func groupKey(wire string) (KeyKind, string) { return ClassifyKey(wire, UnescapeKey) }

@@ -7,30 +7,30 @@ package model
 // catalogued beside the mutants (mutants.Readings) so the checks can run
 // under it.
 
-// CountMembers is the text's literal reading of the entry limit: a blob
+// countMembers is the text's literal reading of the entry limit: a blob
 // "containing" more than 10,000 context entries is one whose contexts
 // object holds more than 10,000 members as written. Duplicate resolution
 // is a later SHOULD of the same section (use the last value), so a
 // duplicate is still an entry the blob contains.
-func CountMembers(members, _ int) int { return members }
+func countMembers(members, _ int) int { return members }
 
-// CountDistinct reads the entry limit over context entries as the map
+// countDistinct reads the entry limit over context entries as the map
 // last-wins leaves: a duplicate key is one entry however often it occurs.
-func CountDistinct(_, distinct int) int { return distinct }
+func countDistinct(_, distinct int) int { return distinct }
 
-// DropBadKey is the text's literal reading of a key that is not valid
+// dropBadKey is the text's literal reading of a key that is not valid
 // UTF-8: the blob-level rules name only the JSON, v, client_id and
 // contexts (client_id's UTF-8 is named, a key's is not), while a context
 // id that fails a bound is discarded as an entry with "the rest of the
 // blob still processed". A key that is not a UTF-8 string is not a context
 // id, so its entry alone goes.
-func DropBadKey(string) bool { return false }
+func dropBadKey(string) bool { return false }
 
 // DistinctKeyLimitName names the rule set of DistinctKeyLimit.
 const DistinctKeyLimitName = "distinct-key-limit"
 
 // DistinctKeyLimit returns the production rules with one decision changed:
-// the 10,000-entry limit counts distinct keys (CountDistinct), so a blob of
+// the 10,000-entry limit counts distinct keys, so a blob of
 // 10,001 members of which fewer than 10,001 are distinct is accepted. The
 // parser keeps every member to count them (bounded by the plaintext size,
 // maxContextMembers). NOTE.md, "What spec means", weighs it; a spec author
@@ -38,7 +38,7 @@ const DistinctKeyLimitName = "distinct-key-limit"
 func DistinctKeyLimit() *Rules {
 	r := Proposed()
 	r.Name = DistinctKeyLimitName
-	r.CountEntries = CountDistinct
+	r.CountEntries = countDistinct
 	return r
 }
 

@@ -52,7 +52,7 @@ func TestEntryLimitReadings(t *testing.T) {
 	if !reflect.DeepEqual(b.Contexts, want) || rep.Entries != MaxEntries+1 || !reflect.DeepEqual(rep.Duplicates, []string{"a"}) {
 		t.Fatalf("distinct keys: kept %v, %d entries, duplicates %v", b.Contexts, rep.Entries, rep.Duplicates)
 	}
-	if CountMembers(10001, 4) != 10001 || CountDistinct(10001, 4) != 4 {
+	if countMembers(10001, 4) != 10001 || countDistinct(10001, 4) != 4 {
 		t.Fatal("the count readings swapped")
 	}
 }

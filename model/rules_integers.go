@@ -21,16 +21,16 @@ const ByValueIntegersName = "by-value-integers"
 func ByValueIntegers() *Rules {
 	r := Proposed()
 	r.Name = ByValueIntegersName
-	r.SanitizeValue = SanitizeValueByValue
+	r.SanitizeValue = sanitizeValueByValue
 	return r
 }
 
-// SanitizeValueByValue accepts a JSON number literal whose value, read as
+// sanitizeValueByValue accepts a JSON number literal whose value, read as
 // an IEEE 754 double, is an integer in 0..MaxU32. Anything that is not a
 // JSON number literal (007, +1, .5, 0x10, Infinity) is refused: the reading
-// differs from SanitizeValue in what a number means, never in what a
+// differs from sanitizeValue in what a number means, never in what a
 // number is.
-func SanitizeValueByValue(lit string) (uint32, bool) {
+func sanitizeValueByValue(lit string) (uint32, bool) {
 	if !isJSONNumber(lit) {
 		return 0, false
 	}

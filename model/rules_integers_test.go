@@ -12,8 +12,8 @@ import (
 func TestSanitizeValueReadings(t *testing.T) {
 	tests := []struct {
 		lit     string
-		literal bool // accepted by SanitizeValue
-		byValue bool // accepted by SanitizeValueByValue
+		literal bool // accepted by sanitizeValue
+		byValue bool // accepted by sanitizeValueByValue
 		value   uint32
 	}{
 		{"0", true, true, 0},
@@ -43,13 +43,13 @@ func TestSanitizeValueReadings(t *testing.T) {
 		{"", false, false, 0},
 	}
 	for _, tc := range tests {
-		v, ok := SanitizeValue(tc.lit)
+		v, ok := sanitizeValue(tc.lit)
 		if ok != tc.literal || ok && v != tc.value {
-			t.Errorf("SanitizeValue(%q) = %d, %t; want %d, %t", tc.lit, v, ok, tc.value, tc.literal)
+			t.Errorf("sanitizeValue(%q) = %d, %t; want %d, %t", tc.lit, v, ok, tc.value, tc.literal)
 		}
-		v, ok = SanitizeValueByValue(tc.lit)
+		v, ok = sanitizeValueByValue(tc.lit)
 		if ok != tc.byValue || ok && v != tc.value {
-			t.Errorf("SanitizeValueByValue(%q) = %d, %t; want %d, %t", tc.lit, v, ok, tc.value, tc.byValue)
+			t.Errorf("sanitizeValueByValue(%q) = %d, %t; want %d, %t", tc.lit, v, ok, tc.value, tc.byValue)
 		}
 	}
 }

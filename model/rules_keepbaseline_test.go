@@ -23,7 +23,7 @@ func TestMarkUnreadKeepBaseline(t *testing.T) {
 		if got != tc.want || !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
 			t.Errorf("%v at %d: %v, %v; want %v, %v", tc.g, tc.f, got, err, tc.want, tc.err)
 		}
-		spec, _ := MarkUnreadReg(tc.g, tc.f)
+		spec, _ := markUnreadReg(tc.g, tc.f)
 		if (spec != got) != (tc.err == nil && tc.g.B > tc.f) {
 			t.Errorf("%v at %d: spec %v, kept %v: they should differ only when B > F", tc.g, tc.f, spec, got)
 		}

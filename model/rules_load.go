@@ -62,7 +62,7 @@ type LoadRules struct {
 	PushIsResult func(ev *nostr.Event) bool
 	// FirstUntil is the first band's until for a load's nonce, and
 	// whether it has one. Spec has none (the text gives the first band
-	// no until); proposal distinct-load-filters gives NonceUntil, MaxCreatedAt minus a few
+	// no until); proposal distinct-load-filters gives MaxCreatedAt minus a few
 	// seconds per nonce step, above every created_at a client writes, so
 	// that no two loads with different nonces send the same first band,
 	// and a relay caching results by the exact filter (which the relay
@@ -76,11 +76,11 @@ type LoadRules struct {
 	// Retry is the filter a band is asked again with after it delivered
 	// only events the fence pushed meanwhile (attempt counts from 1), and
 	// whether one exists. Spec never retries (the band ends the load as
-	// cannot prove complete); RepeatRetry asks the same filter again;
-	// DistinctRetry (proposed) never repeats a filter the load sent: the
-	// first band lowers its until by one per attempt, a continuation
-	// adds since: 0 (created_at is never below 0) on its first retry and
-	// has no further distinct equivalent. A relay caching by filter
+	// cannot prove complete); proposal in-flight-push-not-result asks the
+	// same filter again; proposal distinct-load-filters never repeats a
+	// filter the load sent: the first band lowers its until by one per
+	// attempt, a continuation adds since: 0 (created_at is never below 0)
+	// on its first retry and has no further distinct equivalent. A relay caching by filter
 	// would otherwise answer the retry with the very delivery it
 	// repeats.
 	Retry func(prev nostr.Filter, attempt int, first bool) (nostr.Filter, bool)
@@ -121,7 +121,7 @@ type LoadRules struct {
 	// events a capped result consists of, not the order they arrive in,
 	// and the cursor and C are a minimum and a count. Proposal
 	// results-newest-first takes a result newer than one delivered
-	// before it as evidence (NewestFirst).
+	// before it as evidence.
 	OrderEvidence func(sub string, res []*nostr.Event) string
 	// OverLimit reports whether a query has delivered more than its
 	// limit n, which ends the load as non-conforming: asked with eose
@@ -163,11 +163,11 @@ type LoadRules struct {
 func specLoadRules() LoadRules {
 	return LoadRules{
 		Floor:             func() int { return FloorL },
-		EnumerationFilter: EnumerationFilter,
-		Retain:            RetainNewer,
+		EnumerationFilter: enumerationFilter,
+		Retain:            retainNewer,
 		CursorFrom:        func(*nostr.Event, bool) bool { return true },
 		PinWindow:         func(nostr.Timestamp) bool { return true },
-		Exhausted:         SecondExhausted,
+		Exhausted:         secondExhausted,
 		Finished:          func(delivered, _ int) bool { return delivered == 0 },
 		FenceEstablished:  func(_, eose bool) bool { return eose },
 		FenceCountsForC:   func(*nostr.Event) bool { return false },
@@ -178,14 +178,14 @@ func specLoadRules() LoadRules {
 		FenceFits:         func(int, int) bool { return true },
 		Passes:            func(configured int) int { return max(configured, 1) },
 		SettleFence:       func(passes int) bool { return passes > 1 },
-		Lost:              LostLapses,
+		Lost:              lostLapses,
 		OrderEvidence:     func(string, []*nostr.Event) string { return "" },
 		OverLimit:         func(count, n int, _ bool) bool { return count > n },
 		RequireProof:      func(string) bool { return false },
 	}
 }
 
-// NewestFirst is the order check of proposal results-newest-first: why a
+// newestFirst is the order check of proposal results-newest-first: why a
 // query's results, in wire order, are not newest-first, or "" when they
 // are. A relay meeting the newest-first prefix requirement answers a
 // query from storage in descending created_at, as NIP-01 orders a
@@ -194,7 +194,7 @@ func specLoadRules() LoadRules {
 // window's count would rest on it. Only results are judged (a push on
 // the query's own subscription is none under in-flight-push-not-result),
 // and ties are not: the load needs only created_at order.
-func NewestFirst(sub string, res []*nostr.Event) string {
+func newestFirst(sub string, res []*nostr.Event) string {
 	for i := 1; i < len(res); i++ {
 		if prev, ev := res[i-1], res[i]; ev.CreatedAt > prev.CreatedAt {
 			return fmt.Sprintf("%s delivered %s@%d after %s@%d: its results are not newest-first",
@@ -204,14 +204,14 @@ func NewestFirst(sub string, res []*nostr.Event) string {
 	return ""
 }
 
-// LimitAtEOSE is the limit check of proposal limit-judged-on-results:
+// limitAtEOSE is the limit check of proposal limit-judged-on-results:
 // more than n results at the query's end-of-stored-events.
-func LimitAtEOSE(count, n int, eose bool) bool { return eose && count > n }
+func limitAtEOSE(count, n int, eose bool) bool { return eose && count > n }
 
-// LostLapses is the text's literal reading of a lost connection: after
+// lostLapses is the text's literal reading of a lost connection: after
 // the fence is established the fence lapsed (cannot prove complete),
 // before it the load failed.
-func LostLapses(established bool) (Verdict, Reason) {
+func lostLapses(established bool) (Verdict, Reason) {
 	if established {
 		return CannotProveComplete, ReasonFenceLapsed
 	}
@@ -233,7 +233,7 @@ func FenceLapseFails() *Rules {
 
 // nonceSlots is how many first-band untils the nonces select among, and
 // nonceSlot how many seconds each owns: its until and the maxPushRetries
-// below it that DistinctRetry steps down to, so no load's retried first
+// below it that distinctRetry steps down to, so no load's retried first
 // band is another load's first band. Every until lies above
 // 2^32 - 2^16 (the year 2106).
 const (
@@ -241,18 +241,18 @@ const (
 	nonceSlot  = maxPushRetries + 1
 )
 
-// NonceUntil is the first band's until for a nonce: MaxCreatedAt minus
+// nonceUntil is the first band's until for a nonce: MaxCreatedAt minus
 // nonceSlot seconds per step of the nonce modulo nonceSlots.
-func NonceUntil(nonce uint32) (nostr.Timestamp, bool) {
+func nonceUntil(nonce uint32) (nostr.Timestamp, bool) {
 	return MaxCreatedAt - nonceSlot*nostr.Timestamp(nonce%nonceSlots), true
 }
 
-// DistinctRetry is the retry of a push-only band by a filter the load has
+// distinctRetry is the retry of a push-only band by a filter the load has
 // not sent: a first band's until lowered by one (it lies far above every
 // created_at the load accepts), otherwise since: 0 added (created_at is
 // never below 0). A continuation that already carries since: 0 has no
 // distinct equivalent left.
-func DistinctRetry(prev nostr.Filter, _ int, first bool) (nostr.Filter, bool) {
+func distinctRetry(prev nostr.Filter, _ int, first bool) (nostr.Filter, bool) {
 	f := prev
 	switch {
 	case first && prev.Until != nil && *prev.Until > 0:
@@ -267,23 +267,23 @@ func DistinctRetry(prev nostr.Filter, _ int, first bool) (nostr.Filter, bool) {
 	return prev, false
 }
 
-// EnumerationFilter is the tag-free filter of a full-state load:
+// enumerationFilter is the tag-free filter of a full-state load:
 // {"kinds":[30078],"authors":[pubkey],"limit":n}.
-func EnumerationFilter(pubkey string, n int) nostr.Filter {
+func enumerationFilter(pubkey string, n int) nostr.Filter {
 	return nostr.Filter{Kinds: []int{loadKind}, Authors: []string{pubkey}, Limit: n}
 }
 
-// RetainNewer is the addressable ordering of NIP-01: cand supersedes held
+// retainNewer is the addressable ordering of NIP-01: cand supersedes held
 // when it is newer, or equally old with the lexicographically lower id.
-func RetainNewer(held, cand *nostr.Event) bool {
+func retainNewer(held, cand *nostr.Event) bool {
 	if cand.CreatedAt != held.CreatedAt {
 		return cand.CreatedAt > held.CreatedAt
 	}
 	return cand.ID < held.ID
 }
 
-// SecondExhausted is step 5: the pinned window discharges its second only
+// secondExhausted is step 5: the pinned window discharges its second only
 // when it delivered fewer than max(C, L) events.
-func SecondExhausted(pinned, c, floor int) bool {
+func secondExhausted(pinned, c, floor int) bool {
 	return pinned < max(c, floor)
 }

@@ -40,22 +40,22 @@ type SlotRules struct {
 
 func specSlotRules() SlotRules {
 	return SlotRules{
-		GroupOf:     GroupByContext,
-		Assign:      DealGroups,
-		Dominated:   DominatedChild,
-		EvictOrder:  EvictOrder,
-		Republish:   RepublishAfterEviction,
-		CreatedAt:   PublishTime,
-		Role:        BlobRoleOf,
-		MayDelete:   MayDeleteCoordinate,
-		ChannelRead: ChannelReadTarget,
+		GroupOf:     groupByContext,
+		Assign:      dealGroups,
+		Dominated:   dominatedChild,
+		EvictOrder:  evictOrder,
+		Republish:   republishAfterEviction,
+		CreatedAt:   publishTime,
+		Role:        blobRoleOf,
+		MayDelete:   mayDeleteCoordinate,
+		ChannelRead: channelReadTarget,
 	}
 }
 
-// RepublishAfterEviction is the production re-publish trigger: the
+// republishAfterEviction is the production re-publish trigger: the
 // comparison runs on what would be published after eviction, so an incoming
 // entry that eviction drops (a dominated child a peer still carries) never
 // by itself forces a write (Eviction).
-func RepublishAfterEviction(_, published, last []Entry) bool {
-	return NeedsRepublish(published, last)
+func republishAfterEviction(_, published, last []Entry) bool {
+	return needsRepublish(published, last)
 }

@@ -51,12 +51,12 @@ type Capacity struct {
 	MaxEntries int
 }
 
-// DealGroups is the production assignment: every override-bearing group to
+// dealGroups is the production assignment: every override-bearing group to
 // the primary (coordinate 0), or ErrOverrideBudget when they do not fit
 // there; then the frontier-only groups, in the order given, next-fit from
 // the primary's remaining room onward. The result depends only on the
 // groups and the capacity, so the same state always splits the same way.
-func DealGroups(groups []SlotGroup, c Capacity) ([]int, error) {
+func dealGroups(groups []SlotGroup, c Capacity) ([]int, error) {
 	coord := make([]int, len(groups))
 	used, count := 0, 0
 	for _, g := range groups {
@@ -90,10 +90,10 @@ func DealGroups(groups []SlotGroup, c Capacity) ([]int, error) {
 	return coord, nil
 }
 
-// GroupByContext is the production group identity: the raw logical context
+// groupByContext is the production group identity: the raw logical context
 // the key classification yields, so a frontier wire key is unescaped before
 // it is grouped with its override siblings (unescape-before-group).
-func GroupByContext(_ string, _ KeyKind, raw string) string { return raw }
+func groupByContext(_ string, _ KeyKind, raw string) string { return raw }
 
 // EvictCandidate describes one wire entry to the eviction rule.
 type EvictCandidate struct {
@@ -112,12 +112,12 @@ const (
 	EvictClassContext        // every other frontier entry
 )
 
-// EvictOrder is the production eviction rule (Override State Durability,
+// evictOrder is the production eviction rule (Override State Durability,
 // Debounce and Pruning): ov_* entries are never evicted, nor the frontier
 // entry of an override-bearing context, which travels with its group; other
 // frontier entries are evictable, msg: before thread: before the rest. Within
 // a class the split evicts the oldest value first.
-func EvictOrder(c EvictCandidate) (class int, ok bool) {
+func evictOrder(c EvictCandidate) (class int, ok bool) {
 	if c.Kind != KeyFrontier || c.Pinned {
 		return 0, false
 	}

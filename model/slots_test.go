@@ -55,7 +55,7 @@ func checkSplit(t splitChecker, in Blob, sp SplitPlan, budget Budget) {
 	where := map[string]int{}
 	ovCtx := map[string]bool{}
 	for _, e := range in.Contexts {
-		if k, raw := GroupKey(e.Key); k != KeyFrontier {
+		if k, raw := groupKey(e.Key); k != KeyFrontier {
 			ovCtx[raw] = true
 		}
 	}
@@ -70,7 +70,7 @@ func checkSplit(t splitChecker, in Blob, sp SplitPlan, budget Budget) {
 			t.Fatalf("coordinate %d header %d %q", i, b.V, b.ClientID)
 		}
 		for _, e := range b.Contexts {
-			kind, raw := GroupKey(e.Key)
+			kind, raw := groupKey(e.Key)
 			if prev, ok := where[raw]; ok && prev != i {
 				t.Fatalf("group %q split across coordinates %d and %d", raw, prev, i)
 			}
@@ -85,7 +85,7 @@ func checkSplit(t splitChecker, in Blob, sp SplitPlan, budget Budget) {
 		got[e.Key] = e.Value
 	}
 	for _, ev := range sp.Evicted {
-		if k, _ := GroupKey(ev.Key); k != KeyFrontier {
+		if k, _ := groupKey(ev.Key); k != KeyFrontier {
 			t.Fatalf("override entry %q evicted (%v)", ev.Key, ev.Reason)
 		}
 		if _, dup := got[ev.Key]; dup {
@@ -214,7 +214,7 @@ func TestSplitEvictionOrder(t *testing.T) {
 	// split reports the limit instead of dropping them.
 	var pinned []Entry
 	for _, e := range in.Contexts {
-		if k, raw := GroupKey(e.Key); k != KeyFrontier || raw == "kept" {
+		if k, raw := groupKey(e.Key); k != KeyFrontier || raw == "kept" {
 			pinned = append(pinned, e)
 		}
 	}
@@ -383,13 +383,13 @@ func TestSplitProperties(t *testing.T) {
 		var ovOnly, pinned []Entry
 		ovCtx := map[string]bool{}
 		for _, e := range in.Contexts {
-			if k, raw := GroupKey(e.Key); k != KeyFrontier {
+			if k, raw := groupKey(e.Key); k != KeyFrontier {
 				ovCtx[raw] = true
 				ovOnly = append(ovOnly, e)
 			}
 		}
 		for _, e := range in.Contexts {
-			if _, raw := GroupKey(e.Key); ovCtx[raw] {
+			if _, raw := groupKey(e.Key); ovCtx[raw] {
 				pinned = append(pinned, e)
 			}
 		}

@@ -57,11 +57,11 @@ func (s State) Effective(parent ParentResolver, ctx string) uint32 {
 	return Effective(func(c string) uint32 { return s.Frontiers[c] }, parent, ctx)
 }
 
-// NeedsRepublish is the re-publish decision of Live Subscription and
+// needsRepublish is the re-publish decision of Live Subscription and
 // Convergence, rules 2 and 3: true iff some entry of the canonical candidate
 // differs from, or is absent in, the canonical last-published blob. Both
 // arguments are canonical wire entries; debounce is the caller's.
-func NeedsRepublish(candidate, lastPublished []Entry) bool {
+func needsRepublish(candidate, lastPublished []Entry) bool {
 	last := make(map[string]uint32, len(lastPublished))
 	for _, e := range lastPublished {
 		last[e.Key] = e.Value

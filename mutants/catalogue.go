@@ -267,9 +267,10 @@ func Core() []Mutant {
 		{
 			ID: "M20", Rule: "a dominated incoming entry does not by itself trigger a re-publish",
 			Section: "Eviction; Live Subscription and Convergence",
-			// The trigger compares the candidate before eviction.
+			// The trigger compares the candidate before eviction: the
+			// production comparison, handed the candidate as what is published.
 			Change: ruleset.OnModel(func(r *model.Rules) {
-				r.Slots.Republish = func(candidate, _, last []model.Entry) bool { return model.NeedsRepublish(candidate, last) }
+				r.Slots.Republish = func(candidate, _, last []model.Entry) bool { return spec.Slots.Republish(candidate, candidate, last) }
 			}),
 			ExpectedBy: []string{"directed:dominated-republish", "liveness:hierarchy-pair"},
 		},
@@ -413,12 +414,33 @@ func Core() []Mutant {
 			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Slots.Republish = func(candidate, published, last []model.Entry) bool {
 					return spec.Slots.Republish(candidate, published, last) || slices.ContainsFunc(published, func(e model.Entry) bool {
-						k, _ := model.GroupKey(e.Key)
+						k, _ := spec.GroupKey(e.Key)
 						return k != model.KeyFrontier
 					})
 				}
 			}),
 			ExpectedBy: []string{"liveness:network-pair", "liveness:hierarchy-pair"},
+		},
+		{
+			ID: "M33", Rule: "a changed override group triggers a re-publish",
+			Section: "Live Subscription and Convergence",
+			// The trigger compares frontier entries only: a mark-unread
+			// or mark-read that moves no frontier is never published, so
+			// the other devices never learn of it. No state is wrong and
+			// no write repeats; the safety search publishes freely, so
+			// only the eventual-agreement check sees it.
+			Change: ruleset.OnModel(func(r *model.Rules) {
+				frontiers := func(es []model.Entry) []model.Entry {
+					return slices.DeleteFunc(slices.Clone(es), func(e model.Entry) bool {
+						k, _ := spec.GroupKey(e.Key)
+						return k != model.KeyFrontier
+					})
+				}
+				r.Slots.Republish = func(candidate, published, last []model.Entry) bool {
+					return spec.Slots.Republish(frontiers(candidate), frontiers(published), frontiers(last))
+				}
+			}),
+			ExpectedBy: []string{CheckAgreement("network-pair")},
 		},
 	}
 }

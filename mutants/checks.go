@@ -31,7 +31,7 @@ type Check struct {
 	Name     string
 	Kind     string
 	Universe string
-	Directed *directed.Directed
+	Directed *directed.Check
 	Prop     string
 	// Work orders the suite, cheapest first: the distinct states a
 	// universe stores and the points of a cube under the production rules
@@ -255,7 +255,7 @@ func SuiteChecks(cat *exhaustive.Catalog) []Check {
 	for _, u := range Universes(cat) {
 		out = append(out, Check{Name: KindExplore + ":" + u, Kind: KindExplore, Universe: u})
 	}
-	for _, d := range directed.DirectedChecks() {
+	for _, d := range directed.Checks() {
 		out = append(out, Check{Name: KindDirected + ":" + d.Key, Kind: KindDirected, Directed: d, TieIndependent: d.TieIndependent})
 	}
 	for _, p := range []string{props.CheckSoundness, props.CheckQuiescent, props.CheckTermination} {
@@ -391,7 +391,7 @@ func (r *runner) explore(c Check, rules *model.Rules, m *Mutant) *Finding {
 }
 
 func (r *runner) directed(c Check, rules *model.Rules) *Finding {
-	res := directed.RunDirected(c.Directed, rules, r.opts.Workers)
+	res := directed.Run(c.Directed, rules, r.opts.Workers)
 	f := &Finding{Work: int64(res.Points), Depth: -1}
 	if w := res.Witness; w != nil {
 		f.Invariant, f.Detail = w.Invariant, w.Detail

@@ -49,7 +49,7 @@ func ClassOfName(name string) string {
 	}
 	c := Check{Name: name, Kind: kind}
 	if kind == KindDirected {
-		d, err := directed.LookupDirected(rest)
+		d, err := directed.Lookup(rest)
 		if err != nil {
 			return ""
 		}
@@ -73,7 +73,7 @@ func InvariantClass(id string) string {
 }
 
 // IsConformance reports whether a check asserts spec-text conformance
-// (directed.Directed.SpecText: what today's spec text decides) rather than
+// (directed.Check.SpecText: what today's spec text decides) rather than
 // safety.
 func IsConformance(c Check) bool { return Class(c) == ClassSpecText }
 

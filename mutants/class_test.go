@@ -33,7 +33,7 @@ func TestEveryCheckHasAClass(t *testing.T) {
 			t.Errorf("the suite holds no check of kind %s: the classifier's cases are not all exercised", k)
 		}
 	}
-	for _, d := range directed.DirectedChecks() {
+	for _, d := range directed.Checks() {
 		want := ClassSafety
 		if d.SpecText {
 			want = ClassSpecText
@@ -72,6 +72,7 @@ func TestClassTable(t *testing.T) {
 		{CheckHistory, ClassSafety},
 		{KindLoad + ":soundness", ClassSafety},
 		{KindLiveness + ":network-pair", ClassLiveness},
+		{CheckAgreement("network-pair"), ClassLiveness},
 		{"nonsense:reference", ""},
 		{"no-colon", ""},
 		{KindDirected + ":no-such-check", ""},
@@ -81,7 +82,7 @@ func TestClassTable(t *testing.T) {
 		}
 	}
 	spec := 0
-	for _, d := range directed.DirectedChecks() {
+	for _, d := range directed.Checks() {
 		if d.SpecText {
 			spec++
 			if !IsConformanceName(KindDirected + ":" + d.Key) {

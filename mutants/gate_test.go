@@ -74,7 +74,7 @@ func TestSuiteHoldsEveryUniverse(t *testing.T) {
 			t.Errorf("universe %s in the suite: %t, want %t", u, !want, want)
 		}
 	}
-	for _, d := range directed.DirectedChecks() {
+	for _, d := range directed.Checks() {
 		if !names[KindDirected+":"+d.Key] {
 			t.Errorf("directed check %s missing", d.Key)
 		}

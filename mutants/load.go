@@ -76,7 +76,7 @@ func Load() []Mutant {
 			Section: "Full-State Load, the tag-free filter; Fetching",
 			Change: ruleset.OnModel(func(r *model.Rules) {
 				r.Load.EnumerationFilter = func(pk string, n int) nostr.Filter {
-					f := model.EnumerationFilter(pk, n)
+					f := spec.Load.EnumerationFilter(pk, n)
 					f.Tags = nostr.TagMap{"t": {"read-state"}}
 					return f
 				}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaysim"
+	"github.com/nip-rs/harness/witnessfile"
 )
 
 // KindLoadDiff is the witness kind of a load scenario that tells two rule
@@ -141,4 +142,16 @@ func ReplayDiff(data []byte, rules func(name string) (*model.Rules, error)) (*Di
 		fmt.Fprintf(&t, "  %s\n", d)
 	}
 	return &DiffReplay{Differences: got, Reproduced: slices.Equal(got, f.Differences), Text: t.String()}, nil
+}
+
+// Replayed is the replay in the form every kind of witness replays to:
+// reproduced only when the differences are the recorded ones, the first
+// difference found being its finding.
+func (r *DiffReplay) Replayed() *witnessfile.Replayed {
+	out := &witnessfile.Replayed{Reproduced: r.Reproduced, Text: r.Text}
+	if len(r.Differences) > 0 {
+		out.Found = []string{InvariantDiff + ": " + r.Differences[0]}
+		out.Detail = r.Differences[0]
+	}
+	return out
 }

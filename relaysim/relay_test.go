@@ -37,7 +37,7 @@ func sameSecond(d string, at int64) (lo, hi *nostr.Event) {
 func ts(t int64) *nostr.Timestamp { v := nostr.Timestamp(t); return &v }
 
 func filter(limit int, since, until *nostr.Timestamp) nostr.Filter {
-	f := model.EnumerationFilter(pk, limit)
+	f := model.Spec().Load.EnumerationFilter(pk, limit)
 	f.Since, f.Until = since, until
 	return f
 }

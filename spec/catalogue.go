@@ -50,7 +50,7 @@ func NewCatalogue(root string) (*Catalogue, error) {
 	for _, ch := range mutants.SuiteChecks(cat) {
 		c.Gate[ch.Name] = true
 	}
-	for _, d := range directed.DirectedChecks() {
+	for _, d := range directed.Checks() {
 		c.Gate["directed:"+d.Key] = true
 	}
 	for _, n := range cat.UniverseNames() {

@@ -168,6 +168,6 @@ func keyword(s string) string {
 	return ""
 }
 
-// DefaultSpecPath is where the spec text stands relative to the
+// DefaultPath is where the spec text stands relative to the
 // repository root.
-const DefaultSpecPath = "../shared/seeds/NIP-RS.md"
+const DefaultPath = "../shared/seeds/NIP-RS.md"

@@ -19,7 +19,7 @@ func specPath() string {
 	if p := os.Getenv("NIP_RS_SPEC"); p != "" {
 		return p
 	}
-	return filepath.Join(repoRoot, DefaultSpecPath)
+	return filepath.Join(repoRoot, DefaultPath)
 }
 
 func readSpec(t *testing.T) string {

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/nip-rs/harness/amendments"
@@ -13,7 +12,6 @@ import (
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/model"
-	"github.com/nip-rs/harness/search"
 )
 
 // checkpointOptions are -checkpoint and -resume: a long exploration writes
@@ -77,73 +75,32 @@ func (c *checkpointOptions) usable(o *options) error {
 	return nil
 }
 
-// tieDir is the checkpoint directory of one tie policy's run.
-func (c *checkpointOptions) tieDir(t model.TiePolicy) string {
-	return filepath.Join(c.where(), t.String())
+// dirs is the run's checkpoint directories (exhaustive.Checkpoints),
+// which only the very build that wrote them resumes (cli.BuildID: the
+// version and the executable's digest).
+func (c *checkpointOptions) dirs() exhaustive.Checkpoints {
+	return exhaustive.Checkpoints{Dir: c.where(), Resume: c.resume != "", Build: cli.BuildID()}
 }
 
 // prepare checks, before any run starts, that every tie's run can write or
-// resume its checkpoint, and creates the directories a fresh run needs.
-// A resume needs at least one tie's checkpoint; a tie without one (the
-// run was stopped before it began) starts afresh. Nothing is created or
-// changed when a check fails.
+// resume its checkpoint (exhaustive.Checkpoints.Prepare), and says where
+// each resumed run starts from.
 func (c *checkpointOptions) prepare(base exhaustive.Config, ties []model.TiePolicy, stderr io.Writer) error {
 	if !c.on() {
 		return nil
 	}
-	dir := c.where()
+	flagName := "-checkpoint"
 	if c.resume != "" {
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return fmt.Errorf("-resume %s: no such directory", dir)
-		}
-		found := false
-		var notes []string
-		for _, t := range ties {
-			if !search.HasCheckpoint(c.tieDir(t)) {
-				continue
-			}
-			found = true
-			cfg := base
-			cfg.Rules = base.Rules.WithTie(t)
-			cfg.Checkpoint = &exhaustive.Checkpoint{Dir: c.tieDir(t), Resume: true, Build: buildID()}
-			if err := exhaustive.CheckResume(cfg); err != nil {
-				return fmt.Errorf("-resume: %w", err)
-			}
-			notes = append(notes, resumeNote(c.tieDir(t)))
-		}
-		if !found {
-			return fmt.Errorf("-resume %s: no checkpoint of this run there (looked for %s)", dir, c.tieDir(ties[0]))
-		}
-		for _, n := range notes {
-			fmt.Fprintln(stderr, n)
-		}
-	} else {
-		for _, t := range ties {
-			if search.HasCheckpoint(c.tieDir(t)) {
-				return fmt.Errorf("-checkpoint %s: it already holds a checkpoint (%s); continue it with -resume %s, or remove it", dir, c.tieDir(t), dir)
-			}
-		}
+		flagName = "-resume"
 	}
-	for _, t := range ties {
-		if err := os.MkdirAll(c.tieDir(t), 0o755); err != nil {
-			return fmt.Errorf("checkpoint directory: %w", err)
-		}
+	notes, err := c.dirs().Prepare(base, ties)
+	if err != nil {
+		return fmt.Errorf("%s %w", flagName, err)
+	}
+	for _, n := range notes {
+		fmt.Fprintln(stderr, "explore:", n)
 	}
 	return nil
-}
-
-// buildID names this program for a checkpoint (cli.BuildID: the version
-// and the executable's digest), so that a checkpoint is resumed only by
-// the very build that wrote it.
-func buildID() string { return cli.BuildID() }
-
-// resumeNote says where a resumed run starts from.
-func resumeNote(dir string) string {
-	s, err := search.OpenCheckpoint(dir)
-	if err != nil {
-		return "explore: resuming " + dir
-	}
-	return fmt.Sprintf("explore: resuming %s from depth %d (%d states stored)", dir, s.Depth(), s.States())
 }
 
 // apply sets the checkpoint of tie t's run.
@@ -151,7 +108,7 @@ func (c *checkpointOptions) apply(cfg *exhaustive.Config, t model.TiePolicy) {
 	if !c.on() {
 		return
 	}
-	cp := &exhaustive.Checkpoint{Dir: c.tieDir(t), Build: buildID(), Resume: c.resume != "" && search.HasCheckpoint(c.tieDir(t))}
+	cp := c.dirs().For(t)
 	if stopAfter != nil {
 		cp.Stop = func(d int) bool {
 			c.stopped = stopAfter(t, d)

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/nip-rs/harness/candidate"
 	"github.com/nip-rs/harness/comparison"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/model"
@@ -32,12 +30,11 @@ func compare(o *options, names string, stdout, stderr io.Writer) int {
 		}
 	}
 	opts := comparison.Options{Catalog: cat, Depth: o.depth, Workers: o.workers, MaxStates: o.maxStates}
-	for _, n := range strings.Split(names, ",") {
-		if n = strings.TrimSpace(n); n == "" {
-			return usageError(stderr, fmt.Errorf("-compare %q: an empty candidate name", names))
-		}
-		opts.Candidates = append(opts.Candidates, n)
+	cands, err := comparison.ParseCandidates(names)
+	if err != nil {
+		return usageError(stderr, fmt.Errorf("-compare %v", err))
 	}
+	opts.Candidates = cands
 	if o.tie != "both" {
 		t, err := model.ParseTiePolicy(o.tie)
 		if err != nil {
@@ -54,7 +51,7 @@ func compare(o *options, names string, stdout, stderr io.Writer) int {
 	}
 	head := fmt.Sprintf("explore -compare=%s -universes=%s -depth=%d -tie=%s -workers=%d -max-states=%d (version %s)",
 		strings.Join(opts.Candidates, ","), strings.Join(t.Universes, ","), o.depth, o.tie, o.workers, o.maxStates, cli.Version())
-	files, err := writeCompareWitnesses(o.witness, t)
+	files, err := t.WriteWitnesses(o.witness)
 	if err != nil {
 		fmt.Fprintln(stderr, "explore:", err)
 	}
@@ -90,34 +87,4 @@ func compare(o *options, names string, stdout, stderr io.Writer) int {
 		return exitUnknown
 	}
 	return exitOK
-}
-
-// encodingChange says which wire encoding a witness ran (package
-// candidate), for the page's account of what differs from production.
-func encodingChange(name string) string {
-	enc, err := candidate.Lookup(name)
-	if err != nil {
-		return "wire encoding " + name
-	}
-	return fmt.Sprintf("wire encoding %s: %s", name, enc.Doc())
-}
-
-// writeCompareWitnesses writes the witness of every violated cell.
-func writeCompareWitnesses(dir string, t *comparison.Table) ([]string, error) {
-	names, ws := t.Witnesses()
-	if len(ws) == 0 {
-		return nil, nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("witness directory: %w", err)
-	}
-	var files []string
-	for i, w := range ws {
-		p := filepath.Join(dir, names[i])
-		if err := os.WriteFile(p, w.JSON(), 0o644); err != nil {
-			return files, fmt.Errorf("write witness: %w", err)
-		}
-		files = append(files, p)
-	}
-	return files, nil
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // The extension points DEVELOPMENT.md must give a recipe for.
-var extensionPoints = []string{"Invariant", "Mutant", "Universe", "Rule set / amendment", "Relay peer", "Relay profile", "Vector kind", "Witness kind"}
+var extensionPoints = []string{"Invariant", "Mutant", "Universe", "Rule set / amendment", "Relay peer", "Relay profile", "Vector kind", "Witness kind", "Observation"}
 
 // DEVELOPMENT.md cannot go stale: its package table has one row per
 // package of the module and none for a package that is gone, every

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/model"
@@ -56,52 +55,23 @@ func diffLoad(o *options, names []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, err)
 	}
 	if o.json {
-		b, _ := json.MarshalIndent(diffLoadDoc(res), "", "  ") // plain data always marshals
+		b, _ := json.MarshalIndent(res.Document(loadUniverse), "", "  ") // plain data always marshals
 		fmt.Fprintln(stdout, string(b))
 		return exitOK
 	}
 	fmt.Fprintf(stdout, "explore -diff=%s -universe=%s -cases=%d -seed=%d (version %s)\n", o.diff, loadUniverse, res.Cases, res.Seed, cli.Version())
-	bounds := fmt.Sprintf("relay profiles %s, %d scenarios per profile, seed %d", strings.Join(res.Profiles, ", "), res.Cases, res.Seed)
-	if res.Found == nil {
-		fmt.Fprintf(stdout, "no difference within the bounds: %s; every load of every scenario ends with the same verdict, reason and retained coordinates under %s and %s\n",
-			bounds, res.A, res.B)
-		return exitOK
+	for _, l := range res.Lines() {
+		fmt.Fprintln(stdout, l)
 	}
-	f := res.Found
-	fmt.Fprintf(stdout, "the first load scenario that tells %s and %s apart (scenario %d of the search over %s; case %d, shrunk to %d steps):\n",
-		res.A, res.B, res.Scenarios, bounds, f.Case, len(f.Steps))
-	fmt.Fprintf(stdout, "  %s\n", f.Config)
-	for i, s := range f.Steps {
-		fmt.Fprintf(stdout, "  step %d: %s\n", i+1, s)
+	if file != "" {
+		fmt.Fprintf(stdout, "witness written to %s (replay: explore -replay %s)\n", file, file)
 	}
-	fmt.Fprintln(stdout, "then the load runs to its verdict:")
-	for _, d := range f.Differences {
-		fmt.Fprintf(stdout, "  %s\n", d)
-	}
-	fmt.Fprintf(stdout, "witness written to %s (replay: explore -replay %s)\n", file, file)
 	return exitOK
 }
 
 // ruleSetNamed resolves a rule set name of -diff and of a difference
-// witness: a catalogue name (-list), or proposed-without-NAME, the
-// production rules with one proposal of model.Proposals left out.
-func ruleSetNamed(name string) (*model.Rules, error) {
-	r, err := cat.Rules(name)
-	if err == nil {
-		return r, nil
-	}
-	if p, ok := strings.CutPrefix(name, model.ProposedName+"-without-"); ok {
-		if w, found := model.Without(p); found {
-			return w, nil
-		}
-		var known []string
-		for _, q := range model.Proposals() {
-			known = append(known, q.Name)
-		}
-		return nil, fmt.Errorf("unknown rule set %q: no proposal %q (known: %s)", name, p, strings.Join(known, ", "))
-	}
-	return nil, err
-}
+// witness (exhaustive.Catalog.RuleSet).
+func ruleSetNamed(name string) (*model.Rules, error) { return cat.RuleSet(name) }
 
 // replayLoadDiff replays a load difference witness under both rule sets
 // it names; reproduced only when the differences are the recorded ones.
@@ -110,38 +80,5 @@ func replayLoadDiff(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
 	if err != nil {
 		return nil, witnessfile.Bad("%v", err)
 	}
-	out := &witnessfile.Replayed{Reproduced: r.Reproduced, Text: r.Text}
-	if len(r.Differences) > 0 {
-		out.Found = []string{props.InvariantDiff + ": " + r.Differences[0]}
-		out.Detail = r.Differences[0]
-	}
-	return out, nil
-}
-
-type diffLoadJSON struct {
-	Universe    string   `json:"universe"`
-	A           string   `json:"a"`
-	B           string   `json:"b"`
-	Profiles    []string `json:"profiles"`
-	Cases       int      `json:"cases"`
-	Seed        uint64   `json:"seed"`
-	Scenarios   int      `json:"scenarios"`
-	Case        *int     `json:"case"`
-	Config      *string  `json:"config"`
-	Steps       []string `json:"steps"`
-	Differences []string `json:"differences"`
-}
-
-func diffLoadDoc(r *props.DiffResult) diffLoadJSON {
-	d := diffLoadJSON{Universe: loadUniverse, A: r.A, B: r.B, Profiles: r.Profiles, Cases: r.Cases, Seed: r.Seed, Scenarios: r.Scenarios,
-		Steps: []string{}, Differences: []string{}}
-	if f := r.Found; f != nil {
-		c, cfg := f.Case, f.Config.String()
-		d.Case, d.Config = &c, &cfg
-		for _, s := range f.Steps {
-			d.Steps = append(d.Steps, s.String())
-		}
-		d.Differences = append(d.Differences, f.Differences...)
-	}
-	return d
+	return r.Replayed(), nil
 }

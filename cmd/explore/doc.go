@@ -24,6 +24,12 @@
 // full-state load's seeded scenarios, shrunk, after which a load ends
 // otherwise (package props, DiffSearch).
 //
+// The universes come from package catalog: -list names every one of every
+// layer; -universe walk-VARIANT is -universe walk -variant VARIANT; a
+// community universe (epochs, live, ...) or candidate-a is explored on
+// the shared engine and reported in the catalogue's terms (entry.go); a
+// universe's witness replays through the catalogue.
+//
 // Exit codes: 0 every check passed; 1 a violation (or, with -replay, the
 // witness reproduced); 2 a usage or input error, including a witness file
 // that does not parse or does not fit its universe or check; 3 a resource

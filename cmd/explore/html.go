@@ -2,120 +2,22 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
-	"github.com/nip-rs/harness/amendments"
-	"github.com/nip-rs/harness/history"
-	"github.com/nip-rs/harness/mutants"
+	"github.com/nip-rs/harness/runreport"
 	"github.com/nip-rs/harness/witnessfile"
 	"github.com/nip-rs/harness/witnesshtml"
 )
 
-// writeHTML writes witnesses as one page; rs holds what replaying each
-// found (nil for one this run found itself, rendered as it was then), and
-// verdicts what this run said of each ("" for the witness's own verdict).
+// writeHTML writes witnesses as one page (runreport.Page); rs holds what
+// replaying each found (nil for one this run found itself), and verdicts
+// what this run said of each ("" for the witness's own verdict).
 func writeHTML(path string, ws []*witnessfile.Witness, rs []*witnessfile.Replayed, verdicts []string) error {
-	p := witnesshtml.Page{}
-	for i, w := range ws {
-		var text string
-		var found []string
-		if i < len(rs) && rs[i] != nil {
-			text, found = rs[i].Text, rs[i].Found
-		} else {
-			t, err := witnessText(w)
-			if err != nil {
-				return fmt.Errorf("-html: %v", err)
-			}
-			text = t
-		}
-		pw := witnesshtml.FromWitness(w, text, found)
-		if i < len(verdicts) && verdicts[i] != "" {
-			pw.Verdict = verdicts[i]
-		}
-		pw.Changed = changes(w)
-		if w.Kind == history.KindHistory {
-			if rules, ok := mutants.HistoryRuleSet(w.Rules); ok {
-				if v, err := history.Trace(w, rules); err == nil {
-					pw.Walk = v
-				}
-			}
-		}
-		p.Witnesses = append(p.Witnesses, pw)
+	p, err := runreport.Page(ws, rs, verdicts, witnessText)
+	if err != nil {
+		return fmt.Errorf("-html: %v", err)
 	}
-	p.Title = pageTitle(p.Witnesses)
 	if err := witnesshtml.WriteFile(path, p); err != nil {
 		return fmt.Errorf("-html: %w", err)
 	}
 	return nil
-}
-
-// pageTitle names what the page shows: its one witness's kind and
-// invariant, or how many witnesses.
-func pageTitle(ws []witnesshtml.Witness) string {
-	if len(ws) == 1 {
-		return fmt.Sprintf("%s witness: %s", kindName(ws[0].Kind), ws[0].Invariant)
-	}
-	return fmt.Sprintf("%d witnesses", len(ws))
-}
-
-// kindName says what produced a witness of kind k.
-func kindName(k string) string {
-	switch k {
-	case witnessfile.KindExplore:
-		return "explorer"
-	case witnessfile.KindDirected:
-		return "directed check"
-	case witnessfile.KindLoad:
-		return "full-state load"
-	case history.KindHistory:
-		return "history walk"
-	}
-	return k
-}
-
-// changes says what differs from the production rules in the run a
-// witness names: a mutant applied to a universe's device ("ceiling+M3")
-// or named as the rule set, an amendment, or nothing (the production
-// rules, or the walk's own rule sets).
-func changes(w *witnessfile.Witness) []string {
-	var out []string
-	if base, id, ok := strings.Cut(w.Universe, "+"); ok {
-		if m, found := mutants.Lookup(id); found {
-			out = append(out, fmt.Sprintf("mutant %s on device d0 only, in universe %s: d0 drops the rule \u201c%s\u201d (%s); every other device runs rules %s, so the devices disagree wherever the dropped rule would have kept them together", m.ID, base, m.Rule, m.Section, w.Rules),
-				whereChanged(m, "d0's "))
-		}
-	}
-	switch m, isMutant := mutants.Lookup(w.Rules); {
-	case isMutant:
-		out = append(out, fmt.Sprintf("mutant %s: it drops the rule \u201c%s\u201d (%s)", m.ID, m.Rule, m.Section), whereChanged(m, ""))
-	case w.Rules == "healing" && w.Kind == history.KindHistory:
-		out = append(out, "rules healing: the walk with the fix the document names (a bridge out of budget records the region it left)")
-	default:
-		if a, ok := amendments.Lookup(w.Rules); ok {
-			out = append(out, fmt.Sprintf("amendment %s: %s (%s); why: %s", a.Name, a.Title, a.Section, a.Rationale))
-		} else if len(out) == 0 {
-			what := "the production rules (model.Proposed)"
-			if w.Kind == history.KindHistory {
-				what = "the walk as community-history-sync.md states it"
-			}
-			out = append(out, fmt.Sprintf("nothing: rules %s, %s", w.Rules, what))
-		}
-	}
-	if w.Encoding != "" {
-		out = append(out, encodingChange(w.Encoding))
-	}
-	if w.Tie != "" {
-		out = append(out, "the run's tie policy: "+w.Tie+"-wins")
-	}
-	return out
-}
-
-// whereChanged says which rule fields the mutant replaces, so a reader
-// knows where its change is (the rules of the core, or the walk's).
-func whereChanged(m mutants.Mutant, whose string) string {
-	kind := "model.Rules"
-	if m.Change.History != nil {
-		kind = "history.Rules"
-	}
-	return fmt.Sprintf("what the mutant changes: %s%s.%s", whose, kind, strings.Join(m.ChangedFields(), ", "+kind+"."))
 }

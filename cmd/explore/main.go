@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nip-rs/harness/amendments"
+	"github.com/nip-rs/harness/catalog"
 	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/history"
@@ -21,6 +22,7 @@ import (
 	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
+	"github.com/nip-rs/harness/ruleset"
 	"github.com/nip-rs/harness/search"
 	"github.com/nip-rs/harness/witnessfile"
 )
@@ -66,6 +68,11 @@ var cat, catErr = func() (*exhaustive.Catalog, error) {
 	return c, amendments.Register(c)
 }()
 
+// universes is every universe of every layer over cat (package catalog):
+// -list, the walk and its variants, the community universes and the
+// replay of a universe's witness come from it.
+var universes = catalog.New(cat)
+
 // defaultMaxStates guards memory: a network universe stores about 700
 // bytes per state, so this is about 2 GB; make explore-deep's largest run
 // (network, depth 7) stores under 2 million.
@@ -94,6 +101,8 @@ type options struct {
 	diff      string
 	// check is "" for the safety checks or checkLiveness.
 	check string
+	// observe names an observation to search for (exhaustive.Observations).
+	observe string
 	// cases is -diff -universe load's scenarios per relay profile.
 	cases int
 	sim   simOptions
@@ -139,7 +148,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file (go tool pprof)")
 	fs.StringVar(&o.compare, "compare", "", compareFlagDoc)
 	fs.StringVar(&o.diff, "diff", "", "A,B: the shortest history after which a user can tell rule sets A and B apart (a frontier, an override shown, an action failed, a published blob), in -universe (reference by default) to -depth; the history is written as a witness (kind diff) that -replay recomputes under both. With -universe load: the first of the full-state load's seeded scenarios (-cases per relay profile the gate searches, from -seed) after which a load's verdict, reason or retained coordinates differ, shrunk, written as a witness of kind load-diff. A and B name rule sets as -rules does, or proposed-without-PROPOSAL")
-	fs.StringVar(&o.check, "check", "", "liveness: instead of the safety checks, the liveness check of a network universe (network-pair and hierarchy-pair are built for it): no re-publish cycle without user actions under weak fairness on deliveries; prints the product graph's counts and writes a lasso witness on a violation")
+	fs.StringVar(&o.check, "check", "", "liveness: instead of the safety checks, the liveness check of a network universe (network-pair and hierarchy-pair are built for it): no re-publish cycle without user actions under weak fairness on deliveries; prints the product graph's counts and writes a lasso witness on a violation. agreement: an override set on one device reaches every upgraded device once the user stops (at most -depth user actions), under fair delivery")
+	fs.StringVar(&o.observe, "observe", "", "NAME: instead of the safety checks, search -universe for the shortest trace to a state the named observation holds on (see -list); prints reached with the trace, written as a witness (kind observation), or not reached within the bounds")
 	fs.IntVar(&o.cases, "cases", mutants.DefaultLoadCases, "with -diff A,B -universe load: scenarios per relay profile")
 	o.sim.register(fs)
 	o.itf.register(fs)
@@ -196,16 +206,29 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, err)
 	}
 	defer stop()
+	if v, ok := strings.CutPrefix(o.universe, history.UniverseName+"-"); ok && !o.isSet("variant") {
+		if _, err := universes.Lookup(o.universe); err == nil {
+			// A variant's entry name is the walk with -variant.
+			o.universe, o.variant = history.UniverseName, v
+			o.set = append(o.set, "variant")
+		}
+	}
 	if o.universe == history.UniverseName && !o.isSet("rules") {
 		o.rules = "spec" // the walk's own rule sets: the text is its default
 	}
 	switch {
-	case o.check != "" && o.check != checkLiveness:
-		return usageError(stderr, fmt.Errorf("-check %q: the only check to name is %s", o.check, checkLiveness))
+	case o.check != "" && o.check != checkLiveness && o.check != checkAgreement:
+		return usageError(stderr, fmt.Errorf("-check %q: the checks to name are %s and %s", o.check, checkLiveness, checkAgreement))
 	case o.check != "" && o.replay != "":
 		return usageError(stderr, errors.New("-check has no meaning with -replay (a witness names its own kind)"))
+	case o.check == checkAgreement:
+		return exploreAgreement(o, stdout, stderr)
 	case o.check != "":
 		return exploreLiveness(o, stdout, stderr)
+	case o.observe != "" && o.replay != "":
+		return usageError(stderr, errors.New("-observe has no meaning with -replay (a witness names its own kind)"))
+	case o.observe != "":
+		return exploreObserve(o, stdout, stderr)
 	case o.sim.merge:
 		return mergeSim(o, stdout, stderr)
 	case o.sim.shard != "" && (o.sim.walks == 0 || o.universe == history.UniverseName):
@@ -230,6 +253,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return simulateWalk(o, stdout, stderr)
 	case o.universe == history.UniverseName:
 		return exploreWalk(o, stdout, stderr)
+	case isCatalogueOnly(o.universe):
+		e, _ := catalogueOnly(o.universe)
+		if o.sim.walks != 0 {
+			return simulateEntry(o, e, stderr)
+		}
+		return exploreEntry(o, e, stdout, stderr)
 	case o.sim.walks != 0 && o.all:
 		return usageError(stderr, errors.New("-all has no meaning with -simulate (a simulation shrinks the first violation it meets)"))
 	case o.sim.walks != 0:
@@ -257,7 +286,7 @@ func onlySet(s string) (map[string]bool, error) {
 	}
 	m := map[string]bool{}
 	for _, k := range strings.Split(s, ",") {
-		if _, err := directed.LookupDirected(k); err != nil {
+		if _, err := directed.Lookup(k); err != nil {
 			return nil, fmt.Errorf("-only: %v", err)
 		}
 		m[k] = true
@@ -277,11 +306,18 @@ func header(o *options, depth int, network bool) string {
 
 func list(w io.Writer) {
 	fmt.Fprintln(w, "universes:")
-	for _, n := range cat.UniverseNames() {
-		u, _ := cat.Universe(n)
-		fmt.Fprintf(w, "  %-12s depth %d  %s\n", n, u.Depth, u.Doc)
+	for _, e := range universes.All() {
+		switch {
+		case e.Name == history.UniverseName:
+			fmt.Fprintf(w, "  %-12s depth %d  %s (rule sets and invariants below)\n", e.Name, e.Depth, e.Doc)
+		case e.Layer == ruleset.LayerHistory:
+			// The walk's variants are listed under it (-variant).
+		case e.Layer == ruleset.LayerCommunity:
+			fmt.Fprintf(w, "  %-12s depth %d  %s (community layer; rules also rekey-heal)\n", e.Name, e.Depth, e.Doc)
+		default:
+			fmt.Fprintf(w, "  %-12s depth %d  %s\n", e.Name, e.Depth, e.Doc)
+		}
 	}
-	fmt.Fprintf(w, "  %-12s depth %d  %s (rule sets and invariants below)\n", history.UniverseName, history.DefaultUniverse().Depth, walkDoc())
 	fmt.Fprintln(w, "rule sets of every universe but walk:")
 	fmt.Fprintf(w, "  %-20s the rules NIP-RS.md states, literally where it is silent (model.Spec)\n", "spec")
 	fmt.Fprintf(w, "  %-20s spec and every proposal: what a production client runs, the default (model.Proposed; ERRATA.md)\n", model.ProposedName)
@@ -306,8 +342,9 @@ func list(w io.Writer) {
 		}
 	}
 	listWalk(w)
+	listObservations(w)
 	fmt.Fprintln(w, "directed checks:")
-	for _, d := range directed.DirectedChecks() {
+	for _, d := range directed.Checks() {
 		fmt.Fprintf(w, "  %-26s %-4s %s\n", d.Key, d.Label, d.Name)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/runreport"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -154,7 +155,7 @@ func TestJSONOutput(t *testing.T) {
 	if strings.Count(out, "\n") != 1 {
 		t.Errorf("want one line of JSON, got %d lines", strings.Count(out, "\n"))
 	}
-	var j jsonOutcome
+	var j runreport.Doc
 	if err := json.Unmarshal([]byte(out), &j); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/runreport"
 )
 
 // A test-only rule set that converges to the wrong verdict: liveness
@@ -58,7 +59,7 @@ func TestNetworkWitnessReplays(t *testing.T) {
 	if code != exitViolation {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
-	var j jsonOutcome
+	var j runreport.Doc
 	if err := json.Unmarshal([]byte(out), &j); err != nil {
 		t.Fatal(err)
 	}

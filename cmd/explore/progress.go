@@ -2,43 +2,12 @@ package main
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/nip-rs/harness/exhaustive"
-	"github.com/nip-rs/harness/internal/cli"
-	"github.com/nip-rs/harness/internal/num"
 )
 
-// progressLine words one progress snapshot for a waiting user: which depth
-// is being checked or expanded, how far through its frontier, what the
-// next depth will hold (extrapolated from the part of the frontier done,
-// or, before any of it is stored, from the growth of the last level:
-// new states are stored a block at a time), and about how
-// long the rest of this depth will take. It goes to stderr only.
+// progressLine is one progress snapshot (exhaustive.ProgressLine) headed
+// by the run it belongs to. It goes to stderr only.
 func progressLine(universe, tie string, bound int, p exhaustive.Progress) string {
-	done := p.Frontier - p.Queue
-	pct := 0
-	if p.Frontier > 0 {
-		pct = done * 100 / p.Frontier
-	}
-	left := ""
-	if done > 0 && p.Queue > 0 {
-		left = "; " + cli.Roughly(p.PhaseElapsed/time.Duration(done)*time.Duration(p.Queue)) + " left at this depth"
-	}
-	head := fmt.Sprintf("explore %s tie=%s: ", universe, tie)
-	if p.Phase == "check" {
-		return head + fmt.Sprintf("checking depth %d of %d: %s of %s states checked (%d%%)%s; %s distinct states stored",
-			p.Depth, bound, num.Commas(done), num.Commas(p.Frontier), pct, left, num.Commas(p.Distinct))
-	}
-	next := ""
-	switch {
-	case done > 0 && p.Found > 0:
-		est := int(int64(p.Found) * int64(p.Frontier) / int64(done))
-		next = fmt.Sprintf("; %s new states at depth %d so far, about %s when done", num.Commas(p.Found), p.Depth+1, num.Commas(est))
-	case p.Previous > 0:
-		est := int(int64(p.Frontier) * int64(p.Frontier) / int64(p.Previous))
-		next = fmt.Sprintf("; depth %d will hold about %s states if it grows as the last did", p.Depth+1, num.Commas(est))
-	}
-	return head + fmt.Sprintf("expanding depth %d of %d: %s of %s states expanded (%d%%)%s%s; %s distinct states stored",
-		p.Depth, bound, num.Commas(done), num.Commas(p.Frontier), pct, next, left, num.Commas(p.Distinct))
+	return fmt.Sprintf("explore %s tie=%s: %s", universe, tie, exhaustive.ProgressLine(p, bound))
 }

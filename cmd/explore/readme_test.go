@@ -62,8 +62,8 @@ func TestReadmeExploreCommands(t *testing.T) {
 			run = append(run, "-depth", "4")
 		}
 		switch line := strings.Join(args, " "); {
-		case strings.Contains(line, "-diff"):
-			// -diff writes a witness and shows no progress
+		case strings.Contains(line, "-diff") || strings.Contains(line, "-observe"):
+			// -diff and -observe write a witness and show no progress
 		case !strings.Contains(line, "-replay"):
 			run = append(run, "-progress=0")
 		default:

@@ -8,11 +8,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nip-rs/harness/amendments"
-	"github.com/nip-rs/harness/candidate"
+	"github.com/nip-rs/harness/catalog"
 	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/history"
+	"github.com/nip-rs/harness/history/community"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/printable"
 	"github.com/nip-rs/harness/model"
@@ -22,76 +22,46 @@ import (
 	"github.com/nip-rs/harness/witnessfile"
 )
 
-// replayer replays one kind of witness through the package whose check
-// wrote it. The witness's Rules and Tie are those to replay under (the
-// file's, or the ones -rules and -tie name).
-type replayer func(*witnessfile.Witness) (*witnessfile.Replayed, error)
+// amendmentSet is the whole rule set of the amendment named name
+// (catalog.AmendmentSet).
+func amendmentSet(name string) (ruleset.Set, bool) { return catalog.AmendmentSet(name) }
 
-// replayers is every witness kind the project writes, by kind. A kind
-// another package defines plugs in with one entry here.
-var replayers = map[string]replayer{
-	witnessfile.KindExplore:  replayExplore,
-	witnessfile.KindDirected: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) { return directed.Replay(w, cat.Rules) },
-	witnessfile.KindLoad:     replayLoad,
-	exhaustive.KindDiff: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
-		return exhaustive.ReplayDiff(cat, w, diffSide)
-	},
-	exhaustive.KindLiveness: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
-		return exhaustive.ReplayLivenessFile(cat, w)
-	},
-	props.KindLoadDiff:   replayLoadDiff,
-	history.KindWalkDiff: replayWalkDiff,
-	history.KindHistory: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
-		if s, ok := amendmentSet(w.Rules); ok {
-			return history.ReplayWith(w, s.History)
-		}
-		return mutants.ReplayHistory(w)
-	},
-	mutants.KindCommunity: func(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
-		if s, ok := amendmentSet(w.Rules); ok {
-			return mutants.ReplayCommunityWith(w, s.Community)
-		}
-		return mutants.ReplayCommunity(w)
-	},
-}
-
-// amendmentSet is the whole rule set of the amendment named name: a
-// witness of the walk or the community universes written by an
-// amendment's run names the amendment, whose change may be to any layer.
-func amendmentSet(name string) (ruleset.Set, bool) {
-	a, ok := amendments.Lookup(name)
-	if !ok {
-		return ruleset.Set{}, false
-	}
-	return a.Set(model.ClearWins), true
-}
-
-// replayExplore replays an explorer witness: through package candidate
-// when it names a wire encoding, through the production explorer when not.
-func replayExplore(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
-	if w.Encoding != "" {
-		return candidate.Replay(cat, w)
-	}
-	return exhaustive.Replay(cat, w)
-}
+// otherKinds are the witness kinds of checks that are not a universe's
+// (the catalogue replays those: universes.ReplayNamed).
+var otherKinds = []string{witnessfile.KindDirected, witnessfile.KindLoad, exhaustive.KindDiff, exhaustive.KindLiveness, exhaustive.KindObservation, props.KindLoadDiff, history.KindWalkDiff}
 
 // replayKinds lists the kinds replay knows, sorted.
 func replayKinds() []string {
-	var ks []string
-	for k := range replayers {
-		ks = append(ks, k)
-	}
+	ks := append([]string{witnessfile.KindExplore, history.KindHistory, community.KindCommunity}, otherKinds...)
 	slices.Sort(ks)
 	return ks
 }
 
-// replayAny replays a witness through its kind's replayer.
+// replayAny replays a witness: a universe's through the catalogue, any
+// other through the package whose check wrote it. The witness's Rules and
+// Tie are those to replay under (the file's, or the ones -rules and -tie
+// name).
 func replayAny(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
-	rp, ok := replayers[w.Kind]
-	if !ok {
-		return nil, witnessfile.Bad("unknown kind %q (want one of %s)", w.Kind, strings.Join(replayKinds(), ", "))
+	if universes.Writes(w.Kind) {
+		return universes.ReplayNamed(w)
 	}
-	return rp(w)
+	switch w.Kind {
+	case witnessfile.KindDirected:
+		return directed.Replay(w, cat.Rules)
+	case witnessfile.KindLoad:
+		return replayLoad(w)
+	case exhaustive.KindDiff:
+		return exhaustive.ReplayDiff(cat, w, diffSide)
+	case exhaustive.KindLiveness:
+		return exhaustive.ReplayLivenessFile(cat, w)
+	case exhaustive.KindObservation:
+		return exhaustive.ReplayObservationFile(cat, w)
+	case props.KindLoadDiff:
+		return replayLoadDiff(w)
+	case history.KindWalkDiff:
+		return replayWalkDiff(w)
+	}
+	return nil, witnessfile.Bad("unknown kind %q (want one of %s)", w.Kind, strings.Join(replayKinds(), ", "))
 }
 
 // replayFlags are the flags that mean something with -replay: the rule
@@ -204,6 +174,10 @@ func replayVerdict(w, stored *witnessfile.Witness, res *witnessfile.Replayed) (s
 		return "not reproduced: the differences after the last step are not the recorded ones (above)", exitOK
 	case res.Reproduced && w.Kind == history.KindHistory && documentedLimitation(w):
 		return fmt.Sprintf("reproduced: %s fails again, the documented limitation of rules %s", w.Invariant, w.Rules), exitViolation
+	case res.Reproduced && w.Kind == exhaustive.KindObservation:
+		return fmt.Sprintf("reproduced: observation %s is reached again, first after the last step", w.Invariant), exitViolation
+	case w.Kind == exhaustive.KindObservation:
+		return fmt.Sprintf("not reproduced: observation %s is not first reached after the last step under rules %s", w.Invariant, w.Rules), exitOK
 	case res.Reproduced:
 		return fmt.Sprintf("reproduced: %s fails again", w.Invariant), exitViolation
 	case len(res.Found) > 0:

@@ -11,10 +11,12 @@ import (
 	"strings"
 
 	"github.com/nip-rs/harness/amendments"
+	"github.com/nip-rs/harness/catalog"
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/mutants"
+	"github.com/nip-rs/harness/ruleset"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -24,13 +26,6 @@ import (
 // mutants) and no tie policy. A violation of the invariant the rule set is
 // documented to break (history.Known) is reported as that documented
 // limitation: it is printed and written, and does not fail the run.
-
-// walkDoc is the walk universe's line in -list.
-func walkDoc() string {
-	u := history.DefaultUniverse()
-	return fmt.Sprintf("the paged history walk (community-history-sync.md): 2 relays, one channel, wraps at 1..%d, pages of %d wrap, catch-up budget %d page, scroll-up budget %d pages",
-		u.MaxT, u.Round.PageWraps, u.Round.CatchUpPages, u.Round.LoadOlderPages)
-}
 
 // walkRuleNames are the rule sets -rules accepts with -universe walk.
 func walkRuleNames() []string {
@@ -50,68 +45,49 @@ func walkRuleNames() []string {
 var walkFlags = map[string]bool{"universe": true, "variant": true, "depth": true, "rules": true, "workers": true, "json": true, "witness": true,
 	"html": true, "progress": true, "simulate": true, "steps": true, "seed": true, "cpuprofile": true, "memprofile": true}
 
-// walkInputs resolves the rule set and the variant, and refuses a flag the
-// walk has no use for (a tie policy, directed checks, a state guard, -all).
-func walkInputs(o *options) (*history.Rules, history.UniverseConfig, error) {
+// walkInputs resolves the rule set and the catalogue's entry of the
+// variant, and refuses a flag the walk has no use for (a tie policy,
+// directed checks, a state guard, -all).
+func walkInputs(o *options) (ruleset.Set, catalog.Entry, error) {
 	for _, f := range o.set {
 		if !walkFlags[f] {
-			return nil, history.UniverseConfig{}, fmt.Errorf("-%s has no meaning with -universe %s (the walk has no tie policy, no directed checks, one witness per run; its universe is small enough for no state guard)", f, history.UniverseName)
+			return ruleset.Set{}, catalog.Entry{}, fmt.Errorf("-%s has no meaning with -universe %s (the walk has no tie policy, no directed checks, one witness per run; its universe is small enough for no state guard)", f, history.UniverseName)
 		}
 	}
 	rules, ok := mutants.HistoryRuleSet(o.rules)
-	if s, isAmendment := amendmentSet(o.rules); isAmendment {
+	if s, isAmendment := catalog.AmendmentSet(o.rules); isAmendment {
 		rules, ok = s.History, true
 	}
 	if !ok {
-		return nil, history.UniverseConfig{}, fmt.Errorf("-rules %s: not a rule set of the %s universe (want one of %s)", o.rules, history.UniverseName, strings.Join(walkRuleNames(), ", "))
+		return ruleset.Set{}, catalog.Entry{}, fmt.Errorf("-rules %s: not a rule set of the %s universe (want one of %s)", o.rules, history.UniverseName, strings.Join(walkRuleNames(), ", "))
 	}
-	var names []string
-	for _, v := range history.Variants() {
-		if v.Name == o.variant {
-			return rules, v.U, nil
+	e, err := universes.LookupVariant(history.UniverseName, o.variant)
+	if err != nil {
+		var names []string
+		for _, v := range history.Variants() {
+			names = append(names, v.Name)
 		}
-		names = append(names, v.Name)
+		return ruleset.Set{}, catalog.Entry{}, fmt.Errorf("-variant %s: want one of %s", o.variant, strings.Join(names, ", "))
 	}
-	return nil, history.UniverseConfig{}, fmt.Errorf("-variant %s: want one of %s", o.variant, strings.Join(names, ", "))
+	return ruleset.Set{Name: o.rules, History: rules}, e, nil
 }
 
-// variantDoc says how a variant differs from the default universe.
-func variantDoc(u history.UniverseConfig) string {
-	switch {
-	case u.Backdate:
-		return fmt.Sprintf("%d seconds of overlap, a member may date a wrap that far back", u.Round.OverlapMs)
-	case u.Tick > 1:
-		return fmt.Sprintf("%d consecutive wraps share each created_at second", u.Tick)
-	case u.Round.OverlapMs > 0:
-		return fmt.Sprintf("a warm open re-asks %d second(s) below the saved newest", u.Round.OverlapMs)
-	case u.Cap > 0:
-		return fmt.Sprintf("relay 1 caps every REQ at %d, pages of %d, wraps at 1..%d, depth %d", u.Cap, u.Round.PageWraps, u.MaxT, u.Depth)
-	case u.Future:
-		return "a member may date a wrap far ahead of every clock"
-	case u.Strays:
-		return "a relay may answer with its newest wraps, ignoring the page's window"
-	}
-	return "the universe above"
-}
-
-// walkViolations splits the invariants violated into those the rule set
-// is documented to break and the rest, each sorted.
-func walkViolations(rules *history.Rules, v map[string]int64) (documented, broken []string) {
-	for id, n := range v {
-		times := "times"
-		if n == 1 {
-			times = "time"
+// walkViolations formats a run's violations, those the rule set is
+// documented to break and the rest, each sorted.
+func walkViolations(s *catalog.Summary) (documented, broken []string) {
+	format := func(v map[string]int64) []string {
+		var out []string
+		for id, n := range v {
+			times := "times"
+			if n == 1 {
+				times = "time"
+			}
+			out = append(out, fmt.Sprintf("%s (%s %s)", id, num.Commas(n), times))
 		}
-		s := fmt.Sprintf("%s (%s %s)", id, num.Commas(n), times)
-		if history.Known(rules, id) {
-			documented = append(documented, s)
-		} else {
-			broken = append(broken, s)
-		}
+		slices.Sort(out)
+		return out
 	}
-	slices.Sort(documented)
-	slices.Sort(broken)
-	return documented, broken
+	return format(s.Documented), format(s.Violations)
 }
 
 // walkResult is the last lines of a walk run and its exit code.
@@ -128,30 +104,32 @@ func walkResult(w io.Writer, documented, broken []string) int {
 	return exitOK
 }
 
-// exploreWalk searches the walk universe breadth first to the depth bound.
+// exploreWalk searches the walk universe (its catalogue entry) breadth
+// first to the depth bound.
 func exploreWalk(o *options, stdout, stderr io.Writer) int {
-	rules, u, err := walkInputs(o)
+	rules, e, err := walkInputs(o)
 	if err != nil {
 		return usageError(stderr, err)
 	}
+	depth := e.Depth
 	if o.depth > 0 {
-		u.Depth = o.depth
+		depth = o.depth
 	}
 	variant := ""
 	if o.variant != "default" {
 		variant = " -variant=" + o.variant
 	}
-	run := fmt.Sprintf("explore -universe=%s%s -depth=%d -rules=%s -workers=%d (version %s)", history.UniverseName, variant, u.Depth, o.rules, o.workers, cli.Version())
+	run := fmt.Sprintf("explore -universe=%s%s -depth=%d -rules=%s -workers=%d (version %s)", history.UniverseName, variant, depth, o.rules, o.workers, cli.Version())
 	current.Named(run)
 	if o.progress > 0 {
-		fmt.Fprintf(stderr, "explore %s: searching to depth %d under rules %s\n", history.UniverseName, u.Depth, o.rules)
+		fmt.Fprintf(stderr, "explore %s: searching to depth %d under rules %s\n", history.UniverseName, depth, o.rules)
 	}
-	out, err := history.Explore(u, rules, history.ReportAll, o.workers, false)
+	out, err := e.Explore(rules, catalog.Bound{Depth: depth, Workers: o.workers})
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	documented, broken := walkViolations(rules, out.Violations)
-	files, err := writeWalkWitness(o.witness, fmt.Sprintf("explore-%s%s-depth%d-%s", history.UniverseName, strings.ReplaceAll(variant, " -variant=", "-"), u.Depth, o.rules), out.Witness, out.Text)
+	documented, broken := walkViolations(out)
+	files, err := writeWalkWitness(o.witness, fmt.Sprintf("explore-%s%s-depth%d-%s", history.UniverseName, strings.ReplaceAll(variant, " -variant=", "-"), depth, o.rules), out.Witness, out.Text)
 	if err != nil {
 		fmt.Fprintln(stderr, "explore:", err)
 	}
@@ -163,23 +141,15 @@ func exploreWalk(o *options, stdout, stderr io.Writer) int {
 	if o.json {
 		code := walkResult(io.Discard, documented, broken)
 		status := map[int]string{exitOK: "ok", exitViolation: "violation"}[code]
-		known, other := map[string]int64{}, map[string]int64{}
-		for id, n := range out.Violations {
-			if history.Known(rules, id) {
-				known[id] = n
-			} else {
-				other[id] = n
-			}
-		}
 		writeWalkJSON(stdout, map[string]any{"run": run, "status": status, "universe": history.UniverseName, "rules": o.rules,
-			"depth": u.Depth, "distinct": out.Distinct, "per_depth": out.PerDepth, "rounds": out.Rounds,
-			"documented_limitation": known, "violations": other, "witness": out.Witness, "witness_files": files})
+			"depth": depth, "distinct": out.Distinct, "per_depth": out.PerDepth, "rounds": out.Counters["rounds"],
+			"documented_limitation": out.Documented, "violations": out.Violations, "witness": out.Witness, "witness_files": files})
 		return code
 	}
 	fmt.Fprintln(stdout, run)
-	fmt.Fprintf(stdout, "\nuniverse %s: %s\n", history.UniverseName, walkDoc())
-	fmt.Fprintf(stdout, "new states per depth %s, %s distinct, %s rounds run\n", perDepth(out.PerDepth), num.Commas(out.Distinct), num.Commas(out.Rounds))
-	writeWalkTable(stdout, rules, out.Violations)
+	fmt.Fprintf(stdout, "\nuniverse %s: %s\n", history.UniverseName, catalog.WalkDoc())
+	fmt.Fprintf(stdout, "new states per depth %s, %s distinct, %s rounds run\n", perDepth(out.PerDepth), num.Commas(out.Distinct), num.Commas(out.Counters["rounds"]))
+	writeWalkTable(stdout, out)
 	if out.Witness != nil {
 		fmt.Fprintf(stdout, "\n%s", out.Text)
 	}
@@ -191,7 +161,7 @@ func exploreWalk(o *options, stdout, stderr io.Writer) int {
 
 // simulateWalk runs seeded random walks through the walk universe.
 func simulateWalk(o *options, stdout, stderr io.Writer) int {
-	rules, u, err := walkInputs(o)
+	rules, e, err := walkInputs(o)
 	if err != nil {
 		return usageError(stderr, err)
 	}
@@ -199,22 +169,23 @@ func simulateWalk(o *options, stdout, stderr io.Writer) int {
 		return usageError(stderr, errors.New("-json with -simulate is for the explorer's universes; the walk's simulation prints text"))
 	}
 	s := o.sim
-	out, err := history.Simulate(u, rules, history.ReportAll, s.walks, s.steps, s.seed)
+	out, err := e.Simulate(rules, catalog.SimBound{Walks: s.walks, Steps: s.steps, Seed: s.seed})
 	if err != nil {
 		return usageError(stderr, err)
 	}
+	c := out.Counters
 	fmt.Fprintf(stdout, "explore -universe=%s -simulate=%d -steps=%d -seed=%d -rules=%s (version %s)\n",
 		history.UniverseName, s.walks, s.steps, s.seed, o.rules, cli.Version())
 	fmt.Fprintf(stdout, "seed %d: %d walks, %d steps, %d states checked, %d rounds, %d walks stuck\n",
-		out.Seed, out.Walks, out.Steps, out.Checked, out.Rounds, out.Stuck)
-	writeWalkTable(stdout, rules, out.Violations)
-	documented, broken := walkViolations(rules, out.Violations)
+		s.seed, c["walks"], c["steps"], out.Distinct, c["rounds"], c["stuck"])
+	writeWalkTable(stdout, out)
+	documented, broken := walkViolations(out)
 	if out.Witness != nil {
 		kind := "violation"
-		if history.Known(rules, out.Witness.Invariant) {
+		if _, known := out.Documented[out.Witness.Invariant]; known {
 			kind = "documented limitation"
 		}
-		fmt.Fprintf(stdout, "%s %s in walk %d after %d steps, shrunk to %d\n%s", kind, out.Witness.Invariant, out.Walk, out.RawDepth, len(out.Witness.Actions), out.Text)
+		fmt.Fprintf(stdout, "%s %s in walk %d after %d steps, shrunk to %d\n%s", kind, out.Witness.Invariant, c["walk"], c["raw_depth"], len(out.Witness.Actions), out.Text)
 		files, err := writeWalkWitness(o.witness, fmt.Sprintf("simulate-%s-seed%d-%s", history.UniverseName, s.seed, o.rules), out.Witness, out.Text)
 		if err != nil {
 			return usageError(stderr, err)
@@ -233,15 +204,15 @@ func simulateWalk(o *options, stdout, stderr io.Writer) int {
 
 // writeWalkTable writes one row per invariant of the walk: what it says
 // and whether it held, failed, or failed as documented.
-func writeWalkTable(w io.Writer, rules *history.Rules, v map[string]int64) {
+func writeWalkTable(w io.Writer, s *catalog.Summary) {
 	fmt.Fprintln(w)
 	for _, inv := range history.Invariants {
 		res := "holds"
-		if n := v[inv.ID]; n > 0 {
+		if n := s.Violations[inv.ID]; n > 0 {
 			res = "FAIL " + num.Commas(n)
-			if history.Known(rules, inv.ID) {
-				res = "documented limitation, " + num.Commas(n)
-			}
+		}
+		if n := s.Documented[inv.ID]; n > 0 {
+			res = "documented limitation, " + num.Commas(n)
 		}
 		fmt.Fprintf(w, "  %-4s %-22s %s: %s\n", inv.Label, inv.ID, inv.Doc, res)
 	}
@@ -292,7 +263,7 @@ func listWalk(w io.Writer) {
 	}
 	fmt.Fprintf(w, "variants of the %s universe (-variant):\n", history.UniverseName)
 	for _, v := range history.Variants() {
-		fmt.Fprintf(w, "  %-20s %s\n", v.Name, variantDoc(v.U))
+		fmt.Fprintf(w, "  %-20s %s\n", v.Name, catalog.WalkVariantDoc(v.U))
 	}
 	fmt.Fprintf(w, "invariants of the %s universe:\n", history.UniverseName)
 	for _, inv := range history.Invariants {

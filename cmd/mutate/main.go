@@ -9,18 +9,15 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/exhaustive"
-	"github.com/nip-rs/harness/history/community"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/gcfloor"
-	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
-	"github.com/nip-rs/harness/ruleset"
+	"github.com/nip-rs/harness/runreport"
 )
 
 // Exit codes (shared by every command, internal/cli).
@@ -134,18 +131,13 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o *options, code int, 
 	return o, exitOK, false
 }
 
+// onlyList reads -only (mutants.ParseOnly).
 func onlyList(s string) ([]string, error) {
-	if s == "" {
-		return nil, nil
+	only, err := mutants.ParseOnly(s)
+	if err != nil {
+		return nil, fmt.Errorf("-only: %v", err)
 	}
-	var out []string
-	for _, id := range strings.Split(s, ",") {
-		if _, ok := mutants.Lookup(id); !ok {
-			return nil, fmt.Errorf("-only: unknown mutant %q (see -list)", id)
-		}
-		out = append(out, id)
-	}
-	return out, nil
+	return only, nil
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -204,32 +196,12 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return usageError(stderr, err)
 	}
 	opts := mutants.Options{Ties: tl, Only: only, All: o.all, Workers: o.workers, Seed: o.seed, LoadCases: o.loadCases}
-	switch a, ok := amendments.Lookup(o.control); {
-	case o.control == "proposed":
-	case o.control == "spec":
-		// The text as written: the gate's findings under it are the
-		// text's own holes (ERRATA.md), and its mutants change the text.
-		opts.Ties, opts.BaselineName = tl, "spec"
-		opts.Baseline = func(t model.TiePolicy) ruleset.Set { return ruleset.Spec().WithTie(t) }
-	case !ok:
-		r, isReading := mutants.LookupReading(o.control)
-		if !isReading {
-			return usageError(stderr, fmt.Errorf("-control: unknown rule set %q: proposed, spec, an amendment or a reading (see -list)", o.control))
+	if err := runreport.Control(&opts, o.control, tl, slices.Contains(o.set, "tie")); err != nil {
+		var tie *runreport.TieError
+		if errors.As(err, &tie) {
+			return usageError(stderr, fmt.Errorf("-tie %s: %v", o.tie, err))
 		}
-		// Another reading of a sentence of the text: the gate against it
-		// says whether the mutants are still caught when a client reads
-		// that sentence the other way.
-		opts.Ties, opts.BaselineName = tl, r.Name
-		opts.Baseline = func(t model.TiePolicy) ruleset.Set {
-			s := ruleset.Proposed() // a reading of NIP-RS.md: the core's rules only
-			s.Name, s.Model = r.Name, r.Rules().WithTie(t)
-			return s
-		}
-	default:
-		if a.Pinned && slices.Contains(o.set, "tie") && (len(tl) != 1 || tl[0] != a.Tie) {
-			return usageError(stderr, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", o.tie, a.Name, a.Tie))
-		}
-		opts.Ties, opts.Baseline, opts.BaselineName = a.Ties(tl), a.Set, a.Name
+		return usageError(stderr, fmt.Errorf("-control: %v", err))
 	}
 	if err := checkGolden(o); err != nil {
 		return usageError(stderr, err)
@@ -261,7 +233,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	rep, err := runGate(ctx, opts)
+	rep, err := mutants.RunContext(ctx, opts)
 	stopProfile()
 	switch {
 	case errors.Is(err, context.Canceled):
@@ -310,30 +282,6 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitFailed
 	}
 	return exitOK
-}
-
-// runGate runs the gate, or returns context.Canceled as soon as ctx ends
-// (the process then exits; the gate's goroutine ends with it). A context
-// ended before the start runs nothing.
-func runGate(ctx context.Context, opts mutants.Options) (*mutants.Report, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, context.Canceled
-	}
-	type result struct {
-		rep *mutants.Report
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		rep, err := mutants.Run(opts)
-		ch <- result{rep, err}
-	}()
-	select {
-	case <-ctx.Done():
-		return nil, context.Canceled
-	case r := <-ch:
-		return r.rep, r.err
-	}
 }
 
 // header is the first line: everything needed to reproduce the run.
@@ -389,67 +337,14 @@ func list(w io.Writer) {
 	}
 	fmt.Fprintln(w, "checks:")
 	for _, c := range mutants.SuiteChecks(cat) {
-		fmt.Fprintf(w, "  %-34s %s\n", c.Name, checkDoc(c))
+		fmt.Fprintf(w, "  %-34s %s\n", c.Name, mutants.CheckDoc(cat, c))
 	}
 }
-
-// checkDoc is a check's one line: what it guards (mutants.Class: safety
-// or conformance to the spec's text) and what it covers.
-func checkDoc(c mutants.Check) string {
-	return mutants.Class(c) + ": " + checkCovers(c)
-}
-
-// checkCovers says what a check covers, by its kind.
-func checkCovers(c mutants.Check) string {
-	switch c.Kind {
-	case mutants.KindExplore:
-		u, _ := cat.Universe(c.Universe)
-		return u.Doc
-	case mutants.KindDirected:
-		return c.Directed.Name
-	case mutants.KindHistory:
-		return "the paged history walk's invariants, its documented limitation excepted (explore -universe walk; history mutants only)"
-	case mutants.KindSimulate:
-		u, _ := cat.Universe(c.Universe)
-		return "seeded random walks far past the exhaustive bound: " + u.Doc
-	case mutants.KindCommunity:
-		if u, ok := community.UniverseNamed(c.Universe); ok {
-			return u.Doc + " (community mutants only)"
-		}
-	}
-	return "load soundness, " + c.Prop + " check under the conformant relay"
-}
-
-func cell(f *mutants.Finding, status string) (by, inv, depth, work string) {
-	if f == nil {
-		return status, "—", "—", "—"
-	}
-	work = "—"
-	if f.Work > 0 {
-		work = num.Commas(f.Work)
-	}
-	return f.Check, f.Invariant, mutants.DepthString(f), work
-}
-
-func ms(d time.Duration) string { return fmt.Sprintf("%.0fms", float64(d.Microseconds())/1000) }
 
 func writeText(w io.Writer, rep *mutants.Report, d *gateDoc) {
-	states, points := rep.Work()
-	if rep.Lazy {
-		fmt.Fprintf(w, "\nsuite: the %d cheapest of %d checks, the ones the selected mutants reached (the full run's order; the control ran on those only)\n",
-			len(rep.Suite), len(mutants.SuiteChecks(cat)))
-	} else {
-		fmt.Fprintf(w, "\nsuite: %d checks (%s states over %d universes, %s cube points, 2 load searches), cheapest first\n",
-			len(rep.Suite), num.Commas(states), countKind(rep, mutants.KindExplore), num.Commas(points))
-	}
+	fmt.Fprintf(w, "\n%s\n", rep.SuiteLine())
 	writeControl(w, d)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "id\ttie\trule\tcaught by\tinvariant\tdepth\tstates/points\tchecks\ttime")
-	for i, r := range rep.Results {
-		by, inv, depth, work := cell(r.First, r.ShownStatus())
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", r.Mutant.ID, r.Tie, r.Mutant.Rule, by, inv, depth, work, r.Ran, ms(d.times[i]))
-	}
-	tw.Flush()
+	rep.WriteTable(w, d.times)
 	fmt.Fprintln(w)
 	for _, l := range d.Summary {
 		fmt.Fprintln(w, l)
@@ -458,7 +353,7 @@ func writeText(w io.Writer, rep *mutants.Report, d *gateDoc) {
 	for _, p := range d.Problems {
 		fmt.Fprintln(w, "FAIL", p)
 	}
-	fmt.Fprintf(w, "total %s\n", ms(d.elapsed))
+	fmt.Fprintf(w, "total %s\n", mutants.MS(d.elapsed))
 }
 
 // writeControl says what the baseline was checked by and what not, and
@@ -481,14 +376,4 @@ func writeControl(w io.Writer, d *gateDoc) {
 	fmt.Fprintf(w, "  safety: %s\n", c.Safety)
 	fmt.Fprintf(w, "  spec-text conformance: %s\n", c.SpecText)
 	fmt.Fprintf(w, "  verdict: %s\n\n", c.Verdict)
-}
-
-func countKind(rep *mutants.Report, kind string) int {
-	n := 0
-	for _, c := range rep.Suite {
-		if c.Kind == kind {
-			n++
-		}
-	}
-	return n
 }

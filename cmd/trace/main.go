@@ -66,7 +66,7 @@ func interrupted(ctx context.Context, stdout io.Writer, done string) bool {
 func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c := cli.New(doc)
 	root := c.Flags.String("root", ".", "the repository root (its _test.go files and mutants/testdata are read)")
-	specFile := c.Flags.String("spec", "", "the spec text (default: "+spec.DefaultSpecPath+" under -root)")
+	specFile := c.Flags.String("spec", "", "the spec text (default: "+spec.DefaultPath+" under -root)")
 	summary := c.Flags.Bool("summary", false, "print only the counts and the problems, not every row")
 	list := c.Flags.Bool("list", false, "list the requirements (id, kind, section, paraphrase) and exit")
 	if code, done := c.Parse(args, stdout, stderr); done {
@@ -84,13 +84,13 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	path := *specFile
 	if path == "" {
-		path = filepath.Join(*root, spec.DefaultSpecPath)
+		path = filepath.Join(*root, spec.DefaultPath)
 	}
 	text, err := os.ReadFile(path)
 	if err != nil && *specFile == "" && errors.Is(err, fs.ErrNotExist) {
 		// The spec text is not part of the repository: its default place
 		// is beside the checkout, which a fresh clone lacks.
-		return c.Fail(stderr, fmt.Errorf("no spec text at %s (the default: %s beside the repository, under -root %s); name NIP-RS.md with -spec FILE", path, spec.DefaultSpecPath, *root))
+		return c.Fail(stderr, fmt.Errorf("no spec text at %s (the default: %s beside the repository, under -root %s); name NIP-RS.md with -spec FILE", path, spec.DefaultPath, *root))
 	}
 	if err != nil {
 		return c.Fail(stderr, fmt.Errorf("read the spec: %v", err))

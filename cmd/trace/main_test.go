@@ -31,7 +31,7 @@ func runCLI(t *testing.T, args ...string) (int, string, string) {
 
 func specText(t *testing.T) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(root, spec.DefaultSpecPath))
+	data, err := os.ReadFile(filepath.Join(root, spec.DefaultPath))
 	if err != nil {
 		t.Fatalf("the spec text is needed: %v", err)
 	}
@@ -43,7 +43,7 @@ func specText(t *testing.T) []byte {
 // still resolves every row's checks there).
 func needSpec(t *testing.T) {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(root, spec.DefaultSpecPath)); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(root, spec.DefaultPath)); errors.Is(err, fs.ErrNotExist) {
 		t.Skipf("the spec text is not beside this checkout: %v", err)
 	}
 }
@@ -141,7 +141,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"-nope"},
 		{"-root", root, "extra"},
 		{"-root", root, "-spec", filepath.Join(t.TempDir(), "missing.md")},
-		{"-root", t.TempDir(), "-spec", filepath.Join(root, spec.DefaultSpecPath)},
+		{"-root", t.TempDir(), "-spec", filepath.Join(root, spec.DefaultPath)},
 	} {
 		if code, _, errOut := runCLI(t, args...); code != 2 || errOut == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
@@ -180,7 +180,7 @@ func TestFreshCloneNamesTheFlag(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errOut := runCLI(t, "-root", clone)
-	if code != 2 || !strings.Contains(errOut, "-spec FILE") || !strings.Contains(errOut, spec.DefaultSpecPath) {
+	if code != 2 || !strings.Contains(errOut, "-spec FILE") || !strings.Contains(errOut, spec.DefaultPath) {
 		t.Errorf("exit %d, stderr %q: want 2 and the flag named", code, errOut)
 	}
 }

@@ -11,10 +11,11 @@
 // search finds at a rekey (NOTE.md, "Community sync beyond the walk"), and
 // a mutant replaces one field.
 //
-// Each mechanism has a bounded universe (universe_*.go) explored by one
-// small breadth-first engine (engine.go) whose witnesses replay
-// (witness.go); rapid drives the same steps in random walks past the
-// bound.
+// Each mechanism has a bounded universe (universe_*.go) explored by the
+// project's one engine (package search) through an adapter that interns
+// each state as a one-word row (world.go, engine.go); its witnesses
+// replay (witness.go); rapid drives the same steps in random walks past
+// the bound.
 //
 // Files by concern: rules.go (the seam and the constants), epochs.go (held
 // keys, cutoff, adoption), live.go (the live subscription and retired

@@ -3,7 +3,10 @@ package community
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
+
+	"github.com/nip-rs/harness/search"
 )
 
 // Action is one transition of a universe: a name and a small argument.
@@ -48,88 +51,113 @@ type Universe struct {
 
 // Result is an exploration's outcome: the distinct states stored, the
 // violating transitions seen (all of them unless the run stopped at the
-// first), and the smallest witness.
+// first), and the smallest witness. Status is unknown when a resource
+// bound (Options.MaxStates) ended the run before the depth bound, and
+// BoundHit then says which.
 type Result struct {
 	Distinct  int
 	Violating int
-	Witness   *Witness
+	// Violations splits Violating by invariant (each violating
+	// transition counts under the first invariant it reports).
+	Violations map[string]int
+	Witness    *Witness
+	Status     search.Status
+	BoundHit   string
 }
 
-type node struct {
-	state  State
-	parent int
-	action Action
-	depth  int
+// Options bound one exploration beyond the universe's own depth bound.
+type Options struct {
+	// StopAtFirst ends the run at the smallest violation; Distinct and
+	// Violating are then those seen up to it in breadth-first order.
+	StopAtFirst bool
+	// Workers, MaxStates and Progress are the engine's (search.Config).
+	Workers   int
+	MaxStates int
+	Progress  func(search.Progress)
 }
 
-// Explore searches u breadth first under r up to its depth bound. Nodes
-// are expanded in the order they were first reached and actions in their
-// fixed order, so the first violation is the smallest by depth, then by
-// action sequence, and every run gives the same answer. Invariants for
-// which skip is true are not reported (a rule set's known findings).
+// Explore searches u under r up to its depth bound on all cores.
+// Invariants for which skip is true are not reported (a rule set's known
+// findings). A universe the engine refuses (a negative depth bound, more
+// transitions than it indexes) comes back unknown, with the reason in
+// BoundHit.
 func Explore(u *Universe, r *Rules, skip func(string) bool, stopAtFirst bool) Result {
-	seen := map[string]bool{}
-	init := u.Initial()
-	nodes := []node{{state: init, parent: -1}}
-	seen[init.Key()] = true
-	var res Result
-	for i := 0; i < len(nodes); i++ {
-		n := nodes[i]
-		if n.depth >= u.Depth {
-			continue
-		}
-		for _, a := range u.Actions {
-			next, ok, found := u.Step(r, n.state, a)
-			if !ok {
-				continue
-			}
-			if v, bad := first(u, found, skip); bad {
-				res.Violating++
-				if res.Witness == nil {
-					res.Witness = witnessOf(u, r, nodes, i, a, v)
-				}
-				if stopAtFirst {
-					res.Distinct = len(seen)
-					return res
-				}
-			}
-			k := next.Key()
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			nodes = append(nodes, node{state: next, parent: i, action: a, depth: n.depth + 1})
-		}
+	res, err := ExploreWith(u, r, skip, Options{StopAtFirst: stopAtFirst})
+	if err != nil {
+		return Result{Status: search.StatusUnknown, BoundHit: err.Error()}
 	}
-	res.Distinct = len(seen)
 	return res
 }
 
+// ExploreWith searches u under r on the shared engine (package search):
+// breadth first, a state counting at its minimal depth, and the smallest
+// violation by depth, then by action sequence, then by the universe's
+// invariant precedence, whatever the number of workers. Every transition
+// reports at most one violation, the first of the universe's precedence
+// that skip lets through, so Violating counts violating transitions.
+func ExploreWith(u *Universe, r *Rules, skip func(string) bool, o Options) (Result, error) {
+	if u == nil || r == nil || u.Initial == nil || u.Step == nil {
+		return Result{}, fmt.Errorf("community: a universe and rules are required")
+	}
+	w := newWorld(u, r, skip)
+	run, err := search.Explore[struct{}](w, search.Config{Depth: u.Depth, Workers: o.Workers, MaxStates: o.MaxStates,
+		StopAtFirst: o.StopAtFirst, Progress: o.Progress})
+	if err != nil {
+		return Result{}, err
+	}
+	defer run.Store.Free()
+	res := Result{Distinct: run.Distinct, Status: run.Status, BoundHit: run.BoundHit, Violations: map[string]int{}}
+	for i, inv := range u.Invariants {
+		if n := int(run.Tally.Violations(i)); n > 0 {
+			res.Violating += n
+			res.Violations[inv] = n
+		}
+	}
+	hit := run.Tally.Best()
+	if hit == nil {
+		return res, nil
+	}
+	if o.StopAtFirst {
+		// The run expanded the hit's whole level; the figures are those a
+		// search stopping at the hit itself would report: the states first
+		// reached before the hit's transition, and that one violation.
+		res.Distinct = reachedBefore(run.Store, hit.Parent, hit.Trans)
+		res.Violating = 1
+		res.Violations = map[string]int{u.Invariants[hit.Finding.Inv]: 1}
+	}
+	var path []Action
+	for _, t := range run.Store.Path(hit.Parent) {
+		path = append(path, u.Actions[t])
+	}
+	path = append(path, u.Actions[hit.Trans])
+	wit := &Witness{Kind: KindCommunity, Universe: u.Name, Rules: r.Name, Invariant: u.Invariants[hit.Finding.Inv],
+		Detail: hit.Finding.Detail, Actions: path}
+	wit.Text, _, _ = render(u, r, wit)
+	res.Witness = wit
+	return res, nil
+}
+
+// reachedBefore is the number of stored states first reached before
+// transition t of state parent: the store keeps them in generation order,
+// which is the order of (parent, transition).
+func reachedBefore(st *search.Store, parent int32, t int) int {
+	return sort.Search(st.Len(), func(i int) bool {
+		p := st.Parent(int32(i))
+		return p > parent || p == parent && st.Trans(int32(i)) >= t
+	})
+}
+
 // first is the violation of highest precedence among found that skip lets
-// through.
-func first(u *Universe, found []Violation, skip func(string) bool) (Violation, bool) {
-	for _, inv := range u.Invariants {
+// through, with its index in u.Invariants.
+func first(u *Universe, found []Violation, skip func(string) bool) (int, Violation, bool) {
+	for i, inv := range u.Invariants {
 		for _, v := range found {
 			if v.Invariant == inv && (skip == nil || !skip(inv)) {
-				return v, true
+				return i, v, true
 			}
 		}
 	}
-	return Violation{}, false
-}
-
-func witnessOf(u *Universe, r *Rules, nodes []node, at int, a Action, v Violation) *Witness {
-	var path []Action
-	for i := at; nodes[i].parent >= 0; i = nodes[i].parent {
-		path = append(path, nodes[i].action)
-	}
-	for l, h := 0, len(path)-1; l < h; l, h = l+1, h-1 {
-		path[l], path[h] = path[h], path[l]
-	}
-	path = append(path, a)
-	w := &Witness{Kind: KindCommunity, Universe: u.Name, Rules: r.Name, Invariant: v.Invariant, Detail: v.Detail, Actions: path}
-	w.Text, _, _ = render(u, r, w)
-	return w
+	return 0, Violation{}, false
 }
 
 // render replays w's actions under r and returns the text trace and every

@@ -3,13 +3,17 @@ package community
 import (
 	"reflect"
 	"sort"
+	"sync"
 )
 
 // Counting wraps every function field of r so that its calls are counted
 // by field name: exploring a universe under it tells which decisions the
-// universe reaches. The wrapped rules decide exactly as r does.
+// universe reaches. The wrapped rules decide exactly as r does. The engine
+// calls them from several workers, so the counts are kept under a lock;
+// read them once the exploration has returned.
 func Counting(r *Rules) (*Rules, map[string]*int) {
 	c := r.Clone()
+	var mu sync.Mutex
 	v := reflect.ValueOf(c).Elem()
 	calls := map[string]*int{}
 	for i := 0; i < v.NumField(); i++ {
@@ -21,7 +25,9 @@ func Counting(r *Rules) (*Rules, map[string]*int) {
 		calls[v.Type().Field(i).Name] = n
 		inner := reflect.ValueOf(f.Interface())
 		f.Set(reflect.MakeFunc(f.Type(), func(args []reflect.Value) []reflect.Value {
+			mu.Lock()
 			*n++
+			mu.Unlock()
 			return inner.Call(args)
 		}))
 	}

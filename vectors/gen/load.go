@@ -65,12 +65,14 @@ type loadOutput struct {
 	Coordinates map[string]string `json:"coordinates"`
 }
 
-// nonceFor inverts model.NonceUntil: the nonce whose first band ends at u.
+// nonceFor inverts the proposed first band's until: the nonce whose first
+// band ends at u.
 func nonceFor(u int64) (uint32, error) {
 	d := int64(model.MaxCreatedAt) - u
+	firstUntil := model.Proposed().Load.FirstUntil
 	for _, n := range []int64{d / 4, d/4 + 1<<14} {
 		if n > 0 && n <= 1<<32-1 {
-			if got, _ := model.NonceUntil(uint32(n)); int64(got) == u {
+			if got, _ := firstUntil(uint32(n)); int64(got) == u {
 				return uint32(n), nil
 			}
 		}
@@ -226,7 +228,7 @@ func (f *frameEncoder) frame(m model.In) (json.RawMessage, error) {
 
 // loadVectorInput turns a recorded load into a vector input.
 func (f *frameEncoder) input(r *loadRec) (loadInput, error) {
-	u, _ := model.NonceUntil(r.cfg.Nonce)
+	u, _ := model.Proposed().Load.FirstUntil(r.cfg.Nonce)
 	in := loadInput{Config: loadConfigIn{PubKey: r.cfg.PubKey, Limit: r.cfg.Limit, SubPrefix: r.cfg.SubPrefix, FirstUntil: int64(u),
 		OtherSubs: r.cfg.OtherSubs, RelayMaxSubs: r.cfg.RelayMaxSubs, Unproven: r.cfg.Unproven, KnownNonConforming: r.cfg.KnownNonConforming,
 		Passes: r.cfg.Passes},

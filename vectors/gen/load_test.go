@@ -127,7 +127,7 @@ func TestLoadEventsSigned(t *testing.T) {
 // this core cannot run, is an error, not a panic.
 func TestLoadBadInput(t *testing.T) {
 	pk := props.UserPubKey
-	u, _ := model.NonceUntil(7)
+	u, _ := model.Proposed().Load.FirstUntil(7)
 	for _, in := range []string{
 		`{"config":{"pubkey":"` + pk + `","limit":2,"sub_prefix":"x","first_until":5},"frames":[]}`,
 		fmt.Sprintf(`{"config":{"pubkey":"%s","limit":2,"sub_prefix":"x","first_until":%d},"frames":[["NOTICE","hi"]]}`, pk, u),

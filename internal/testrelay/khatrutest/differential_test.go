@@ -79,7 +79,7 @@ func TestDifferentialKhatruSlice(t *testing.T) {
 				}
 				sim.Delete(target.ID)
 			case "query":
-				f := model.EnumerationFilter(pk, rapid.IntRange(1, 6).Draw(rt, "limit"))
+				f := model.Spec().Load.EnumerationFilter(pk, rapid.IntRange(1, 6).Draw(rt, "limit"))
 				if rapid.Bool().Draw(rt, "until") {
 					f.Until = ptr(base + nostr.Timestamp(rapid.IntRange(0, 6).Draw(rt, "until at")))
 				}

@@ -73,7 +73,7 @@ func TestBackendCaps(t *testing.T) {
 			defer c.Close()
 			for _, limit := range []int{5, 8, 100} {
 				sub := fmt.Sprintf("cap-%d", limit)
-				a, err := c.Query(ctx, sub, model.EnumerationFilter(pk, limit), nil)
+				a, err := c.Query(ctx, sub, model.Spec().Load.EnumerationFilter(pk, limit), nil)
 				if err != nil || a.Refused {
 					t.Fatalf("limit %d: %v %s", limit, err, a.Closed)
 				}

@@ -62,7 +62,7 @@ func (w *writer) sign(d string, at nostr.Timestamp, content string) *nostr.Event
 // replaced for longest stay at the bottom, where a load's last queries
 // read.
 func (w *writer) publishHistory(ctx context.Context) error {
-	a, err := w.conn.Query(ctx, "history-check", model.EnumerationFilter(w.pk, 1), nil)
+	a, err := w.conn.Query(ctx, "history-check", model.Spec().Load.EnumerationFilter(w.pk, 1), nil)
 	if err != nil || a.Refused {
 		return fmt.Errorf("khatrutest: history check: %v %s", err, a.Closed)
 	}
@@ -198,7 +198,7 @@ func judge(res model.LoadResult, snap map[string]*nostr.Event, unsure map[string
 // them also receives the replacements written during the load.
 func openOthers(ctx context.Context, tr relaycheck.Transport, subs []string, pk string) error {
 	for _, sub := range subs {
-		frame, err := model.Out{Kind: model.OutREQ, SubID: sub, Filter: model.EnumerationFilter(pk, 1)}.Wire()
+		frame, err := model.Out{Kind: model.OutREQ, SubID: sub, Filter: model.Spec().Load.EnumerationFilter(pk, 1)}.Wire()
 		if err == nil {
 			err = tr.WriteMessage(ctx, frame)
 		}

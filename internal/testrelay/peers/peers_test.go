@@ -39,7 +39,7 @@ func TestEveryPeerServes(t *testing.T) {
 			}
 			// A limit of its own: the JS relay's filter-result cache would
 			// answer the same filter again from this empty snapshot.
-			empty, err := c.Query(ctx, "empty", model.EnumerationFilter(pk, 4), nil)
+			empty, err := c.Query(ctx, "empty", model.Spec().Load.EnumerationFilter(pk, 4), nil)
 			if err != nil || empty.Refused || len(empty.Events) != 0 {
 				t.Fatalf("a fresh store answered %d events (%v %s)", len(empty.Events), err, empty.Closed)
 			}
@@ -52,7 +52,7 @@ func TestEveryPeerServes(t *testing.T) {
 			if ok, why, err := c.Publish(ctx, ev, nil); err != nil || !ok {
 				t.Fatalf("publish: %v %s", err, why)
 			}
-			a, err := c.Query(ctx, "mine", model.EnumerationFilter(pk, 5), nil)
+			a, err := c.Query(ctx, "mine", model.Spec().Load.EnumerationFilter(pk, 5), nil)
 			if err != nil || a.Refused {
 				t.Fatalf("query: %v %s", err, a.Closed)
 			}

@@ -1,0 +1,19 @@
+// Package catalog is the one list of every universe the project explores:
+// the override layer's (package exhaustive), the paged history walk and
+// each of its variants (package history), the community mechanisms
+// (package history/community) and candidate A's encoding over the
+// reference universe (package candidate).
+//
+// Each Entry names its layer of the rules (ruleset.Layer) and runs under
+// one rule set value (ruleset.Set), taking the layer it needs from it: a
+// caller never picks among three kinds of universe, three rule types or
+// three result types. An entry explores; it simulates and replays where
+// its package can, and says so with ErrUnsupported where it cannot.
+//
+// Nothing the catalogue imports imports it: the commands sit above it.
+//
+// Files by concern: entry.go (the type, the catalogue, lookup),
+// override.go (exhaustive and candidate entries), walk.go (the walk and
+// its variants), community.go (the community universes), replay.go (a
+// witness replayed under the rule set its file names).
+package catalog

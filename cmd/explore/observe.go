@@ -1,0 +1,154 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/internal/cli"
+	"github.com/nip-rs/harness/mutants"
+	"github.com/nip-rs/harness/witnessfile"
+)
+
+// observeFlags are the flags that mean something with -observe.
+var observeFlags = map[string]bool{"observe": true, "universe": true, "depth": true, "rules": true, "tie": true,
+	"workers": true, "max-states": true, "witness": true, "symmetry": true, "html": true}
+
+// exploreObserve searches a universe for a state an observation holds on
+// (exhaustive.Observe), under each tie policy. It prints "reached" with
+// the depth and the shortest trace, written as a witness file (kind
+// observation) that -replay reproduces, or "not reached within the
+// bounds". Finding or not finding the situation is an answer, not a
+// failure: exit 0 for both, 2 for bad flags or an unknown observation, 3
+// when the state bound stopped the search first (unknown).
+func exploreObserve(o *options, stdout, stderr io.Writer) int {
+	for _, f := range o.set {
+		if !observeFlags[f] {
+			return usageError(stderr, fmt.Errorf("-%s has no meaning with -observe", f))
+		}
+	}
+	obs, err := exhaustive.LookupObservation(o.observe)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	name := o.universe
+	if !o.isSet("universe") {
+		name = obs.Universes[0]
+	}
+	u, err := exhaustive.ObservationUniverse(cat, name)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	tl, err := cli.ParseTies(o.tie)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	if m, ok := mutants.Lookup(o.rules); ok && m.Change.Model == nil {
+		return usageError(stderr, fmt.Errorf("-rules %s: a mutant of another layer than the core", o.rules))
+	}
+	rules, err := cat.Rules(o.rules)
+	if err != nil {
+		return usageError(stderr, fmt.Errorf("-rules: %v", err))
+	}
+	depth := o.depth
+	if depth == 0 {
+		depth = u.Depth
+	}
+	fmt.Fprintf(stdout, "explore -observe=%s -universe=%s -depth=%d -tie=%s -rules=%s -workers=%d -max-states=%d -symmetry=%t (version %s)\n",
+		obs.Name, u.Name, depth, o.tie, o.rules, o.workers, o.maxStates, o.symmetry, cli.Version())
+	fmt.Fprintf(stdout, "observation %s: %s\n", obs.Name, obs.Doc)
+	code := exitOK
+	var pages []string
+	for _, t := range tl {
+		res, err := exhaustive.Observe(exhaustive.ObserveConfig{Universe: u, Observation: obs, Depth: depth, Rules: rules.WithTie(t),
+			Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry})
+		if err != nil {
+			return usageError(stderr, err)
+		}
+		line := fmt.Sprintf("observe %s universe %s tie %s rules %s depth %d: %s", obs.Name, u.Name, t, res.Rules, depth, res.Outcome())
+		switch {
+		case res.Witness != nil:
+			fmt.Fprintf(stdout, "%s at depth %d (%d states stored): %s\n", line, len(res.Witness.Actions), res.Distinct, res.Witness.Detail)
+			p := filepath.Join(o.witness, fmt.Sprintf("observe-%s-%s-depth%d-%s.json", obs.Name, u.Name, depth, t))
+			if err := writeFile(p, res.Witness.JSON()); err != nil {
+				fmt.Fprintln(stderr, "explore:", err)
+				continue
+			}
+			fmt.Fprintf(stdout, "witness written to %s (replay: explore -replay %s)\n", p, p)
+			_, r, err := readAndReplay(p)
+			if err != nil {
+				return usageError(stderr, err)
+			}
+			fmt.Fprint(stdout, r.Text)
+			pages = append(pages, p)
+		case res.BoundHit != "":
+			fmt.Fprintf(stdout, "%s (bound: %s; %d states stored)\n", line, res.BoundHit, res.Distinct)
+			code = exitUnknown
+		default:
+			fmt.Fprintf(stdout, "%s (%d states stored)\n", line, res.Distinct)
+		}
+	}
+	if o.html != "" && len(pages) > 0 {
+		if c := observeHTML(o.html, pages, stdout, stderr); c != exitOK {
+			return c
+		}
+	}
+	return code
+}
+
+// observeHTML draws the written witnesses as one page, each replayed.
+func observeHTML(path string, files []string, stdout, stderr io.Writer) int {
+	var ws []*witnessfile.Witness
+	var rs []*witnessfile.Replayed
+	for _, f := range files {
+		w, r, err := readAndReplay(f)
+		if err != nil {
+			return usageError(stderr, err)
+		}
+		ws, rs = append(ws, w), append(rs, r)
+	}
+	if err := writeHTML(path, ws, rs, nil); err != nil {
+		return usageError(stderr, err)
+	}
+	fmt.Fprintf(stdout, "page written to %s\n", path)
+	return exitOK
+}
+
+// readAndReplay reads a witness file and replays it.
+func readAndReplay(p string) (*witnessfile.Witness, *witnessfile.Replayed, error) {
+	data, err := witnessfile.ReadFile(p)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", p, err)
+	}
+	w, err := witnessfile.Parse(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", p, err)
+	}
+	r, err := replayAny(w)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", p, err)
+	}
+	return w, r, nil
+}
+
+// writeFile writes data to p, creating its directory.
+func writeFile(p string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("witness directory: %w", err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		return fmt.Errorf("write witness: %w", err)
+	}
+	return nil
+}
+
+// listObservations is -list's part for -observe.
+func listObservations(w io.Writer) {
+	fmt.Fprintln(w, "observations (-observe NAME -universe U):")
+	for _, o := range exhaustive.Observations() {
+		fmt.Fprintf(w, "  %-26s %s (universes %s)\n", o.Name, o.Doc, strings.Join(o.Universes, ", "))
+	}
+}

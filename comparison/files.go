@@ -1,0 +1,44 @@
+package comparison
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ParseCandidates reads a comma-separated list of candidate names, each
+// trimmed; an empty name is an error.
+func ParseCandidates(list string) ([]string, error) {
+	var out []string
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			return nil, fmt.Errorf("%q: an empty candidate name", list)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// WriteWitnesses writes the witness of every violated cell to dir under
+// its name (Witnesses) and returns the files written, in table order;
+// nothing, not even dir, when no cell is violated. On an error it returns
+// the files written before it.
+func (t *Table) WriteWitnesses(dir string) ([]string, error) {
+	names, ws := t.Witnesses()
+	if len(ws) == 0 {
+		return nil, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("witness directory: %w", err)
+	}
+	var files []string
+	for i, w := range ws {
+		p := filepath.Join(dir, names[i])
+		if err := os.WriteFile(p, w.JSON(), 0o644); err != nil {
+			return files, fmt.Errorf("write witness: %w", err)
+		}
+		files = append(files, p)
+	}
+	return files, nil
+}
