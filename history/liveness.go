@@ -71,6 +71,16 @@ type WalkLasso struct {
 // Liveness runs the walk's liveness check on universe u under rules, the
 // roots being every state the safety search reaches within u.Depth.
 func Liveness(name string, u UniverseConfig, rules *Rules, workers int) (*LivenessResult, error) {
+	return liveness(name, u, rules, workers, false)
+}
+
+// LivenessToFirst is Liveness stopping at the first lasso (a mutant's run:
+// its counts are then those of the roots walked so far).
+func LivenessToFirst(name string, u UniverseConfig, rules *Rules, workers int) (*LivenessResult, error) {
+	return liveness(name, u, rules, workers, true)
+}
+
+func liveness(name string, u UniverseConfig, rules *Rules, workers int, first bool) (*LivenessResult, error) {
 	w, err := NewWorld(u, rules, ReportGate)
 	if err != nil {
 		return nil, err
@@ -102,6 +112,9 @@ func Liveness(name string, u UniverseConfig, rules *Rules, workers int) (*Livene
 		cy.From(g.intern(decode(r.row)))
 		if l := cy.Lasso; !had && l != nil {
 			res.Witness = g.lasso(r.path, l)
+			if first {
+				break
+			}
 		}
 	}
 	res.Components, res.Cyclic = cy.Counts.Components, cy.Counts.Cyclic
