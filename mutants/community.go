@@ -212,7 +212,26 @@ func Community() []Mutant {
 			func(r *community.Rules) {
 				r.Judge = func(at []community.Rotation, _ int) (community.Verdict, int) { return spec.Judge(at, 0) }
 			}),
+		// Two that leave the member with something to do forever: the
+		// community liveness properties see them. No pass runs after K32's
+		// first adoption, so no safety check of the epochs universe judges
+		// one; K33's missing plane is also seen by W1 once a wrap arrives
+		// on it.
+		liveK(k("K32", "an adoption re-installs the rekey watch (the plane set changed)", "§6, the rekey watch", epochs,
+			func(r *community.Rules) { r.Rewatch = func() bool { return false } }), community.PropRekey, false),
+		liveK(k("K33", "a delivered rotation re-installs the live REQ (the plane set changed)", "§6, re-install the subscription", live,
+			func(r *community.Rules) { r.Reinstall = func() bool { return false } }), community.PropLive, true),
 	}
+}
+
+// liveK makes a community mutant expected by the liveness check of
+// property, and by its universe's safety check as well when safety is set.
+func liveK(m Mutant, property string, safety bool) Mutant {
+	if !safety {
+		m.ExpectedBy = nil
+	}
+	m.ExpectedBy = append(m.ExpectedBy, CheckCommunityLiveness(property))
+	return m
 }
 
 // CommunityRules is the community rule set of a community mutant, named

@@ -217,3 +217,33 @@ func TestCyclesRootsShareWork(t *testing.T) {
 		t.Fatalf("lasso %+v", c.Lasso)
 	}
 }
+
+// BenchmarkCycles times the search on a ring of rings: 64 cycles of 64
+// nodes each, chained, every node with a fair action it takes on its ring.
+func BenchmarkCycles(b *testing.B) {
+	const n = 64
+	adj := make([][]int, n*n)
+	for r := range n {
+		for k := range n {
+			v := r*n + k
+			adj[v] = []int{r*n + (k+1)%n}
+			if k == 0 && r+1 < n {
+				adj[v] = append(adj[v], (r+1)*n)
+			}
+		}
+	}
+	for range b.N {
+		g := newAdj(adj)
+		g.acts = map[int][]int64{}
+		g.takes = map[[2]int]int64{}
+		for v := range adj {
+			g.acts[v] = []int64{int64(v / n)}
+			g.takes[[2]int{v, 0}] = int64(v / n)
+		}
+		c := NewCycles(g, CycleConfig{Fairness: g})
+		c.From(g.id(0))
+		if c.Counts.Violations != n {
+			b.Fatalf("counts %+v", c.Counts)
+		}
+	}
+}

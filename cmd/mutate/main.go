@@ -409,6 +409,8 @@ func checkCovers(c mutants.Check) string {
 		return c.Directed.Name
 	case mutants.KindHistory:
 		return "the paged history walk's invariants, its documented limitation excepted (explore -universe walk; history mutants only)"
+	case mutants.KindWalkLiveness:
+		return "every walk of the paged history ends once members stop publishing, in the walk's universes (history mutants only)"
 	case mutants.KindSimulate:
 		u, _ := cat.Universe(c.Universe)
 		return "seeded random walks far past the exhaustive bound: " + u.Doc

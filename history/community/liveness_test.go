@@ -150,3 +150,17 @@ func TestLivenessLassoFile(t *testing.T) {
 		t.Error("a loop that does not close replayed")
 	}
 }
+
+// BenchmarkLiveness times each property's whole check under the
+// project's default rules for the community mechanisms.
+func BenchmarkLiveness(b *testing.B) {
+	for _, p := range Properties() {
+		b.Run(p.Name, func(b *testing.B) {
+			for range b.N {
+				if _, err := CheckLiveness(p, Heal()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
