@@ -62,8 +62,9 @@ import (
 // action enabled in all its states is taken by one of its edges: a closed
 // walk through every state and edge of the component is then such a cycle,
 // and if some delivery action is enabled everywhere in the component and
-// never taken, every cycle inside it is unfair. So the check is Tarjan's
-// algorithm (iterative, roots and transitions in a fixed order) with that
+// never taken, every cycle inside it is unfair. So the check is the shared
+// fair-cycle search (search.Cycles: Tarjan's
+// algorithm, iterative, roots and transitions in a fixed order) with that
 // test on each component; a violation is a lasso: the root's trace, the
 // system steps to the component, and a fair loop with a publication.
 
@@ -153,11 +154,20 @@ func Liveness(cfg LivenessConfig) (*LivenessResult, error) {
 	}
 	g := newLiveGraph(w, cfg.MaxStates)
 	for _, r := range sortedRoots(run.Store) {
-		if !g.fromRoot(run.Store.Row(int(r.index)), r.path, res) {
+		had := g.cy.Lasso != nil
+		ok := g.fromRoot(run.Store.Row(int(r.index)))
+		if !had && g.cy.Lasso != nil {
+			res.Witness = g.witness(r.path, g.cy.Lasso)
+		}
+		if !ok {
 			break
 		}
 	}
-	res.States, res.Edges, res.Publications, res.Premise = len(g.low), int64(len(g.edges)), g.pubs, g.premise
+	ct := g.cy.Counts
+	res.Components, res.Unfair, res.UnfairWithPublication = ct.Cyclic, ct.Unfair, ct.UnfairAccepting
+	res.Fair, res.WithPublication = ct.Fair, ct.Violations
+	g.bound = g.cy.Bound
+	res.States, res.Edges, res.Publications, res.Premise = len(g.nodes)/g.width, g.edgeCount, g.pubs, g.premise
 	if g.bound {
 		res.BoundHit = fmt.Sprintf("product graph over %d states", cfg.MaxStates)
 	}
@@ -198,44 +208,41 @@ func sortedRoots(s *search.Store) []liveRoot {
 	return rs
 }
 
-// liveEdge is one system step of the product graph.
-type liveEdge struct {
-	to int32
-	t  int32 // the network transition
-}
-
-// liveGraph is the product graph, built as Tarjan's walk reaches it.
+// liveGraph is the product graph, numbered as the fair-cycle search
+// (search.Cycles) reaches it: the graph gives the search its system steps
+// and, for weak fairness, the deliveries enabled and taken.
 type liveGraph struct {
-	w     *netWorld
-	c     *cache
-	tl    *search.Tally
-	width int // row words, then one last-publication id per device
-	max   int
-	index map[string]int32
-	nodes []int32
-	// per node: its edges are edges[adj[v]:adj[v+1]] once expanded.
-	adjLo, adjHi []int32
-	order, low   []int32 // Tarjan's discovery index (-1: not yet) and low link
-	onStack      []bool
-	comp         []int32 // component id once popped, else -1
-	edges        []liveEdge
-	lastIdx      map[string]int32
-	lastEnt      [][]model.Entry // id 0: no last publication known
-	trig         map[[3]int32]int32
-	pubs         int64
-	premise      int
-	counter      int32
-	comps        int32
-	bound        bool
-	scratch      []int32
-	keyBuf       []byte
+	w         *netWorld
+	c         *cache
+	tl        *search.Tally
+	cy        *search.Cycles
+	width     int // row words, then one last-publication id per device
+	index     map[string]int32
+	nodes     []int32
+	edgeCount int64
+	lastIdx   map[string]int32
+	lastEnt   [][]model.Entry // id 0: no last publication known
+	trig      map[[3]int32]int32
+	pubs      int64
+	premise   int
+	bound     bool
+	scratch   []int32
+	keyBuf    []byte
 }
 
 func newLiveGraph(w *netWorld, max int) *liveGraph {
-	return &liveGraph{w: w, c: w.e.newCache(), tl: w.scratch(), width: w.Width() + w.n, max: max,
+	g := &liveGraph{w: w, c: w.e.newCache(), tl: w.scratch(), width: w.Width() + w.n,
 		index: map[string]int32{}, lastIdx: map[string]int32{"": 0}, lastEnt: [][]model.Entry{nil},
 		trig: map[[3]int32]int32{}, scratch: make([]int32, w.Width()+w.n)}
+	// A cycle violates the property when it is fair on deliveries and
+	// holds a triggered publication.
+	g.cy = search.NewCycles(g, search.CycleConfig{Fairness: g, MaxNodes: max,
+		Accepting: func(_ int32, e search.Edge) bool { return w.decode(int(e.Label)).kind == KindPublish }})
+	return g
 }
+
+// Nodes is the product states numbered so far (search.Graph).
+func (g *liveGraph) Nodes() int { return len(g.nodes) / g.width }
 
 func (g *liveGraph) node(v int32) []int32 { return g.nodes[int(v)*g.width : int(v+1)*g.width] }
 
@@ -248,15 +255,9 @@ func (g *liveGraph) intern(s []int32) (int32, bool) {
 	if v, ok := g.index[string(g.keyBuf)]; ok {
 		return v, false
 	}
-	v := int32(len(g.low))
+	v := int32(g.Nodes())
 	g.index[string(g.keyBuf)] = v
 	g.nodes = append(g.nodes, s...)
-	g.adjLo, g.adjHi = append(g.adjLo, -1), append(g.adjHi, -1)
-	g.order, g.low = append(g.order, -1), append(g.low, -1)
-	g.onStack, g.comp = append(g.onStack, false), append(g.comp, -1)
-	if len(g.low) > g.max {
-		g.bound = true
-	}
 	return v, true
 }
 
@@ -327,11 +328,11 @@ func (g *liveGraph) step(cur []int32, t int, next []int32) bool {
 	return false
 }
 
-// expand adds node v's system steps, in transition order.
-func (g *liveGraph) expand(v int32) {
+// Expand is node v's system steps, in transition order (search.Graph).
+func (g *liveGraph) Expand(v int32) []search.Edge {
 	cur := slices.Clone(g.node(v))
 	next := g.scratch
-	lo := int32(len(g.edges))
+	var out []search.Edge
 	var sends, inFlight bool
 	for ch := 2 * g.w.n; ch < g.w.Width(); ch++ {
 		inFlight = inFlight || len(g.w.t.chans.get(cur[ch])) > 0
@@ -345,73 +346,20 @@ func (g *liveGraph) expand(v int32) {
 			sends = true
 		}
 		to, _ := g.intern(next)
-		g.edges = append(g.edges, liveEdge{to: to, t: int32(t)})
+		out = append(out, search.Edge{To: to, Label: int32(t)})
 	}
 	if sends && inFlight {
 		g.premise++
 	}
-	g.adjLo[v], g.adjHi[v] = lo, int32(len(g.edges))
+	g.edgeCount += int64(len(out))
+	return out
 }
 
-// frame is one level of the iterative Tarjan walk.
-type frame struct {
-	v    int32
-	next int32 // the next edge to follow
-}
-
-// fromRoot runs Tarjan's walk from the root state row (with no last
-// publication known), reporting components into res; false when the state
-// bound was hit.
-func (g *liveGraph) fromRoot(row []int32, path []int, res *LivenessResult) bool {
-	s := append(slices.Clone(row), make([]int32, g.w.n)...)
-	r, _ := g.intern(s)
-	if g.order[r] >= 0 {
-		return !g.bound
-	}
-	var calls []frame
-	var stack []int32
-	visit := func(v int32) {
-		g.order[v], g.low[v] = g.counter, g.counter
-		g.counter++
-		stack = append(stack, v)
-		g.onStack[v] = true
-		g.expand(v)
-		calls = append(calls, frame{v: v, next: g.adjLo[v]})
-	}
-	visit(r)
-	for len(calls) > 0 && !g.bound {
-		f := &calls[len(calls)-1]
-		if f.next < g.adjHi[f.v] {
-			to := g.edges[f.next].to
-			f.next++
-			switch {
-			case g.order[to] < 0:
-				visit(to)
-			case g.onStack[to]:
-				g.low[f.v] = min(g.low[f.v], g.order[to])
-			}
-			continue
-		}
-		v := f.v
-		calls = calls[:len(calls)-1]
-		if len(calls) > 0 {
-			p := calls[len(calls)-1].v
-			g.low[p] = min(g.low[p], g.low[v])
-		}
-		if g.low[v] != g.order[v] {
-			continue
-		}
-		at := slices.Index(stack, v)
-		members := slices.Clone(stack[at:])
-		stack = stack[:at]
-		for _, m := range members {
-			g.onStack[m] = false
-			g.comp[m] = g.comps
-		}
-		g.comps++
-		g.judge(members, calls, path, res)
-	}
-	return !g.bound
+// fromRoot runs the fair-cycle search from the root state row (with no
+// last publication known); false when the state bound was hit.
+func (g *liveGraph) fromRoot(row []int32) bool {
+	r, _ := g.intern(append(slices.Clone(row), make([]int32, g.w.n)...))
+	return g.cy.From(r)
 }
 
 // delivery names the delivery of one message on one channel word.
@@ -433,10 +381,10 @@ func (g *liveGraph) inFlight(s []int32) []delivery {
 	return out
 }
 
-// taken is the delivery action edge e from state s takes, if it is a
-// delivery.
-func (g *liveGraph) taken(s []int32, e liveEdge) (delivery, bool) {
-	x := g.w.decode(int(e.t))
+// taken is the delivery action transition t from state s takes, if it is
+// a delivery.
+func (g *liveGraph) taken(s []int32, t int32) (delivery, bool) {
+	x := g.w.decode(int(t))
 	if x.kind != KindDeliver {
 		return delivery{}, false
 	}
@@ -444,63 +392,24 @@ func (g *liveGraph) taken(s []int32, e liveEdge) (delivery, bool) {
 	return delivery{int32(ch), g.w.t.chans.get(s[ch])[x.pos]}, true
 }
 
-// inside is the edges of v that stay in v's component.
-func (g *liveGraph) inside(v int32) []liveEdge {
-	var out []liveEdge
-	for _, e := range g.edges[g.adjLo[v]:g.adjHi[v]] {
-		if g.comp[e.to] == g.comp[v] {
-			out = append(out, e)
-		}
+// action is a delivery as the fair-cycle search names it: channel word,
+// then message, so the ids order as cmpDelivery does.
+func (d delivery) action() int64 { return int64(d.ch)<<32 | int64(uint32(d.msg)) }
+
+// Enabled is the deliveries enabled at node v, ascending (search.Fairness).
+func (g *liveGraph) Enabled(v int32) []int64 {
+	fl := g.inFlight(g.node(v))
+	out := make([]int64, len(fl))
+	for i, d := range fl {
+		out[i] = d.action()
 	}
 	return out
 }
 
-// judge classifies a component just popped and, for the first violation,
-// builds the witness.
-func (g *liveGraph) judge(members []int32, calls []frame, path []int, res *LivenessResult) {
-	slices.Sort(members)
-	cyclic := len(members) > 1
-	pub := int32(-1) // the source of the first publication edge inside
-	var pubEdge liveEdge
-	var cont []delivery
-	tk := map[delivery]bool{}
-	for k, m := range members {
-		s := g.node(m)
-		fl := g.inFlight(s)
-		if k == 0 {
-			cont = fl
-		} else {
-			cont = slices.DeleteFunc(cont, func(d delivery) bool { _, ok := slices.BinarySearchFunc(fl, d, cmpDelivery); return !ok })
-		}
-		for _, e := range g.inside(m) {
-			cyclic = true
-			if d, ok := g.taken(s, e); ok {
-				tk[d] = true
-			}
-			if pub < 0 && g.w.decode(int(e.t)).kind == KindPublish {
-				pub, pubEdge = m, e
-			}
-		}
-	}
-	if !cyclic {
-		return
-	}
-	res.Components++
-	if slices.ContainsFunc(cont, func(d delivery) bool { return !tk[d] }) {
-		res.Unfair++
-		if pub >= 0 {
-			res.UnfairWithPublication++
-		}
-		return
-	}
-	res.Fair++
-	if pub < 0 {
-		return
-	}
-	res.WithPublication++
-	if res.Witness == nil {
-		res.Witness = g.witness(members, calls, path, pub, pubEdge)
-	}
+// Taken is the delivery edge e from node v takes (search.Fairness).
+func (g *liveGraph) Taken(v int32, e search.Edge) (int64, bool) {
+	d, ok := g.taken(g.node(v), e.Label)
+	return d.action(), ok
 }
 
 // NetworkPairUniverse is the smallest network universe where the liveness

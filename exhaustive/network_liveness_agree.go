@@ -110,10 +110,23 @@ type agreeGraph struct {
 	sys     []liveEdge
 	users   int64
 	agreeOf []int8 // 0 unknown, 1 agrees, 2 does not
+	max     int    // the state bound
+}
+
+// liveEdge is one system step of the agreement graph.
+type liveEdge struct {
+	to int32
+	t  int32 // the network transition
+}
+
+// hop is one edge of the agreement graph with its source.
+type hop struct {
+	from int32
+	e    liveEdge
 }
 
 func (g *agreeGraph) grow() {
-	for len(g.cost) < len(g.low) {
+	for len(g.cost) < g.Nodes() {
 		g.cost, g.parent, g.ptrans = append(g.cost, -1), append(g.parent, -1), append(g.ptrans, -1)
 		g.lo, g.hi, g.agreeOf = append(g.lo, -1), append(g.hi, -1), append(g.agreeOf, 0)
 	}
@@ -211,7 +224,7 @@ func (g *agreeGraph) build() bool {
 						later = append(later, to)
 					}
 				}
-				if g.bound {
+				if g.Nodes() > g.max {
 					return false
 				}
 			}
@@ -245,15 +258,15 @@ func Agreement(cfg LivenessConfig) (*AgreementResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &agreeGraph{liveGraph: newLiveGraph(wd.(*netWorld), cfg.MaxStates), depth: cfg.Depth}
+	g := &agreeGraph{liveGraph: newLiveGraph(wd.(*netWorld), cfg.MaxStates), depth: cfg.Depth, max: cfg.MaxStates}
 	res := &AgreementResult{Universe: u.Name, Rules: cfg.Rules.Name, Depth: cfg.Depth}
 	complete := g.build()
-	res.States, res.SystemEdges, res.UserEdges = len(g.low), int64(len(g.sys)), g.users
+	res.States, res.SystemEdges, res.UserEdges = g.Nodes(), int64(len(g.sys)), g.users
 	if !complete {
 		res.Status, res.BoundHit = StatusUnknown, fmt.Sprintf("agreement graph over %d states", cfg.MaxStates)
 		return res, nil
 	}
-	for v := range int32(len(g.low)) {
+	for v := range int32(g.Nodes()) {
 		if g.apart(v) {
 			res.Pending++
 		}
@@ -282,7 +295,7 @@ func Agreement(cfg LivenessConfig) (*AgreementResult, error) {
 // node order, judging each component, and builds the witness of the first
 // violation by (user actions spent, node order).
 func (g *agreeGraph) judgeAll(res *AgreementResult) {
-	n := int32(len(g.low))
+	n := int32(g.Nodes())
 	order, low := make([]int32, n), make([]int32, n)
 	comp := make([]int32, n)
 	on := make([]bool, n)
@@ -406,7 +419,7 @@ func (g *agreeGraph) takes(v int32, e liveEdge) (fairAction, bool) {
 	if x := g.w.decode(int(e.t)); x.kind == KindPublish {
 		return fairAction{-1, int32(x.dev)}, true
 	}
-	return g.taken(g.node(v), e)
+	return g.taken(g.node(v), e.t)
 }
 
 // fair reports whether every fair action enabled in all the component's

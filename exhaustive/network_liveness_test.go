@@ -144,3 +144,14 @@ func BenchmarkLivenessPair(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLiveness times the liveness check on the pair universe under
+// the proposed rules, on one worker.
+func BenchmarkLiveness(b *testing.B) {
+	for range b.N {
+		res, err := Liveness(LivenessConfig{Universe: NetworkPairUniverse(), Rules: model.Proposed(), Workers: 1})
+		if err != nil || res.Status != StatusOK {
+			b.Fatalf("%v %+v", err, res)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/search"
 )
 
 // LivenessWitness is a lasso: Prefix is a trace of the universe from its
@@ -40,121 +41,9 @@ func (l *LivenessWitness) String() string {
 	return b.String()
 }
 
-// hop is one edge of the product graph with its source.
-type hop struct {
-	from int32
-	e    liveEdge
-}
-
-// path is the shortest walk inside from's component from node from to
-// node to (first found in edge order).
-func (g *liveGraph) path(from, to int32) []hop {
-	if from == to {
-		return nil
-	}
-	prev := map[int32]hop{from: {from: -1}}
-	queue := []int32{from}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
-		for _, e := range g.inside(v) {
-			if _, seen := prev[e.to]; seen {
-				continue
-			}
-			prev[e.to] = hop{v, e}
-			if e.to == to {
-				var out []hop
-				for x := to; x != from; x = prev[x].from {
-					out = append(out, prev[x])
-				}
-				slices.Reverse(out)
-				return out
-			}
-			queue = append(queue, e.to)
-		}
-	}
-	panic("exhaustive: a component is not strongly connected") // Tarjan's walk made it
-}
-
-// waypoint is a step the loop must take (e.from >= 0) or a state it must
-// pass through (node).
-type waypoint struct {
-	take hop
-	node int32
-}
-
-// walk is a closed walk from start through every waypoint, in order.
-func (g *liveGraph) walk(start int32, wps []waypoint) []hop {
-	var out []hop
-	cur := start
-	for _, wp := range wps {
-		if wp.take.from >= 0 {
-			out = append(out, g.path(cur, wp.take.from)...)
-			out = append(out, wp.take)
-			cur = wp.take.e.to
-			continue
-		}
-		out = append(out, g.path(cur, wp.node)...)
-		cur = wp.node
-	}
-	return append(out, g.path(cur, start)...)
-}
-
-// fairLoop builds a fair loop with a publication in a component that has
-// one: it starts with the publication edge, and while some delivery is
-// enabled in every state of the loop and taken on none of its steps, it
-// routes the loop through a state of the component where that delivery is
-// disabled, or else takes it (the component takes every delivery enabled
-// in all its states). Each round settles one delivery for good, so it ends.
-func (g *liveGraph) fairLoop(members []int32, start int32, e0 liveEdge) []hop {
-	wps := []waypoint{{take: hop{start, e0}}}
-	for {
-		loop := g.walk(start, wps)
-		var cont []delivery
-		tk := map[delivery]bool{}
-		for k, h := range loop {
-			s := g.node(h.from)
-			fl := g.inFlight(s)
-			if k == 0 {
-				cont = fl
-			} else {
-				cont = slices.DeleteFunc(cont, func(d delivery) bool { _, ok := slices.BinarySearchFunc(fl, d, cmpDelivery); return !ok })
-			}
-			if d, ok := g.taken(s, h.e); ok {
-				tk[d] = true
-			}
-		}
-		i := slices.IndexFunc(cont, func(d delivery) bool { return !tk[d] })
-		if i < 0 {
-			return loop
-		}
-		d := cont[i]
-		wps = append(wps, g.settle(members, d))
-	}
-}
-
-// settle is the waypoint that settles delivery d in a component: a state
-// where it is disabled, or else an edge that takes it.
-func (g *liveGraph) settle(members []int32, d delivery) waypoint {
-	for _, m := range members {
-		if _, ok := slices.BinarySearchFunc(g.inFlight(g.node(m)), d, cmpDelivery); !ok {
-			return waypoint{take: hop{from: -1}, node: m}
-		}
-	}
-	for _, m := range members {
-		for _, e := range g.inside(m) {
-			if t, ok := g.taken(g.node(m), e); ok && t == d {
-				return waypoint{take: hop{m, e}}
-			}
-		}
-	}
-	panic("exhaustive: a fair component leaves a delivery unsettled") // judge checked it
-}
-
-// witness builds the lasso of a violating component: the root's trace, the
-// walk's tree path to the component, the path inside it to the publication
-// edge's source start, and a fair loop from there.
-func (g *liveGraph) witness(members []int32, calls []frame, path []int, start int32, e0 liveEdge) *LivenessWitness {
+// witness names a lasso's steps: the root's trace as actions of the
+// universe, then the search's approach and loop as system steps.
+func (g *liveGraph) witness(path []int, l *search.Lasso) *LivenessWitness {
 	w := g.w
 	rw := w.Width()
 	wit := &LivenessWitness{Universe: w.u.Name, Rules: w.e.rules.Name, Depth: w.depth}
@@ -165,20 +54,11 @@ func (g *liveGraph) witness(members []int32, calls []frame, path []int, start in
 		w.apply(g.c, cur, t, next, g.tl)
 		copy(cur, next)
 	}
-	name := func(h hop) Action { return w.action(g.node(h.from)[:rw], int(h.e.t)) }
-	root := members[0]
-	for _, m := range members {
-		if g.order[m] < g.order[root] {
-			root = m
-		}
-	}
-	for _, f := range calls {
-		wit.Approach = append(wit.Approach, name(hop{f.v, g.edges[f.next-1]}))
-	}
-	for _, h := range g.path(root, start) {
+	name := func(h search.Hop) Action { return w.action(g.node(h.From)[:rw], int(h.Edge.Label)) }
+	for _, h := range l.Approach {
 		wit.Approach = append(wit.Approach, name(h))
 	}
-	for _, h := range g.fairLoop(members, start, e0) {
+	for _, h := range l.Loop {
 		wit.Loop = append(wit.Loop, name(h))
 	}
 	wit.Detail = wit.detail()
@@ -266,7 +146,7 @@ func ReplayLiveness(u Universe, rules *model.Rules, wit *LivenessWitness) error 
 		if err != nil {
 			return err
 		}
-		if d, ok := g.taken(s, liveEdge{t: int32(t)}); ok {
+		if d, ok := g.taken(s, int32(t)); ok {
 			tk[d] = true
 		}
 		if a.Kind == KindPublish {

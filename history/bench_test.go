@@ -60,3 +60,18 @@ func BenchmarkStoreOnePage(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWalkLiveness times the walk's liveness check on the plateau
+// variant at its gate depth under the proposal, on one worker.
+func BenchmarkWalkLiveness(b *testing.B) {
+	for _, v := range GateVariants() {
+		if v.Name != "plateau" {
+			continue
+		}
+		for range b.N {
+			if _, err := Liveness(v.Name, v.U, Proposed(), 1); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -71,6 +71,16 @@ type WalkLasso struct {
 // Liveness runs the walk's liveness check on universe u under rules, the
 // roots being every state the safety search reaches within u.Depth.
 func Liveness(name string, u UniverseConfig, rules *Rules, workers int) (*LivenessResult, error) {
+	return liveness(name, u, rules, workers, false)
+}
+
+// LivenessToFirst is Liveness stopping at the first lasso (a mutant's run:
+// its counts are then those of the roots walked so far).
+func LivenessToFirst(name string, u UniverseConfig, rules *Rules, workers int) (*LivenessResult, error) {
+	return liveness(name, u, rules, workers, true)
+}
+
+func liveness(name string, u UniverseConfig, rules *Rules, workers int, first bool) (*LivenessResult, error) {
 	w, err := NewWorld(u, rules, ReportGate)
 	if err != nil {
 		return nil, err
@@ -94,10 +104,21 @@ func Liveness(name string, u UniverseConfig, rules *Rules, workers int) (*Livene
 		return cmp.Or(cmp.Compare(len(a.path), len(b.path)), slices.Compare(a.path, b.path))
 	})
 	g := &walkGraph{w: w, index: map[[width]int32]int32{}}
+	// Every edge ends nothing and every cycle is fair (the rounds' own
+	// timeouts discharge fairness), so every cycle is a violation.
+	cy := search.NewCycles(g, search.CycleConfig{})
 	for _, r := range roots {
-		g.fromRoot(decode(r.row), r.path, res)
+		had := cy.Lasso != nil
+		cy.From(g.intern(decode(r.row)))
+		if l := cy.Lasso; !had && l != nil {
+			res.Witness = g.lasso(r.path, l)
+			if first {
+				break
+			}
+		}
 	}
-	res.States, res.Edges, res.Ends, res.InProgress = len(g.states), int64(len(g.edges)), g.ends, g.inProgress
+	res.Components, res.Cyclic = cy.Counts.Components, cy.Counts.Cyclic
+	res.States, res.Edges, res.Ends, res.InProgress = len(g.states), g.edges, g.ends, g.inProgress
 	switch {
 	case res.Cyclic > 0:
 		res.Status = search.StatusViolation
@@ -108,26 +129,15 @@ func Liveness(name string, u UniverseConfig, rules *Rules, workers int) (*Livene
 	return res, nil
 }
 
-type walkEdge struct {
-	to int32
-	t  int32
-}
-
-// walkGraph is the graph of rounds that end nothing, built as Tarjan's
-// walk reaches it.
+// walkGraph is the graph of rounds that end nothing, numbered as the
+// fair-cycle search (search.Cycles) reaches it.
 type walkGraph struct {
-	w            *World
-	index        map[[width]int32]int32
-	states       []state
-	adjLo, adjHi []int32
-	order, low   []int32
-	onStack      []bool
-	comp         []int32
-	edges        []walkEdge
-	ends         int64
-	inProgress   int
-	counter      int32
-	comps        int32
+	w          *World
+	index      map[[width]int32]int32
+	states     []state
+	edges      int64
+	ends       int64
+	inProgress int
 }
 
 func key(s state) (k [width]int32) {
@@ -143,9 +153,6 @@ func (g *walkGraph) intern(s state) int32 {
 	v := int32(len(g.states))
 	g.index[k] = v
 	g.states = append(g.states, s)
-	g.adjLo, g.adjHi = append(g.adjLo, -1), append(g.adjHi, -1)
-	g.order, g.low = append(g.order, -1), append(g.low, -1)
-	g.onStack, g.comp = append(g.onStack, false), append(g.comp, -1)
 	return v
 }
 
@@ -169,11 +176,14 @@ func endsWalk(p Progress) bool {
 	return p.Failed || len(p.Errors) > 0 || len(p.UnprovenSeconds) > 0
 }
 
-// expand adds v's rounds that end nothing, in transition order; an
-// exhausted state has none.
-func (g *walkGraph) expand(v int32) {
+// Nodes is the states numbered so far (search.Graph).
+func (g *walkGraph) Nodes() int { return len(g.states) }
+
+// Expand is v's rounds that end nothing, in transition order; an
+// exhausted state has none (search.Graph).
+func (g *walkGraph) Expand(v int32) []search.Edge {
 	s := g.states[v]
-	lo := int32(len(g.edges))
+	var out []search.Edge
 	if !s.cursor.Exhausted {
 		for t := tRounds; t < nTransitions; t++ {
 			n, end, ok := g.w.walkRound(s, t)
@@ -182,123 +192,29 @@ func (g *walkGraph) expand(v int32) {
 			case end:
 				g.ends++
 			default:
-				g.edges = append(g.edges, walkEdge{to: g.intern(n), t: int32(t)})
+				out = append(out, search.Edge{To: g.intern(n), Label: int32(t)})
 			}
 		}
 	}
-	if int32(len(g.edges)) > lo {
+	if len(out) > 0 {
 		g.inProgress++
 	}
-	g.adjLo[v], g.adjHi[v] = lo, int32(len(g.edges))
+	g.edges += int64(len(out))
+	return out
 }
 
-type walkFrame struct{ v, next int32 }
-
-// fromRoot is Tarjan's walk (iterative) from root s.
-func (g *walkGraph) fromRoot(s state, path []int, res *LivenessResult) {
-	r := g.intern(s)
-	if g.order[r] >= 0 {
-		return
+// lasso names the search's lasso as transitions, after the root's trace.
+func (g *walkGraph) lasso(path []int, l *search.Lasso) *WalkLasso {
+	labels := func(hs []search.Hop) []int {
+		out := make([]int, 0, len(hs))
+		for _, h := range hs {
+			out = append(out, int(h.Edge.Label))
+		}
+		return out
 	}
-	var calls []walkFrame
-	var stack []int32
-	visit := func(v int32) {
-		g.order[v], g.low[v] = g.counter, g.counter
-		g.counter++
-		stack = append(stack, v)
-		g.onStack[v] = true
-		g.expand(v)
-		calls = append(calls, walkFrame{v, g.adjLo[v]})
-	}
-	visit(r)
-	for len(calls) > 0 {
-		f := &calls[len(calls)-1]
-		if f.next < g.adjHi[f.v] {
-			to := g.edges[f.next].to
-			f.next++
-			switch {
-			case g.order[to] < 0:
-				visit(to)
-			case g.onStack[to]:
-				g.low[f.v] = min(g.low[f.v], g.order[to])
-			}
-			continue
-		}
-		v := f.v
-		calls = calls[:len(calls)-1]
-		if len(calls) > 0 {
-			p := calls[len(calls)-1].v
-			g.low[p] = min(g.low[p], g.low[v])
-		}
-		if g.low[v] != g.order[v] {
-			continue
-		}
-		at := slices.Index(stack, v)
-		members := slices.Clone(stack[at:])
-		stack = stack[:at]
-		for _, m := range members {
-			g.onStack[m] = false
-			g.comp[m] = g.comps
-		}
-		g.comps++
-		res.Components++
-		if !g.cyclic(members) {
-			continue
-		}
-		res.Cyclic++
-		if res.Witness == nil {
-			approach := make([]int, 0, len(calls))
-			for _, c := range calls {
-				approach = append(approach, int(g.edges[c.next-1].t))
-			}
-			loop := g.loop(v)
-			res.Witness = &WalkLasso{Universe: g.w.U, Prefix: slices.Clone(path), Approach: approach, Loop: loop,
-				Detail: fmt.Sprintf("a loop of %d rounds returns to cursor %s without sealing it or reporting a failure", len(loop), g.states[v].cursor)}
-		}
-	}
-}
-
-// cyclic reports whether a component holds a cycle: more than one state,
-// or a round back to its one state.
-func (g *walkGraph) cyclic(members []int32) bool {
-	if len(members) > 1 {
-		return true
-	}
-	v := members[0]
-	return slices.ContainsFunc(g.edges[g.adjLo[v]:g.adjHi[v]], func(e walkEdge) bool { return e.to == v })
-}
-
-// loop is the shortest cycle of rounds through v inside its component
-// (breadth first, edges in transition order).
-func (g *walkGraph) loop(v int32) []int {
-	type via struct {
-		from int32
-		t    int32
-	}
-	seen := map[int32]via{}
-	queue := []int32{v}
-	for len(queue) > 0 {
-		x := queue[0]
-		queue = queue[1:]
-		for _, e := range g.edges[g.adjLo[x]:g.adjHi[x]] {
-			if g.comp[e.to] != g.comp[v] {
-				continue
-			}
-			if e.to == v {
-				out := []int{int(e.t)}
-				for y := x; y != v; y = seen[y].from {
-					out = append(out, int(seen[y].t))
-				}
-				slices.Reverse(out)
-				return out
-			}
-			if _, ok := seen[e.to]; !ok {
-				seen[e.to] = via{x, e.t}
-				queue = append(queue, e.to)
-			}
-		}
-	}
-	return nil // unreachable for a cyclic component
+	loop := labels(l.Loop)
+	return &WalkLasso{Universe: g.w.U, Prefix: slices.Clone(path), Approach: labels(l.Approach), Loop: loop,
+		Detail: fmt.Sprintf("a loop of %d rounds returns to cursor %s without sealing it or reporting a failure", len(loop), g.states[l.Loop[0].From].cursor)}
 }
 
 // ReplayLasso re-runs a lasso under rules: the prefix as any actions, then

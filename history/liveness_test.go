@@ -177,3 +177,34 @@ func TestPinRestartsOnlyLiveness(t *testing.T) {
 		t.Error("the mutant's lasso also holds under the proposal")
 	}
 }
+
+// TestLassoFileRoundTrip: a lasso written and read back is the same lasso
+// under the same rule set, and a file of another kind, with an unknown
+// field or a step outside the universe is refused.
+func TestLassoFileRoundTrip(t *testing.T) {
+	u := DefaultUniverse()
+	u.Depth = 3
+	res, err := LivenessToFirst("default", u, neverSealed(), 0)
+	if err != nil || res.Witness == nil {
+		t.Fatalf("no lasso: %v", err)
+	}
+	data := res.Witness.JSON("never-sealed")
+	back, rules, err := ParseLasso(data)
+	if err != nil || rules != "never-sealed" || string(back.JSON(rules)) != string(data) {
+		t.Fatalf("round trip: %v, rules %q\n%s", err, rules, data)
+	}
+	if _, err := ReplayLasso(back, neverSealed()); err != nil {
+		t.Fatalf("the read lasso does not replay: %v", err)
+	}
+	for _, bad := range []string{
+		strings.Replace(string(data), `"walk-liveness"`, `"history"`, 1),
+		strings.Replace(string(data), `"detail"`, `"extra": 1, "detail"`, 1),
+		strings.Replace(string(data), `"loop": [`, `"loop": [99999, `, 1),
+		`{"kind": "walk-liveness"}`,
+		`not json`,
+	} {
+		if _, _, err := ParseLasso([]byte(bad)); err == nil {
+			t.Errorf("accepted:\n%s", bad)
+		}
+	}
+}

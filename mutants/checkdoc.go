@@ -36,7 +36,16 @@ func checkCovers(cat *exhaustive.Catalog, c Check) string {
 		// Not in the catalogue: the liveness universes are built for the
 		// check (exhaustive.LivenessUniverses).
 		if u, err := exhaustive.LivenessUniverse(cat, c.Universe); err == nil {
+			if c.Prop == exhaustive.InvOverrideReaches {
+				return "an override reaches every upgraded device once the user stops acting, under fair delivery: " + u.Doc
+			}
 			return "no re-publication cycle without a user action, under fair delivery: " + u.Doc
+		}
+	case KindWalkLiveness:
+		return "every walk of the paged history ends once members stop publishing, in the walk's universes (history mutants only)"
+	case KindCommunityLiveness:
+		if p, ok := community.PropertyNamed(c.Universe); ok {
+			return "once the environment stops, under weak fairness: " + p.Doc + " (community mutants only)"
 		}
 	case KindLoad:
 		return "load soundness, " + c.Prop + " check under the conformant relay"

@@ -89,7 +89,7 @@ func (r *runner) controlFinding(c Check, tie model.TiePolicy) *Finding {
 		return f
 	}
 	set, trace := r.opts.Baseline(tie), func() *controlTrace { return nil }
-	if c.Kind != KindHistory && c.Kind != KindCommunity {
+	if !modelFree(c) {
 		set.Model, trace = traced(set.Model, r.shadows(tie))
 	}
 	_, reused := r.cache[byName]
@@ -195,7 +195,7 @@ func (r *runner) asControl(c Check, tie model.TiePolicy, m Mutant) *Finding {
 	// The walk's and the community mechanisms' checks decide through rules
 	// of their own, which the traced model.Rules never see (the community
 	// checks skip, exactly, a universe a mutant's rules never reach).
-	if c.Kind == KindHistory || c.Kind == KindCommunity {
+	if modelFree(c) {
 		return nil
 	}
 	ctl := r.controlFinding(c, tie)
@@ -248,8 +248,9 @@ func (r *runner) tripped() map[model.TiePolicy][]*Finding {
 // SuiteChecks lists every generic check, unordered: each registered
 // universe (one-device variants excluded), each directed check, the three
 // load checks run under the conformant relays (props.GateProfiles), a
-// simulation of each registered universe, and the liveness check of each
-// liveness universe.
+// simulation of each registered universe, the liveness check of each
+// liveness universe, the walk's safety and liveness checks, and the
+// community universes' safety checks and liveness properties.
 func SuiteChecks(cat *exhaustive.Catalog) []Check {
 	var out []Check
 	for _, u := range Universes(cat) {
@@ -263,7 +264,8 @@ func SuiteChecks(cat *exhaustive.Catalog) []Check {
 	}
 	out = append(out, simulateChecks(cat)...)
 	out = append(out, livenessChecks()...)
-	return append(append(out, historyChecks()...), communityChecks()...)
+	out = append(append(out, historyChecks()...), walkLivenessChecks()...)
+	return append(append(out, communityChecks()...), communityLivenessChecks()...)
 }
 
 // controls caches the control per tie policies and load settings: it is
@@ -335,8 +337,12 @@ func (r *runner) runCheck(c Check, set ruleset.Set, name string, m *Mutant) *Fin
 		f = r.directed(c, rules)
 	case KindHistory:
 		f = r.history(set.History, m)
+	case KindWalkLiveness:
+		f = r.walkLiveness(set.History, m)
 	case KindCommunity:
 		f = r.community(c, set.Community, m)
+	case KindCommunityLiveness:
+		f = r.communityLiveness(c, set.Community)
 	case KindSimulate:
 		f = r.simulate(c, rules)
 	case KindLiveness:
@@ -438,4 +444,15 @@ func retied(f *Finding, tie model.TiePolicy) *Finding {
 	g := *f
 	g.Witness = &Witness{Kind: KindDirected, JSON: w.JSON(), Text: w.DirectedText()}
 	return &g
+}
+
+// modelFree reports whether check c decides only through the walk's or the
+// community mechanisms' rules, never through model.Rules: their safety and
+// their liveness checks.
+func modelFree(c Check) bool {
+	switch c.Kind {
+	case KindHistory, KindWalkLiveness, KindCommunity, KindCommunityLiveness:
+		return true
+	}
+	return false
 }

@@ -34,7 +34,7 @@ func Class(c Check) string {
 		// Each asserts invariants of the merged state; the one coverage
 		// invariant among an exploration's is classed by InvariantClass.
 		return ClassSafety
-	case KindLiveness:
+	case KindLiveness, KindWalkLiveness, KindCommunityLiveness:
 		return ClassLiveness
 	}
 	return ""

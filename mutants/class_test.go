@@ -6,6 +6,7 @@ import (
 	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/history/community"
 )
 
 // Every check the catalogues hold has a class, the same by value and by
@@ -73,6 +74,8 @@ func TestClassTable(t *testing.T) {
 		{KindLoad + ":soundness", ClassSafety},
 		{KindLiveness + ":network-pair", ClassLiveness},
 		{CheckAgreement("network-pair"), ClassLiveness},
+		{CheckWalkLiveness, ClassLiveness},
+		{CheckCommunityLiveness(community.PropRekey), ClassLiveness},
 		{"nonsense:reference", ""},
 		{"no-colon", ""},
 		{KindDirected + ":no-such-check", ""},

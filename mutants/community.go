@@ -46,7 +46,7 @@ func Community() []Mutant {
 					return spec.Judge(at, joinedAt)
 				}
 			}),
-		k("K5", "a complete blob-less rotation past the member's epoch removes it", "§6, removed", epochs,
+		liveK(k("K5", "a complete blob-less rotation past the member's epoch removes it", "§6, removed", epochs,
 			func(r *community.Rules) {
 				r.Judge = func(at []community.Rotation, joinedAt int) (community.Verdict, int) {
 					v, i := spec.Judge(at, joinedAt)
@@ -55,7 +55,7 @@ func Community() []Mutant {
 					}
 					return v, i
 				}
-			}),
+			}), community.PropRekey, true),
 		k("K6", "a forking rotation is neither an adoption nor a removal", "§6, removal vs strand", epochs,
 			func(r *community.Rules) {
 				r.Judge = func(at []community.Rotation, joinedAt int) (community.Verdict, int) {
@@ -212,7 +212,27 @@ func Community() []Mutant {
 			func(r *community.Rules) {
 				r.Judge = func(at []community.Rotation, _ int) (community.Verdict, int) { return spec.Judge(at, 0) }
 			}),
+		// Two that leave the member with something to do forever: the
+		// community liveness properties see them (and K5, whose member is
+		// never removed and so waits on its next epoch forever). No pass
+		// runs after K32's first adoption, so no safety check of the epochs
+		// universe judges one; K33's missing plane is also seen by W1 once
+		// a wrap arrives on it.
+		liveK(k("K32", "an adoption re-installs the rekey watch (the plane set changed)", "§6, the rekey watch", epochs,
+			func(r *community.Rules) { r.Rewatch = func() bool { return false } }), community.PropRekey, false),
+		liveK(k("K33", "a delivered rotation re-installs the live REQ (the plane set changed)", "§6, re-install the subscription", live,
+			func(r *community.Rules) { r.Reinstall = func() bool { return false } }), community.PropLive, true),
 	}
+}
+
+// liveK makes a community mutant expected by the liveness check of
+// property, and by its universe's safety check as well when safety is set.
+func liveK(m Mutant, property string, safety bool) Mutant {
+	if !safety {
+		m.ExpectedBy = nil
+	}
+	m.ExpectedBy = append(m.ExpectedBy, CheckCommunityLiveness(property))
+	return m
 }
 
 // CommunityRules is the community rule set of a community mutant, named

@@ -25,6 +25,14 @@ func TestCommunityMutantsCaught(t *testing.T) {
 			}
 		}
 	}
+	for _, c := range communityLivenessChecks() {
+		checks[c.Name] = c
+		for _, rules := range []*community.Rules{community.Spec(), community.Heal()} {
+			if f := r.communityLiveness(c, rules); f.Caught() || f.Invariant != "" {
+				t.Errorf("control %s: %s reports %s: %s", rules.Name, c.Name, f.Invariant, f.Detail)
+			}
+		}
+	}
 	for _, m := range Community() {
 		if m.Rules().Name != m.ID || m.CommunityRules().Name != m.ID {
 			t.Errorf("%s: rule sets not named after the mutant", m.ID)
@@ -38,7 +46,11 @@ func TestCommunityMutantsCaught(t *testing.T) {
 				t.Errorf("%s: no check %s", m.ID, name)
 				continue
 			}
-			if f := r.community(c, m.CommunityRules(), &m); !f.Caught() {
+			f := r.communityLiveness(c, m.CommunityRules())
+			if c.Kind == KindCommunity {
+				f = r.community(c, m.CommunityRules(), &m)
+			}
+			if !f.Caught() {
 				t.Errorf("%s: %s does not catch it", m.ID, name)
 			}
 		}
@@ -62,6 +74,10 @@ func TestCommunityMutantsCaught(t *testing.T) {
 // under the document's it does not recur.
 func replayCommunityGolden(t *testing.T, file string, data, text []byte) {
 	t.Helper()
+	if l, p, err := community.ParseLasso(data); err == nil {
+		replayCommunityLasso(t, file, l, p, text)
+		return
+	}
 	w, err := community.Parse(data)
 	if err != nil {
 		t.Errorf("%s: %v", file, err)
@@ -77,5 +93,23 @@ func replayCommunityGolden(t *testing.T, file string, data, text []byte) {
 	}
 	if rep, err := community.Replay(w, community.Spec()); err != nil || rep.Reproduced {
 		t.Errorf("%s: under the document's rules: err %v, reproduced %v", file, err, rep != nil && rep.Reproduced)
+	}
+}
+
+// replayCommunityLasso replays a golden community lasso: under the rule
+// set it names it is a fair loop with the recorded rendering, and under
+// the document's rules it is not one.
+func replayCommunityLasso(t *testing.T, file string, l *community.Lasso, p *community.Property, text []byte) {
+	t.Helper()
+	rules, ok := CommunityRuleSet(l.Rules)
+	if !ok {
+		t.Errorf("%s: unknown rule set %q", file, l.Rules)
+		return
+	}
+	if got, err := community.ReplayLasso(p, l, rules); err != nil || got != string(text) {
+		t.Errorf("%s: under %s: err %v, rendering equal to the golden text %v", file, l.Rules, err, got == string(text))
+	}
+	if _, err := community.ReplayLasso(p, l, community.Spec()); err == nil {
+		t.Errorf("%s: the lasso also holds under the document's rules", file)
 	}
 }

@@ -136,8 +136,12 @@ func TestGoldenWitnessesReplay(t *testing.T) {
 			replayHistoryGolden(t, f, data, text)
 			continue
 		}
-		if kind.Kind == KindCommunity {
+		if kind.Kind == KindCommunity || kind.Kind == KindCommunityLiveness {
 			replayCommunityGolden(t, f, data, text)
+			continue
+		}
+		if kind.Kind == KindWalkLiveness {
+			replayWalkLassoGolden(t, f, data, text)
 			continue
 		}
 		if kind.Kind == witnessfile.KindExplore {
@@ -183,4 +187,27 @@ type replay struct {
 	code       int
 	out        string
 	err        error
+}
+
+// replayWalkLassoGolden replays a golden walk lasso: under the rule set it
+// names it is a walk that never ends, with the recorded rendering, and
+// under the rule set the mutant changes it is not one.
+func replayWalkLassoGolden(t *testing.T, file string, data, text []byte) {
+	t.Helper()
+	l, name, err := history.ParseLasso(data)
+	if err != nil {
+		t.Errorf("%s: %v", file, err)
+		return
+	}
+	rules, ok := HistoryRuleSet(name)
+	if !ok {
+		t.Errorf("%s: unknown rule set %q", file, name)
+		return
+	}
+	if got, err := history.ReplayLasso(l, rules); err != nil || got != string(text) {
+		t.Errorf("%s: under %s: err %v, rendering equal to the golden text %v", file, name, err, got == string(text))
+	}
+	if _, err := history.ReplayLasso(l, historyBase(name)); err == nil {
+		t.Errorf("%s: the lasso also holds under the rules %s changes", file, name)
+	}
 }

@@ -27,11 +27,11 @@ func History() []Mutant {
 	return []Mutant{
 		walk("H1", "a page boundary is exclusive (until = oldest - 1)", "community-history-sync §3, rules carried over",
 			func(r *history.Rules) { r.Boundary = func(oldest int64) int64 { return oldest } }),
-		walk("H2", "an all-empty round is failed, never exhausted", "community-history-sync, failure semantics",
+		alsoLive(walk("H2", "an all-empty round is failed, never exhausted", "community-history-sync, failure semantics",
 			func(r *history.Rules) {
 				r.Exhausted = func(_ int, failed bool) bool { return !failed }
 				r.Failed = func(_ int, failed bool) bool { return failed }
-			}),
+			})),
 		walk("H3", "a refused or silent relay blocks every cursor advance", "community-history-sync, failure semantics",
 			func(r *history.Rules) { r.Complete = func(asked, failed int) bool { return asked > failed } }),
 		walk("H4", "the bridge walks from the newest page down to the saved newest", "community-history-sync §3, bridge",
@@ -40,7 +40,7 @@ func History() []Mutant {
 			}),
 		walk("H5", "newest advances only on a complete round (the bridge finished)", "community-history-sync §3, rules carried over",
 			func(r *history.Rules) { r.AdvanceNewest = func(ok, _, _ bool) bool { return ok } }),
-		walk("H6", "the older pass resumes at the saved oldest", "community-history-sync §3, older pass",
+		alsoLive(walk("H6", "the older pass resumes at the saved oldest", "community-history-sync §3, older pass",
 			func(r *history.Rules) {
 				r.OlderFrom = func(saved history.Cursor, seen int64, ok bool) (int64, bool) {
 					if ok {
@@ -48,7 +48,7 @@ func History() []Mutant {
 					}
 					return spec.OlderFrom(saved, seen, ok)
 				}
-			}),
+			})),
 		walk("H7", "a rekey clears exhausted", "community-history-sync §6",
 			func(r *history.Rules) { r.Rekey = func(c history.Cursor) history.Cursor { return c } }),
 		walk("H8", "auth-required is not a failure: the REQ is re-issued after AUTH", "community-history-sync, revision 2 and §3",
@@ -89,12 +89,32 @@ func History() []Mutant {
 			func(r *history.Rules) { r.Impossible = spec.Impossible })),
 		proposed(walk("H20", "a short pinned answer is proven by the page it came from asked again at the pinned limit", "proposed: same-second safe boundary (a second beyond a page)",
 			func(r *history.Rules) { r.ProveCap = spec.ProveCap })),
+		// Two whose every reachable state is right: a walk that never
+		// ends, which only the walk's liveness check sees.
+		walkLive(walk("H21", "a complete, bottomed older page seals the channel exhausted", "community-history-sync §3, exhausted is earned",
+			func(r *history.Rules) { r.Exhausted = func(int, bool) bool { return false } })),
+		walkLive(proposed(walk("H22", "a pinned re-ask starts above what the store holds at the second", "proposed: same-second safe boundary (a wide second)",
+			func(r *history.Rules) { r.PinHeld = spec.PinHeld }))),
 	}
 }
 
 // proposedBase names the history mutants that change history.Proposed
 // rather than the document's rules.
-var proposedBase = map[string]bool{"H12": true, "H13": true, "H14": true, "H15": true, "H18": true, "H19": true, "H20": true}
+var proposedBase = map[string]bool{"H12": true, "H13": true, "H14": true, "H15": true, "H18": true, "H19": true, "H20": true, "H22": true}
+
+// alsoLive marks a mutant the walk's liveness check catches beside its
+// safety check: its rounds loop without ending the walk as well.
+func alsoLive(m Mutant) Mutant {
+	m.ExpectedBy = append(m.ExpectedBy, CheckWalkLiveness)
+	return m
+}
+
+// walkLive marks a mutant the walk's liveness check is expected to catch
+// (and no safety check of the walk).
+func walkLive(m Mutant) Mutant {
+	m.ExpectedBy = []string{CheckWalkLiveness}
+	return m
+}
 
 // proposed marks a mutant of the proposal; a catalogue entry without its
 // id in proposedBase is a programming error caught by the tests.
@@ -122,20 +142,20 @@ func historyChecks() []Check {
 	return []Check{{Name: CheckHistory, Kind: KindHistory, TieIndependent: true}}
 }
 
-// history runs the walk's universes under rules, the control's (m nil) or
-// a mutant's; a mutant's run stops at its first violation. A mutant of the
-// proposal runs the universe variants the proposal is verified in
+// historyUniverses are the walk's universes a run under rules explores,
+// in order: the control's (m nil) or a mutant's. A mutant of the proposal
+// runs the universe variants the proposal is verified in
 // (history.GateVariants), in order, until one catches it; a mutant of the
 // document's rules the default universe and then the overlap variant. The
 // control runs the universes its rules are checked in: the text's, the
 // default universe and the overlap variant (the others exist to show the
 // text's holes); any other rule set, every variant.
-func (r *runner) history(rules *history.Rules, m *Mutant) *Finding {
-	universes := []history.UniverseConfig{history.DefaultUniverse()}
+func historyUniverses(rules *history.Rules, m *Mutant) []history.NamedUniverse {
+	universes := []history.NamedUniverse{{Name: "default", U: history.DefaultUniverse()}}
 	if m == nil {
 		for _, v := range history.GateVariants() {
 			if v.Name != "default" && (v.Name == "overlap" || !walkIsText(rules)) {
-				universes = append(universes, v.U)
+				universes = append(universes, v)
 			}
 		}
 	}
@@ -146,9 +166,9 @@ func (r *runner) history(rules *history.Rules, m *Mutant) *Finding {
 			// variant (the only one where an overlap is more than zero).
 			switch {
 			case proposedBase[m.ID] && v.Name != "default":
-				universes = append(universes, v.U)
+				universes = append(universes, v)
 			case !proposedBase[m.ID] && v.Name == "overlap":
-				universes = append(universes, v.U)
+				universes = append(universes, v)
 			}
 		}
 		// A mutant of the proposal, and one that only changes the overlap
@@ -158,9 +178,15 @@ func (r *runner) history(rules *history.Rules, m *Mutant) *Finding {
 			universes = append(universes[1:], universes[0])
 		}
 	}
+	return universes
+}
+
+// history runs the walk's universes (historyUniverses) under rules; a
+// mutant's run stops at its first violation.
+func (r *runner) history(rules *history.Rules, m *Mutant) *Finding {
 	f := &Finding{Depth: -1}
-	for _, u := range universes {
-		out, err := history.Explore(u, rules, history.ReportGate, r.opts.Workers, m != nil)
+	for _, u := range historyUniverses(rules, m) {
+		out, err := history.Explore(u.U, rules, history.ReportGate, r.opts.Workers, m != nil)
 		if err != nil {
 			return setupFailure(err)
 		}

@@ -57,7 +57,7 @@ func (r *runner) newLazySuite() *lazySuite {
 			c.Work = int64(len(c.Directed.Cube(first)))
 		case KindLoad:
 			c.Work = int64(r.opts.LoadCases) * loadStepsPerCase
-		case KindSimulate, KindHistory, KindCommunity, KindLiveness:
+		case KindSimulate, KindHistory, KindWalkLiveness, KindCommunity, KindCommunityLiveness, KindLiveness:
 			// Bounded walks, the walk's small universe and the liveness
 			// checks' pair universes: cheap enough to run their control for
 			// their work.

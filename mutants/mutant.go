@@ -105,9 +105,9 @@ func (m Mutant) SetUnder(tie model.TiePolicy) ruleset.Set {
 // walk's rules, the community universes for the community's).
 func (m Mutant) Checks(c Check) bool {
 	switch c.Kind {
-	case KindHistory:
+	case KindHistory, KindWalkLiveness:
 		return m.Change.Touches(ruleset.LayerHistory)
-	case KindCommunity:
+	case KindCommunity, KindCommunityLiveness:
 		return m.Change.Touches(ruleset.LayerCommunity)
 	}
 	return m.Change.Touches(ruleset.LayerModel)

@@ -9,4 +9,9 @@
 // invariant declares, and keeps the smallest violation by (depth, trace,
 // invariant precedence), so the counts and the reported hit do not depend on
 // the number of workers.
+//
+// The package also holds the liveness checks' shared search (lasso.go):
+// Tarjan's algorithm over a graph its caller numbers, judging each strongly
+// connected component under weak fairness, with a lasso for the first
+// violation.
 package search

@@ -76,6 +76,10 @@ type Rules struct {
 	Chain func(n int) bool
 	// Watch is the epochs the rekey watch addresses for a held epoch.
 	Watch func(held int) []int
+	// Rewatch: is the rekey watch re-installed after an adoption (the
+	// plane set changed), so that a later rotation still reaches the
+	// member and wakes its adoption pass.
+	Rewatch func() bool
 	// OnAdopt is the channel's cursor after an adoption of a rotation
 	// published at rotationAt.
 	OnAdopt func(c Cursor, rotationAt int) Cursor
@@ -97,6 +101,9 @@ type Rules struct {
 	// LivePlane: is a channel subscribed, given whether it is private and
 	// whether its key is held.
 	LivePlane func(private, keyHeld bool) bool
+	// Reinstall: does a delivered rotation re-install the live REQ at once
+	// (the plane set changed).
+	Reinstall func() bool
 
 	// SideBudget is the side events a timeline read takes for a row limit.
 	SideBudget func(limit int) int
@@ -147,6 +154,7 @@ func Spec() *Rules {
 		Judge:    judge,
 		Chain:    func(int) bool { return true },
 		Watch:    watch,
+		Rewatch:  func() bool { return true },
 		OnAdopt: func(c Cursor, _ int) Cursor {
 			c.Exhausted = false
 			return c
@@ -158,6 +166,7 @@ func Spec() *Rules {
 		LiveWindow: liveWindow,
 		LiveKinds:  func() []int { return []int{KindWrap, KindWrapEphemeral} },
 		LivePlane:  func(_, held bool) bool { return held },
+		Reinstall:  func() bool { return true },
 
 		SideBudget: func(limit int) int { return SideEventFactor * limit },
 		Select:     selectRows,

@@ -219,7 +219,9 @@ func epochStep(r *Rules, s0 *epochState, a Action) (State, bool, []Violation) {
 			s.cur++
 		}
 	case actRekey:
-		if s.m.Removed || s.m.Stranded {
+		// After an adoption the pass runs only if the watch was installed
+		// again for the new epochs: nothing else delivers a rotation.
+		if s.m.Removed || s.m.Stranded || (s.gen > 0 && !r.Rewatch()) {
 			return nil, false, nil
 		}
 		for _, e := range r.Watch(s.m.Held) {

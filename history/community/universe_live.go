@@ -167,7 +167,9 @@ func liveStepOf(r *Rules, s *liveState, a Action) (State, bool, []Violation) {
 		c.Keys[len(c.Keys)-1] = HeldKey{Epoch: cur.Epoch, Retired: true, RetiredAt: s.now}
 		c.Keys = append(c.Keys, HeldKey{Epoch: cur.Epoch + 1})
 		c.Asked = append(c.Asked, false)
-		out = append(out, s.install(r)...)
+		if r.Reinstall() {
+			out = append(out, s.install(r)...)
+		}
 	case "install":
 		out = append(out, s.install(r)...)
 	case "round":
