@@ -125,8 +125,10 @@ func ScanTests(root string) (map[string]bool, error) {
 
 // pinnedRE reads the first line of a pinned witness: an explorer or a
 // directed witness names its invariant and where it was found; a load
-// witness names its check; a liveness lasso its universe.
-var pinnedRE = regexp.MustCompile(`^(?:witness (\S+): (?:directed check (\S+)|universe ([^+,\s]+)\S*),|check (\w+), |liveness lasso: universe ([^,\s]+),)`)
+// witness names its check; a liveness lasso its universe; a walk that
+// never ends is the walk's liveness check; a community property's lasso
+// names its property; an agreement witness its universe.
+var pinnedRE = regexp.MustCompile(`^(?:witness (\S+): (?:directed check (\S+)|universe ([^+,\s]+)\S*),|check (\w+), |liveness lasso: universe ([^,\s]+),|(walk that never ends): |liveness (\w+): universe |agreement witness: universe ([^,\s]+),)`)
 
 // readPinned adds what each pinned witness file shows a mutant caught by.
 func (c *Catalogue) readPinned(dir string) error {
@@ -154,6 +156,12 @@ func (c *Catalogue) readPinned(dir string) error {
 			return fmt.Errorf("%s: first line %q names no check", f, first)
 		}
 		switch {
+		case m[8] != "":
+			set["liveness:"+m[8]+"/agreement"] = true
+		case m[7] != "":
+			set["community-liveness:"+m[7]] = true
+		case m[6] != "":
+			set["walk-liveness:walk"] = true
 		case m[5] != "":
 			set["liveness:"+m[5]] = true
 		case m[4] != "":
