@@ -217,7 +217,10 @@ func Community() []Mutant {
 		// never removed and so waits on its next epoch forever). No pass
 		// runs after K32's first adoption, so no safety check of the epochs
 		// universe judges one; K33's missing plane is also seen by W1 once
-		// a wrap arrives on it.
+		// a wrap arrives on it. No rule change of the live universe escapes
+		// W1 that way (a wrap can always be published on the plane a stale
+		// REQ misses); in a community quiet after the rotation only the
+		// property sees K33 (community.LiveQuietProperty).
 		liveK(k("K32", "an adoption re-installs the rekey watch (the plane set changed)", "§6, the rekey watch", epochs,
 			func(r *community.Rules) { r.Rewatch = func() bool { return false } }), community.PropRekey, false),
 		liveK(k("K33", "a delivered rotation re-installs the live REQ (the plane set changed)", "§6, re-install the subscription", live,

@@ -10,6 +10,8 @@ import (
 const (
 	PropRekey = "rekey"
 	PropLive  = "live"
+	// PropLiveQuiet is the live property in the quiet live universe.
+	PropLiveQuiet = "live-quiet"
 )
 
 // RekeyProperty: every delivered rotation is adopted. In the epochs
@@ -73,6 +75,24 @@ func LiveProperty() *Property {
 			return fmt.Sprintf("the live REQ at %v, without the current planes of %v", s.installed.Planes, s.missing(nil))
 		},
 	}
+}
+
+// LiveQuietProperty is LiveProperty in the quiet live universe, where
+// nothing is published after a rotation. There the property has no safety
+// face: in the live universe a REQ that misses a current plane is caught
+// by W1 as soon as a wrap is published on that plane (publishing does not
+// depend on the rules, and a wrap on a current plane is always one the
+// member must receive), so a rule that leaves the REQ stale is caught by
+// safety first at every depth but the bound's last step. Once the
+// community is quiet no such wrap comes, and only this property sees the
+// stale REQ. It is not one of Properties: its findings are the live
+// property's, seen without their safety face.
+func LiveQuietProperty() *Property {
+	p := LiveProperty()
+	p.Name = PropLiveQuiet
+	p.Doc = "every plane change re-installs the live REQ, in a community that goes quiet after a rotation"
+	p.Universe = func() *Universe { return LiveQuietUniverse(5) }
+	return p
 }
 
 // missing is the current planes the installed live REQ does not address,

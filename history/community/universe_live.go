@@ -17,6 +17,7 @@ const (
 	InvLiveCovers = "W1-live-covers"
 	InvLiveFrozen = "W2-retired-frozen"
 	liveName      = "live"
+	liveQuietName = "live-quiet"
 	liveStep      = 100
 )
 
@@ -80,13 +81,27 @@ func (s *liveState) String() string {
 
 // LiveUniverse is the live subscription's universe at depth.
 func LiveUniverse(depth int) *Universe {
+	return liveUniverse(liveName, "the live REQ: both wrap kinds, private planes, the community window, retired epochs asked once more then frozen", depth, false)
+}
+
+// LiveQuietUniverse is the live universe where the community goes quiet
+// once a key rotates: no wrap is sealed after the first rotation (one
+// sealed under the first key just before it may still arrive late). A channel whose rotation
+// removed a member and then falls silent is ordinary; there no wrap on the
+// new plane ever tests the live REQ, so a REQ left on the old planes is
+// seen only by the liveness property, never by W1.
+func LiveQuietUniverse(depth int) *Universe {
+	return liveUniverse(liveQuietName, "the live universe with no wrap published after a rotation", depth, true)
+}
+
+func liveUniverse(name, doc string, depth int, quiet bool) *Universe {
 	acts := []Action{
 		{"pub0", KindWrap}, {"pub0", KindWrapEphemeral}, {"pub1", KindWrap}, {"pub1", KindWrapEphemeral},
 		{"late", 0}, {"rotate", 0}, {"install", 0}, {"round", 0}, {"round", 1},
 	}
 	return &Universe{
-		Name:       liveName,
-		Doc:        "the live REQ: both wrap kinds, private planes, the community window, retired epochs asked once more then frozen",
+		Name:       name,
+		Doc:        doc,
 		Depth:      depth,
 		Invariants: []string{InvLiveCovers, InvLiveFrozen},
 		Initial: func() State {
@@ -101,9 +116,26 @@ func LiveUniverse(depth int) *Universe {
 			if !ok {
 				return nil, false, nil
 			}
+			if quiet && s0.sealedAfterRotation(a) {
+				return nil, false, nil
+			}
 			return liveStepOf(r, s0.clone(), a)
 		},
 	}
+}
+
+// sealedAfterRotation: does a bring a wrap sealed after the first
+// rotation: a publication once a key has rotated, or a late wrap sealed
+// under a key that became current by a rotation.
+func (s *liveState) sealedAfterRotation(a Action) bool {
+	switch a.Name {
+	case "pub0", "pub1":
+		return s.rotations > 0
+	case "late":
+		k := s.chans[1].Keys
+		return len(k) > 2
+	}
+	return false
 }
 
 func (s *liveState) current(ch int) HeldKey {
