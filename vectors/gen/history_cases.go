@@ -265,6 +265,14 @@ func historyCases() ([]Case, error) {
 		if err != nil {
 			return nil, err
 		}
+		var head struct {
+			Kind string `json:"kind"`
+		}
+		if json.Unmarshal(b, &head) == nil && head.Kind == history.KindWalkLiveness {
+			// A walk that never ends: a lasso, not a finding these
+			// scripted relays replay as one walk.
+			continue
+		}
 		var hw histWitness
 		if err := json.Unmarshal(b, &hw); err != nil {
 			return nil, fmt.Errorf("%s witness: %w", m.ID, err)
