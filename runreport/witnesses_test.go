@@ -20,7 +20,7 @@ import (
 // files Named lists (with -all each beside its text); a render error
 // stops the writing with the files so far recorded.
 func TestFinishAndWitnessFiles(t *testing.T) {
-	c := catalog(t)
+	c := exCatalog(t)
 	ok := explored(t, c, "reference", 2, model.Proposed())
 	run := &Run{Universe: "reference", Explore: []*exhaustive.Result{ok}}
 	if code := run.Finish(c); code != cli.ExitOK || run.Status != "ok" || run.Doc == "" || len(run.Witnesses) != 0 {

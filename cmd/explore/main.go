@@ -475,7 +475,7 @@ func witnessText(w *witnessfile.Witness) (string, error) {
 	if w.Text != "" {
 		return w.Text, nil
 	}
-	r, err := replayAny(w)
+	r, err := universes.Replay(w)
 	if err != nil {
 		return "", err
 	}

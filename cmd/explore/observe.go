@@ -127,7 +127,7 @@ func readAndReplay(p string) (*witnessfile.Witness, *witnessfile.Replayed, error
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", p, err)
 	}
-	r, err := replayAny(w)
+	r, err := universes.Replay(w)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", p, err)
 	}
