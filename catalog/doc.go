@@ -17,5 +17,6 @@
 // its variants), community.go (the community universes), replay.go (a
 // universe's witness replayed under the rule set its file names),
 // kinds.go (every other kind of witness dispatched to the package whose
-// check wrote it).
+// check wrote it), rules.go (an entry's rule set by name, the walk's
+// rule set names, a summary's findings).
 package catalog

@@ -33,7 +33,7 @@ func diffWalk(o *options, names []string, stdout, stderr io.Writer) int {
 	for i, n := range names {
 		r, ok := catalog.WalkRules(n)
 		if !ok {
-			return usageError(stderr, fmt.Errorf("-diff: %q is not a rule set of the walk (want one of %s)", n, strings.Join(walkRuleNames(), ", ")))
+			return usageError(stderr, fmt.Errorf("-diff: %q is not a rule set of the walk (want one of %s)", n, strings.Join(catalog.WalkRuleNames(), ", ")))
 		}
 		r = r.Clone()
 		r.Name = n

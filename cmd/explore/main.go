@@ -254,7 +254,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case o.universe == history.UniverseName:
 		return exploreWalk(o, stdout, stderr)
 	case isCatalogueOnly(o.universe):
-		e, _ := catalogueOnly(o.universe)
+		e, _ := universes.EntryOnly(o.universe)
 		if o.sim.walks != 0 {
 			return simulateEntry(o, e, stderr)
 		}
