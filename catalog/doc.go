@@ -18,5 +18,6 @@
 // universe's witness replayed under the rule set its file names),
 // kinds.go (every other kind of witness dispatched to the package whose
 // check wrote it), rules.go (an entry's rule set by name, the walk's
-// rule set names, a summary's findings).
+// rule set names, a summary's findings), files.go (the core rule set by
+// name, a witness file read and replayed).
 package catalog

@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
-	"github.com/nip-rs/harness/mutants"
+	"github.com/nip-rs/harness/witnessfile"
 )
 
 // checkAgreement is -check's value for the eventual-agreement check.
@@ -36,12 +35,9 @@ func exploreAgreement(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	if m, ok := mutants.Lookup(o.rules); ok && m.Change.Model == nil {
-		return usageError(stderr, fmt.Errorf("-rules %s: a mutant of another layer than the core", o.rules))
-	}
-	rules, err := cat.Rules(o.rules)
+	rules, err := universes.CoreRules(o.rules)
 	if err != nil {
-		return usageError(stderr, fmt.Errorf("-rules: %v", err))
+		return usageError(stderr, err)
 	}
 	depth := o.depth
 	if depth == 0 {
@@ -78,8 +74,8 @@ func exploreAgreement(o *options, stdout, stderr io.Writer) int {
 		switch res.Status {
 		case exhaustive.StatusViolation:
 			code = exitViolation
-			p := filepath.Join(o.witness, fmt.Sprintf("agreement-%s-depth%d-%s.json", res.Universe, res.Depth, t))
-			if err := writeFile(p, res.Witness.JSON(t)); err != nil {
+			p, err := witnessfile.WriteNamed(o.witness, fmt.Sprintf("agreement-%s-depth%d-%s.json", res.Universe, res.Depth, t), res.Witness.JSON(t))
+			if err != nil {
 				fmt.Fprintln(stderr, "explore:", err)
 			} else {
 				fmt.Fprintf(stdout, "witness written to %s\n", p)
