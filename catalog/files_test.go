@@ -39,3 +39,22 @@ func TestCoreRulesAndReplayFile(t *testing.T) {
 		t.Errorf("load witness: %v %v", w, err)
 	}
 }
+
+// An override run's inputs: a universe of the override catalogue, the tie
+// list, a rule set; a history mutant, an unknown universe, tie or rule
+// set is refused.
+func TestOverrideInputs(t *testing.T) {
+	c := Standard()
+	u, tl, r, err := c.OverrideInputs("reference", "both", "M1")
+	if err != nil || u.Name != "reference" || len(tl) != 2 || r == nil {
+		t.Fatalf("reference both M1: %v %v %v", u.Name, tl, err)
+	}
+	for _, in := range [][3]string{{"walk", "both", "spec"}, {"reference", "sideways", "spec"}, {"reference", "both", "nonsense"}, {"reference", "both", "H1"}} {
+		if _, _, _, err := c.OverrideInputs(in[0], in[1], in[2]); err == nil {
+			t.Errorf("%v: no error", in)
+		}
+	}
+	if _, _, _, err := c.OverrideInputs("reference", "both", "H1"); err == nil || !strings.Contains(err.Error(), "history mutant") {
+		t.Errorf("history mutant: %v", err)
+	}
+}

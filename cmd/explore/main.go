@@ -349,27 +349,10 @@ func list(w io.Writer) {
 	}
 }
 
-// runInputs resolves the universe, tie list and rule set a run names, or
-// says which is bad.
+// runInputs resolves the universe, tie list and rule set a run names
+// (catalog.Catalog.OverrideInputs).
 func runInputs(o *options) (exhaustive.Universe, []model.TiePolicy, *model.Rules, error) {
-	u, err := cat.Universe(o.universe)
-	if err != nil {
-		return exhaustive.Universe{}, nil, nil, err
-	}
-	tl, err := cli.ParseTies(o.tie)
-	if err != nil {
-		return exhaustive.Universe{}, nil, nil, err
-	}
-	if m, ok := mutants.Lookup(o.rules); ok && m.Change.History != nil {
-		// Its change is to the walk's rules: on this universe it would run
-		// the production rules and report their verdict as the mutant's.
-		return exhaustive.Universe{}, nil, nil, fmt.Errorf("-rules %s: a history mutant, it changes only the paged walk (use -universe %s)", o.rules, history.UniverseName)
-	}
-	rules, err := cat.Rules(o.rules)
-	if err != nil {
-		return exhaustive.Universe{}, nil, nil, fmt.Errorf("-rules: %v", err)
-	}
-	return u, tl, rules, nil
+	return universes.OverrideInputs(o.universe, o.tie, o.rules)
 }
 
 func explore(o *options, stdout, stderr io.Writer) int {
