@@ -280,20 +280,6 @@ func usageError(stderr io.Writer, err error) int {
 	return exitUsage
 }
 
-func onlySet(s string) (map[string]bool, error) {
-	if s == "" {
-		return nil, nil
-	}
-	m := map[string]bool{}
-	for _, k := range strings.Split(s, ",") {
-		if _, err := directed.Lookup(k); err != nil {
-			return nil, fmt.Errorf("-only: %v", err)
-		}
-		m[k] = true
-	}
-	return m, nil
-}
-
 // header is the first line of output: everything needed to reproduce.
 func header(o *options, depth int, network bool) string {
 	sym := ""
@@ -360,9 +346,9 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	only, err := onlySet(o.only)
+	only, err := directed.OnlySet(o.only)
 	if err != nil {
-		return usageError(stderr, err)
+		return usageError(stderr, fmt.Errorf("-only: %v", err))
 	}
 	am, amended := amendments.Lookup(o.rules)
 	if amended {
