@@ -51,7 +51,7 @@
 // (rulesnamed.go), a run's checkpoint directories per tie policy
 // (checkpoint_dirs.go), a simulation part's checks against its run line
 // (simpart.go), and a simulation's tie documents and witness files
-// (simwrite.go), and a liveness run's line and lasso file
+// (simwrite.go), and a liveness or agreement run's line and witness file
 // (liveness_report.go).
 //
 // network_liveness_agree.go checks another: an override set on one device

@@ -32,3 +32,27 @@ func (res *LivenessResult) WriteWitness(dir string, t model.TiePolicy) (string, 
 	}
 	return witnessfile.WriteNamed(dir, fmt.Sprintf("liveness-%s-depth%d-%s.json", res.Universe, res.Depth, t), res.Witness.JSON(t))
 }
+
+// Line is one agreement run's verdict under tie t with the counts that
+// make it non-vacuous: the states, the system and user steps, the states
+// where devices are apart, those settled (and settled apart), and the
+// cyclic components with the fair ones and those apart.
+func (res *AgreementResult) Line(t model.TiePolicy) string {
+	status := res.Status.String()
+	if res.BoundHit != "" {
+		status += " (bound: " + res.BoundHit + ")"
+	}
+	return fmt.Sprintf("agreement %s tie %s rules %s, at most %d user actions: %s; states %d, system steps %d, user steps %d, "+
+		"states apart %d, settled %d (apart %d), cyclic components %d (fair %d, %d of them apart)",
+		res.Universe, t, res.Rules, res.Depth, status, res.States, res.SystemEdges, res.UserEdges,
+		res.Pending, res.Settled, res.SettledApart, res.Components, res.Fair, res.FairPending)
+}
+
+// WriteWitness writes the run's witness under tie t to dir as
+// agreement-UNIVERSE-depthD-TIE.json and returns its path.
+func (res *AgreementResult) WriteWitness(dir string, t model.TiePolicy) (string, error) {
+	if res.Witness == nil {
+		return "", errors.New("a violation without a witness")
+	}
+	return witnessfile.WriteNamed(dir, fmt.Sprintf("agreement-%s-depth%d-%s.json", res.Universe, res.Depth, t), res.Witness.JSON(t))
+}

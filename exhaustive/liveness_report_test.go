@@ -24,3 +24,17 @@ func TestLivenessLineAndWitness(t *testing.T) {
 		t.Errorf("no lasso: %q %v", p, err)
 	}
 }
+
+// The agreement line carries the bound and every count the same way.
+func TestAgreementLine(t *testing.T) {
+	res := &AgreementResult{Universe: "network-pair", Rules: "proposed", Depth: 2, Status: StatusOK,
+		States: 1, SystemEdges: 2, UserEdges: 3, Pending: 4, Settled: 5, SettledApart: 6, Components: 7, Fair: 8, FairPending: 9}
+	want := "agreement network-pair tie clear rules proposed, at most 2 user actions: " + StatusOK.String() +
+		"; states 1, system steps 2, user steps 3, states apart 4, settled 5 (apart 6), cyclic components 7 (fair 8, 9 of them apart)"
+	if got := res.Line(model.ClearWins); got != want {
+		t.Errorf("line\n %s\nwant\n %s", got, want)
+	}
+	if p, err := res.WriteWitness(t.TempDir(), model.ClearWins); err == nil || p != "" {
+		t.Errorf("no witness: %q %v", p, err)
+	}
+}

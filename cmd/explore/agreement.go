@@ -7,7 +7,6 @@ import (
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
-	"github.com/nip-rs/harness/witnessfile"
 )
 
 // checkAgreement is -check's value for the eventual-agreement check.
@@ -63,18 +62,11 @@ func exploreAgreement(o *options, stdout, stderr io.Writer) int {
 		if err != nil {
 			return usageError(stderr, err)
 		}
-		status := res.Status.String()
-		if res.BoundHit != "" {
-			status += " (bound: " + res.BoundHit + ")"
-		}
-		fmt.Fprintf(stdout, "agreement %s tie %s rules %s, at most %d user actions: %s; states %d, system steps %d, user steps %d, "+
-			"states apart %d, settled %d (apart %d), cyclic components %d (fair %d, %d of them apart)\n",
-			res.Universe, t, res.Rules, res.Depth, status, res.States, res.SystemEdges, res.UserEdges,
-			res.Pending, res.Settled, res.SettledApart, res.Components, res.Fair, res.FairPending)
+		fmt.Fprintln(stdout, res.Line(t))
 		switch res.Status {
 		case exhaustive.StatusViolation:
 			code = exitViolation
-			p, err := witnessfile.WriteNamed(o.witness, fmt.Sprintf("agreement-%s-depth%d-%s.json", res.Universe, res.Depth, t), res.Witness.JSON(t))
+			p, err := res.WriteWitness(o.witness, t)
 			if err != nil {
 				fmt.Fprintln(stderr, "explore:", err)
 			} else {
