@@ -352,10 +352,9 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	}
 	am, amended := amendments.Lookup(o.rules)
 	if amended {
-		if am.Pinned && o.isSet("tie") && (len(tl) != 1 || tl[0] != am.Tie) {
-			return usageError(stderr, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", o.tie, am.Name, am.Tie))
+		if tl, err = cliTies(o, am); err != nil {
+			return usageError(stderr, err)
 		}
-		tl = am.Ties(tl)
 		if am.Pinned {
 			o.tie = am.Tie.String() // the header says the policy the run covers
 		}
