@@ -15,5 +15,9 @@
 // Files by concern: entry.go (the type, the catalogue, lookup),
 // override.go (exhaustive and candidate entries), walk.go (the walk and
 // its variants), community.go (the community universes), replay.go (a
-// witness replayed under the rule set its file names).
+// universe's witness replayed under the rule set its file names),
+// kinds.go (every other kind of witness dispatched to the package whose
+// check wrote it), rules.go (an entry's rule set by name, the walk's
+// rule set names, a summary's findings), files.go (the core rule set by
+// name, a witness file read and replayed, an override run's inputs).
 package catalog

@@ -178,6 +178,22 @@ func Lookup(key string) (*Check, error) {
 	return nil, fmt.Errorf("unknown directed check %q (known: %s)", key, strings.Join(keys, ", "))
 }
 
+// OnlySet is the set of checks a comma-separated list of keys names (nil
+// for the empty list: every check), or the first unknown key.
+func OnlySet(keys string) (map[string]bool, error) {
+	if keys == "" {
+		return nil, nil
+	}
+	m := map[string]bool{}
+	for _, k := range strings.Split(keys, ",") {
+		if _, err := Lookup(k); err != nil {
+			return nil, err
+		}
+		m[k] = true
+	}
+	return m, nil
+}
+
 func (d *Check) params(p Point) witnessfile.Params {
 	out := make(witnessfile.Params, len(p))
 	for i, v := range p {

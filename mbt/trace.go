@@ -2,6 +2,8 @@ package mbt
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/nip-rs/harness/exhaustive"
@@ -289,4 +291,24 @@ func readAction(v itf.Value) (witnessfile.Action, error) {
 		return a, fmt.Errorf("no action name")
 	}
 	return a, nil
+}
+
+// WriteTraces writes traces, walks from, from+1, ... of one run under
+// tie, to dir (created if need be) as walk-<index>-<tie>.itf.json: the
+// index four digits wide, so the files list in walk order.
+func WriteTraces(dir string, from int, tie model.TiePolicy, trs []*itf.Trace) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, tr := range trs {
+		b, err := itf.Encode(tr)
+		if err != nil {
+			return err
+		}
+		name := filepath.Join(dir, fmt.Sprintf("walk-%04d-%s.itf.json", from+i, tie))
+		if err := os.WriteFile(name, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -25,7 +25,7 @@ func amendment(t *testing.T, name string) amendments.Amendment {
 // history, its witness written beside the others; a rule set no user can
 // tell from proposed says so with its bounds and writes nothing.
 func TestVisibleDifference(t *testing.T) {
-	c := catalog(t)
+	c := exCatalog(t)
 	dir := t.TempDir()
 	lines, file := visibleDifference(c, amendment(t, "mark-read-own-counter"), model.ClearWins, dir)
 	if len(lines) < 3 || lines[0] != "what a user sees differ (explore -diff proposed,mark-read-own-counter):" ||

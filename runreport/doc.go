@@ -15,7 +15,8 @@
 // the same reason the gate's baseline by name (control.go: proposed,
 // spec, an amendment or a reading of the text).
 //
-// Files: run.go (the run), text.go (the table), json.go (the document),
-// verdict.go (the verdict and the scope), amendment.go, page.go,
-// control.go.
+// Files: run.go (the run), witnesses.go (its status, exit code and
+// witness files), text.go (the table), json.go (the document),
+// verdict.go (the verdict and the scope), replay.go (a replay's verdict
+// line and exit code), amendment.go, page.go, control.go.
 package runreport

@@ -16,7 +16,7 @@ import (
 	"github.com/nip-rs/harness/witnessfile"
 )
 
-func catalog(t *testing.T) *exhaustive.Catalog {
+func exCatalog(t *testing.T) *exhaustive.Catalog {
 	t.Helper()
 	c := exhaustive.NewCatalog()
 	mutants.Register(c)
@@ -64,7 +64,7 @@ func TestCell(t *testing.T) {
 // result line, and its witness is rendered by the function given (an
 // error from it is passed on, the witness left out).
 func TestTextAndJSON(t *testing.T) {
-	c := catalog(t)
+	c := exCatalog(t)
 	ok := explored(t, c, "reference", 2, model.Proposed())
 	run := &Run{Run: "explore test", Universe: "reference", Doc: "the doc", Explore: []*exhaustive.Result{ok}, Status: "ok"}
 	var b bytes.Buffer
@@ -116,7 +116,7 @@ func TestTextAndJSON(t *testing.T) {
 // toward conformance, everything else toward safety; an amendment's run
 // claims nothing of the checks it did not run.
 func TestVerdicts(t *testing.T) {
-	c := catalog(t)
+	c := exCatalog(t)
 	res := explored(t, c, "reference", 2, model.Proposed())
 	res.Invariants = slices.Clone(res.Invariants)
 	res.Invariants = append(res.Invariants, exhaustive.InvariantCount{Name: exhaustive.InvNetVacuous, Label: "N0", Violations: 1})

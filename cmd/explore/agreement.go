@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
-	"github.com/nip-rs/harness/mutants"
 )
 
 // checkAgreement is -check's value for the eventual-agreement check.
@@ -36,12 +34,9 @@ func exploreAgreement(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	if m, ok := mutants.Lookup(o.rules); ok && m.Change.Model == nil {
-		return usageError(stderr, fmt.Errorf("-rules %s: a mutant of another layer than the core", o.rules))
-	}
-	rules, err := cat.Rules(o.rules)
+	rules, err := universes.CoreRules(o.rules)
 	if err != nil {
-		return usageError(stderr, fmt.Errorf("-rules: %v", err))
+		return usageError(stderr, err)
 	}
 	depth := o.depth
 	if depth == 0 {
@@ -67,19 +62,12 @@ func exploreAgreement(o *options, stdout, stderr io.Writer) int {
 		if err != nil {
 			return usageError(stderr, err)
 		}
-		status := res.Status.String()
-		if res.BoundHit != "" {
-			status += " (bound: " + res.BoundHit + ")"
-		}
-		fmt.Fprintf(stdout, "agreement %s tie %s rules %s, at most %d user actions: %s; states %d, system steps %d, user steps %d, "+
-			"states apart %d, settled %d (apart %d), cyclic components %d (fair %d, %d of them apart)\n",
-			res.Universe, t, res.Rules, res.Depth, status, res.States, res.SystemEdges, res.UserEdges,
-			res.Pending, res.Settled, res.SettledApart, res.Components, res.Fair, res.FairPending)
+		fmt.Fprintln(stdout, res.Line(t))
 		switch res.Status {
 		case exhaustive.StatusViolation:
 			code = exitViolation
-			p := filepath.Join(o.witness, fmt.Sprintf("agreement-%s-depth%d-%s.json", res.Universe, res.Depth, t))
-			if err := writeFile(p, res.Witness.JSON(t)); err != nil {
+			p, err := res.WriteWitness(o.witness, t)
+			if err != nil {
 				fmt.Fprintln(stderr, "explore:", err)
 			} else {
 				fmt.Fprintf(stdout, "witness written to %s\n", p)

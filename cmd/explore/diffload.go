@@ -9,7 +9,6 @@ import (
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/props"
-	"github.com/nip-rs/harness/witnessfile"
 )
 
 // loadUniverse is the -universe name of the full-state load's scenarios
@@ -72,13 +71,3 @@ func diffLoad(o *options, names []string, stdout, stderr io.Writer) int {
 // ruleSetNamed resolves a rule set name of -diff and of a difference
 // witness (exhaustive.Catalog.RuleSet).
 func ruleSetNamed(name string) (*model.Rules, error) { return cat.RuleSet(name) }
-
-// replayLoadDiff replays a load difference witness under both rule sets
-// it names; reproduced only when the differences are the recorded ones.
-func replayLoadDiff(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
-	r, err := props.ReplayDiff(w.Raw, ruleSetNamed)
-	if err != nil {
-		return nil, witnessfile.Bad("%v", err)
-	}
-	return r.Replayed(), nil
-}

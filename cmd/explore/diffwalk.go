@@ -6,40 +6,14 @@ import (
 	"io"
 	"strings"
 
+	"github.com/nip-rs/harness/catalog"
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/cli"
-	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
 // diffWalkFlags are the flags with a meaning for -diff -universe walk.
 var diffWalkFlags = map[string]bool{"diff": true, "universe": true, "variant": true, "depth": true, "json": true, "witness": true}
-
-// walkRulesNamed resolves a rule set of the walk by name: an amendment's
-// walk layer, or one of the walk's own (spec, healing, proposed, a
-// history mutant).
-func walkRulesNamed(name string) (*history.Rules, bool) {
-	if s, ok := amendmentSet(name); ok {
-		return s.History, true
-	}
-	return mutants.HistoryRuleSet(name)
-}
-
-// walkVariantNamed is the walk universe variant of that name.
-func walkVariantNamed(name string) (history.UniverseConfig, bool) {
-	for _, v := range history.Variants() {
-		if v.Name == name {
-			return v.U, true
-		}
-	}
-	return history.UniverseConfig{}, false
-}
-
-// replayWalkDiff replays a walk difference witness under the two rule
-// sets it names.
-func replayWalkDiff(w *witnessfile.Witness) (*witnessfile.Replayed, error) {
-	return history.ReplayDiff(w, walkRulesNamed, walkVariantNamed)
-}
 
 // diffWalk runs the walk's lockstep search of two rule sets
 // (history.Diff) in one variant: the shortest history after which a
@@ -51,15 +25,15 @@ func diffWalk(o *options, names []string, stdout, stderr io.Writer) int {
 			return usageError(stderr, fmt.Errorf("-%s has no meaning with -diff -universe %s (it takes -variant, -depth, -witness and -json)", f, history.UniverseName))
 		}
 	}
-	u, ok := walkVariantNamed(o.variant)
+	u, ok := catalog.WalkVariant(o.variant)
 	if !ok {
 		return usageError(stderr, fmt.Errorf("-variant %s: not a variant of the walk (see -universe walk -list)", o.variant))
 	}
 	var rules [2]*history.Rules
 	for i, n := range names {
-		r, ok := walkRulesNamed(n)
+		r, ok := catalog.WalkRules(n)
 		if !ok {
-			return usageError(stderr, fmt.Errorf("-diff: %q is not a rule set of the walk (want one of %s)", n, strings.Join(walkRuleNames(), ", ")))
+			return usageError(stderr, fmt.Errorf("-diff: %q is not a rule set of the walk (want one of %s)", n, strings.Join(catalog.WalkRuleNames(), ", ")))
 		}
 		r = r.Clone()
 		r.Name = n

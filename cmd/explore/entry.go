@@ -3,19 +3,15 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/nip-rs/harness/catalog"
-	"github.com/nip-rs/harness/history/community"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
-	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/ruleset"
 	"github.com/nip-rs/harness/search"
+	"github.com/nip-rs/harness/witnessfile"
 )
 
 // A universe of the catalogue with no path of its own in this command (a
@@ -27,47 +23,11 @@ import (
 var entryFlags = map[string]bool{"universe": true, "depth": true, "rules": true, "tie": true, "workers": true, "max-states": true,
 	"witness": true, "progress": true, "cpuprofile": true, "memprofile": true}
 
-// catalogueOnly is the entry of a universe only the catalogue runs, if
-// name is one.
-func catalogueOnly(name string) (catalog.Entry, bool) {
-	e, err := universes.Lookup(name)
-	if err != nil || e.Layer == ruleset.LayerHistory {
-		return catalog.Entry{}, false
-	}
-	if _, err := cat.Universe(name); err == nil {
-		return catalog.Entry{}, false // the explorer's own path runs it
-	}
-	return e, true
-}
-
+// isCatalogueOnly says whether name is a universe only the catalogue
+// runs (catalog.Catalog.EntryOnly).
 func isCatalogueOnly(name string) bool {
-	_, ok := catalogueOnly(name)
+	_, ok := universes.EntryOnly(name)
 	return ok
-}
-
-// entrySet is the rule set -rules names for an entry's layer.
-func entrySet(e catalog.Entry, name string, tie model.TiePolicy) (ruleset.Set, error) {
-	if s, ok := catalog.AmendmentSet(name); ok {
-		return s, nil
-	}
-	if m, ok := mutants.Lookup(name); ok {
-		if !m.Change.Touches(e.Layer) {
-			return ruleset.Set{}, fmt.Errorf("-rules %s: a mutant of another layer, it changes nothing in universe %s", name, e.Name)
-		}
-		return m.SetUnder(tie), nil
-	}
-	if s, ok := ruleset.Named(name); ok {
-		return s.WithTie(tie), nil
-	}
-	if e.Layer == ruleset.LayerCommunity {
-		if mk, ok := community.RuleSets()[name]; ok {
-			s := ruleset.Spec()
-			s.Name, s.Community = name, mk()
-			return s, nil
-		}
-	}
-	return ruleset.Set{}, fmt.Errorf("-rules %s: not a rule set of universe %s (spec, proposed, an amendment, a mutant of its layer%s)", name, e.Name,
-		map[bool]string{true: ", rekey-heal"}[e.Layer == ruleset.LayerCommunity])
 }
 
 // exploreEntry explores a catalogue-only universe under each tie -tie
@@ -91,7 +51,7 @@ func exploreEntry(o *options, e catalog.Entry, stdout, stderr io.Writer) int {
 	}
 	code := exitOK
 	for _, tie := range ties {
-		rules, err := entrySet(e, o.rules, tie)
+		rules, err := e.RuleSet(o.rules, tie)
 		if err != nil {
 			return usageError(stderr, err)
 		}
@@ -110,11 +70,7 @@ func exploreEntry(o *options, e catalog.Entry, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout, run)
 		fmt.Fprintf(stdout, "\nuniverse %s (%s layer): %s\n%s distinct states\n", e.Name, e.Layer, e.Doc, num.Commas(s.Distinct))
-		var ids []string
-		for id := range s.Violations {
-			ids = append(ids, id)
-		}
-		slices.Sort(ids)
+		ids := s.ViolatedIDs()
 		for _, id := range ids {
 			fmt.Fprintf(stdout, "  %-34s FAIL %s\n", id, num.Commas(s.Violations[id]))
 		}
@@ -124,7 +80,7 @@ func exploreEntry(o *options, e catalog.Entry, stdout, stderr io.Writer) int {
 			if e.Layer == ruleset.LayerModel {
 				name = fmt.Sprintf("explore-%s-depth%d-%s-%s.json", e.Name, depth, tie, o.rules)
 			}
-			p, err := writeEntryWitness(o.witness, name, s.JSON)
+			p, err := witnessfile.WriteNamed(o.witness, name, s.JSON)
 			if err != nil {
 				fmt.Fprintln(stderr, "explore:", err)
 			} else {
@@ -151,7 +107,7 @@ func exploreEntry(o *options, e catalog.Entry, stdout, stderr io.Writer) int {
 // none of them has a seeded simulation (the community universes' random
 // walks are their package's rapid tests), and the entry says so.
 func simulateEntry(o *options, e catalog.Entry, stderr io.Writer) int {
-	rules, err := entrySet(e, o.rules, model.ClearWins)
+	rules, err := e.RuleSet(o.rules, model.ClearWins)
 	if err != nil {
 		return usageError(stderr, err)
 	}
@@ -159,15 +115,4 @@ func simulateEntry(o *options, e catalog.Entry, stderr io.Writer) int {
 		return usageError(stderr, fmt.Errorf("-simulate: %w", err))
 	}
 	return usageError(stderr, fmt.Errorf("-simulate: universe %s has no report of its simulation here", e.Name))
-}
-
-func writeEntryWitness(dir, name string, data []byte) (string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("witness directory: %w", err)
-	}
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		return "", fmt.Errorf("write witness: %w", err)
-	}
-	return p, nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -53,18 +52,8 @@ func writeITF(dir, profile string, u exhaustive.Universe, rules *model.Rules, ti
 	if err != nil {
 		return fmt.Errorf("-itf: %w", err)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := mbt.WriteTraces(dir, from, tie, trs); err != nil {
 		return err
-	}
-	for i, tr := range trs {
-		b, err := itf.Encode(tr)
-		if err != nil {
-			return err
-		}
-		name := filepath.Join(dir, fmt.Sprintf("walk-%04d-%s.itf.json", from+i, tie))
-		if err := os.WriteFile(name, b, 0o644); err != nil {
-			return err
-		}
 	}
 	if profile != "" {
 		fmt.Fprintf(stdout, "itf: %d traces (tie %s, profile %s) in %s\n", len(trs), tie, profile, dir)

@@ -1,18 +1,13 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
-	"github.com/nip-rs/harness/model"
-	"github.com/nip-rs/harness/mutants"
 )
 
 // checkLiveness is -check's value for the liveness check.
@@ -43,12 +38,9 @@ func exploreLiveness(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	if m, ok := mutants.Lookup(o.rules); ok && m.Change.Model == nil {
-		return usageError(stderr, fmt.Errorf("-rules %s: a mutant of another layer than the core", o.rules))
-	}
-	rules, err := cat.Rules(o.rules)
+	rules, err := universes.CoreRules(o.rules)
 	if err != nil {
-		return usageError(stderr, fmt.Errorf("-rules: %v", err))
+		return usageError(stderr, err)
 	}
 	depth := o.depth
 	if depth == 0 {
@@ -77,11 +69,11 @@ func exploreLiveness(o *options, stdout, stderr io.Writer) int {
 		if err != nil {
 			return usageError(stderr, err)
 		}
-		fmt.Fprintln(stdout, livenessLine(res, t))
+		fmt.Fprintln(stdout, res.Line(t))
 		switch res.Status {
 		case exhaustive.StatusViolation:
 			code = exitViolation
-			p, err := writeLasso(o.witness, res, t)
+			p, err := res.WriteWitness(o.witness, t)
 			if err != nil {
 				fmt.Fprintln(stderr, "explore:", err)
 			} else {
@@ -95,32 +87,4 @@ func exploreLiveness(o *options, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
-}
-
-// livenessLine is one run's verdict and the counts that make it
-// non-vacuous.
-func livenessLine(res *exhaustive.LivenessResult, t model.TiePolicy) string {
-	status := res.Status.String()
-	if res.BoundHit != "" {
-		status += " (bound: " + res.BoundHit + ")"
-	}
-	return fmt.Sprintf("liveness %s tie %s rules %s depth %d: %s; roots %d, states %d, edges %d, triggered publications %d, "+
-		"states with a message in flight and a publication enabled %d, cyclic components %d (unfair %d, %d of them publishing; fair %d, %d of them publishing)",
-		res.Universe, t, res.Rules, res.Depth, status, res.Roots, res.States, res.Edges, res.Publications, res.Premise,
-		res.Components, res.Unfair, res.UnfairWithPublication, res.Fair, res.WithPublication)
-}
-
-// writeLasso writes a run's lasso to dir.
-func writeLasso(dir string, res *exhaustive.LivenessResult, t model.TiePolicy) (string, error) {
-	if res.Witness == nil {
-		return "", errors.New("a violation without a lasso")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("witness directory: %w", err)
-	}
-	p := filepath.Join(dir, fmt.Sprintf("liveness-%s-depth%d-%s.json", res.Universe, res.Depth, t))
-	if err := os.WriteFile(p, res.Witness.JSON(t), 0o644); err != nil {
-		return "", fmt.Errorf("write witness: %w", err)
-	}
-	return p, nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -23,6 +22,7 @@ import (
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/ruleset"
+	"github.com/nip-rs/harness/runreport"
 	"github.com/nip-rs/harness/search"
 	"github.com/nip-rs/harness/witnessfile"
 )
@@ -254,7 +254,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case o.universe == history.UniverseName:
 		return exploreWalk(o, stdout, stderr)
 	case isCatalogueOnly(o.universe):
-		e, _ := catalogueOnly(o.universe)
+		e, _ := universes.EntryOnly(o.universe)
 		if o.sim.walks != 0 {
 			return simulateEntry(o, e, stderr)
 		}
@@ -278,20 +278,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usageError(stderr io.Writer, err error) int {
 	fmt.Fprintln(stderr, "explore:", err)
 	return exitUsage
-}
-
-func onlySet(s string) (map[string]bool, error) {
-	if s == "" {
-		return nil, nil
-	}
-	m := map[string]bool{}
-	for _, k := range strings.Split(s, ",") {
-		if _, err := directed.Lookup(k); err != nil {
-			return nil, fmt.Errorf("-only: %v", err)
-		}
-		m[k] = true
-	}
-	return m, nil
 }
 
 // header is the first line of output: everything needed to reproduce.
@@ -349,48 +335,10 @@ func list(w io.Writer) {
 	}
 }
 
-// outcome is everything a run produced.
-type outcome struct {
-	Run      string                   `json:"run"`
-	Universe string                   `json:"universe"`
-	Explore  []*exhaustive.Result     `json:"-"`
-	Directed []*directed.CheckSummary `json:"-"`
-	Status   string                   `json:"status"`
-	Files    []string                 `json:"witness_files,omitempty"`
-	// Amendment and Diffs describe a run under an amendment: its change,
-	// and per tie the rule inputs it decided otherwise than spec.
-	Amendment *amendments.Amendment `json:"-"`
-	// Reading is set when the rule set is the other reading of a sentence
-	// of the text (mutants.Readings): its run is judged as an amendment's,
-	// a conformance check that hard-codes the text's literal reading
-	// being a spec-text difference, not a failure.
-	Reading *mutants.Reading `json:"-"`
-	Diffs   []string         `json:"amendment_differs,omitempty"`
-	// All keeps one witness per violated invariant (-all).
-	All bool `json:"-"`
-}
-
-// runInputs resolves the universe, tie list and rule set a run names, or
-// says which is bad.
+// runInputs resolves the universe, tie list and rule set a run names
+// (catalog.Catalog.OverrideInputs).
 func runInputs(o *options) (exhaustive.Universe, []model.TiePolicy, *model.Rules, error) {
-	u, err := cat.Universe(o.universe)
-	if err != nil {
-		return exhaustive.Universe{}, nil, nil, err
-	}
-	tl, err := cli.ParseTies(o.tie)
-	if err != nil {
-		return exhaustive.Universe{}, nil, nil, err
-	}
-	if m, ok := mutants.Lookup(o.rules); ok && m.Change.History != nil {
-		// Its change is to the walk's rules: on this universe it would run
-		// the production rules and report their verdict as the mutant's.
-		return exhaustive.Universe{}, nil, nil, fmt.Errorf("-rules %s: a history mutant, it changes only the paged walk (use -universe %s)", o.rules, history.UniverseName)
-	}
-	rules, err := cat.Rules(o.rules)
-	if err != nil {
-		return exhaustive.Universe{}, nil, nil, fmt.Errorf("-rules: %v", err)
-	}
-	return u, tl, rules, nil
+	return universes.OverrideInputs(o.universe, o.tie, o.rules)
 }
 
 func explore(o *options, stdout, stderr io.Writer) int {
@@ -398,16 +346,15 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	only, err := onlySet(o.only)
+	only, err := directed.OnlySet(o.only)
 	if err != nil {
-		return usageError(stderr, err)
+		return usageError(stderr, fmt.Errorf("-only: %v", err))
 	}
 	am, amended := amendments.Lookup(o.rules)
 	if amended {
-		if am.Pinned && o.isSet("tie") && (len(tl) != 1 || tl[0] != am.Tie) {
-			return usageError(stderr, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", o.tie, am.Name, am.Tie))
+		if tl, err = cliTies(o, am); err != nil {
+			return usageError(stderr, err)
 		}
-		tl = am.Ties(tl)
 		if am.Pinned {
 			o.tie = am.Tie.String() // the header says the policy the run covers
 		}
@@ -416,7 +363,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	if depth == 0 {
 		depth = u.Depth
 	}
-	out := &outcome{Run: header(o, depth, u.Network != nil), Universe: u.Name, All: o.all}
+	out := &runreport.Run{Run: header(o, depth, u.Network != nil), Universe: u.Name, All: o.all}
 	if amended {
 		out.Amendment = &am
 	}
@@ -474,23 +421,12 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	if o.directed {
 		out.Directed = directed.Summarize(directed.RunSuite(rules, tl, o.workers, only))
 	}
-	code := out.status()
-	if (amended || out.Reading != nil) && code != exitUnknown {
-		// An amendment's run exits as its verdict: a spec-text difference
-		// alone is no failure, and a check not run leaves it unknown.
-		code = mutants.VerdictExit(amendmentVerdict(out))
-	}
-	files, err := writeWitnesses(o.witness, out)
-	if err != nil {
+	code := out.Finish(cat)
+	if err := out.WriteWitnesses(o.witness, witnessText); err != nil {
 		fmt.Fprintln(stderr, "explore:", err)
 	}
-	out.Files = files
 	if o.html != "" {
-		var ws []*witnessfile.Witness
-		for _, nw := range out.witnesses() {
-			ws = append(ws, nw.w)
-		}
-		if err := writeHTML(o.html, ws, nil, nil); err != nil {
+		if err := writeHTML(o.html, out.Witnesses, nil, nil); err != nil {
 			return usageError(stderr, err)
 		}
 	}
@@ -502,92 +438,12 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	return code
 }
 
-func (out *outcome) status() int {
-	code := exitOK
-	out.Status = "ok"
-	for _, r := range out.Explore {
-		if r.Status == exhaustive.StatusUnknown && code == exitOK {
-			code, out.Status = exitUnknown, "unknown"
-		}
-	}
-	violated := slices.ContainsFunc(out.Explore, func(r *exhaustive.Result) bool { return r.Status == exhaustive.StatusViolation })
-	for _, s := range out.Directed {
-		for _, v := range s.Violations {
-			violated = violated || v > 0
-		}
-	}
-	if violated {
-		code, out.Status = exitViolation, "violation"
-	}
-	return code
-}
-
-// witnesses lists every witness of the run with its file name.
-func (out *outcome) witnesses() []namedWitness {
-	var ws []namedWitness
-	for _, r := range out.Explore {
-		switch {
-		case out.All:
-			// Named by invariant: one file each, so the set of files
-			// says which invariants failed.
-			for _, w := range r.Witnesses {
-				ws = append(ws, namedWitness{fmt.Sprintf("explore-%s-depth%d-%s-%s.json", r.Universe, r.Depth, r.Tie, w.Invariant), w})
-			}
-		case r.Witness != nil:
-			ws = append(ws, namedWitness{fmt.Sprintf("explore-%s-depth%d-%s.json", r.Universe, r.Depth, r.Tie), r.Witness})
-		}
-	}
-	for _, s := range out.Directed {
-		for _, w := range s.Witnesses {
-			ws = append(ws, namedWitness{fmt.Sprintf("directed-%s-%s.json", w.Check, w.Tie), w})
-		}
-	}
-	return ws
-}
-
-type namedWitness struct {
-	name string
-	w    *witnessfile.Witness
-}
-
-func writeWitnesses(dir string, out *outcome) ([]string, error) {
-	ws := out.witnesses()
-	if len(ws) == 0 {
-		return nil, nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("witness directory: %w", err)
-	}
-	var files []string
-	for _, nw := range ws {
-		p := filepath.Join(dir, nw.name)
-		if err := os.WriteFile(p, nw.w.JSON(), 0o644); err != nil {
-			return files, fmt.Errorf("write witness: %w", err)
-		}
-		files = append(files, p)
-		if out.All {
-			// -all also writes each witness's text beside it, for reading
-			// one invariant's trace without the others.
-			text, err := witnessText(nw.w)
-			if err != nil {
-				return files, fmt.Errorf("render witness %s: %w", nw.name, err)
-			}
-			p = strings.TrimSuffix(p, ".json") + ".txt"
-			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-				return files, fmt.Errorf("write witness: %w", err)
-			}
-			files = append(files, p)
-		}
-	}
-	return files, nil
-}
-
 // witnessText renders a witness: as found in this run, or replayed.
 func witnessText(w *witnessfile.Witness) (string, error) {
 	if w.Text != "" {
 		return w.Text, nil
 	}
-	r, err := replayAny(w)
+	r, err := universes.Replay(w)
 	if err != nil {
 		return "", err
 	}

@@ -3,13 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
-	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -46,12 +43,9 @@ func exploreObserve(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	if m, ok := mutants.Lookup(o.rules); ok && m.Change.Model == nil {
-		return usageError(stderr, fmt.Errorf("-rules %s: a mutant of another layer than the core", o.rules))
-	}
-	rules, err := cat.Rules(o.rules)
+	rules, err := universes.CoreRules(o.rules)
 	if err != nil {
-		return usageError(stderr, fmt.Errorf("-rules: %v", err))
+		return usageError(stderr, err)
 	}
 	depth := o.depth
 	if depth == 0 {
@@ -72,13 +66,13 @@ func exploreObserve(o *options, stdout, stderr io.Writer) int {
 		switch {
 		case res.Witness != nil:
 			fmt.Fprintf(stdout, "%s at depth %d (%d states stored): %s\n", line, len(res.Witness.Actions), res.Distinct, res.Witness.Detail)
-			p := filepath.Join(o.witness, fmt.Sprintf("observe-%s-%s-depth%d-%s.json", obs.Name, u.Name, depth, t))
-			if err := writeFile(p, res.Witness.JSON()); err != nil {
+			p, err := witnessfile.WriteNamed(o.witness, fmt.Sprintf("observe-%s-%s-depth%d-%s.json", obs.Name, u.Name, depth, t), res.Witness.JSON())
+			if err != nil {
 				fmt.Fprintln(stderr, "explore:", err)
 				continue
 			}
 			fmt.Fprintf(stdout, "witness written to %s (replay: explore -replay %s)\n", p, p)
-			_, r, err := readAndReplay(p)
+			_, r, err := universes.ReplayFile(p)
 			if err != nil {
 				return usageError(stderr, err)
 			}
@@ -104,7 +98,7 @@ func observeHTML(path string, files []string, stdout, stderr io.Writer) int {
 	var ws []*witnessfile.Witness
 	var rs []*witnessfile.Replayed
 	for _, f := range files {
-		w, r, err := readAndReplay(f)
+		w, r, err := universes.ReplayFile(f)
 		if err != nil {
 			return usageError(stderr, err)
 		}
@@ -115,34 +109,6 @@ func observeHTML(path string, files []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "page written to %s\n", path)
 	return exitOK
-}
-
-// readAndReplay reads a witness file and replays it.
-func readAndReplay(p string) (*witnessfile.Witness, *witnessfile.Replayed, error) {
-	data, err := witnessfile.ReadFile(p)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %v", p, err)
-	}
-	w, err := witnessfile.Parse(data)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %v", p, err)
-	}
-	r, err := replayAny(w)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %v", p, err)
-	}
-	return w, r, nil
-}
-
-// writeFile writes data to p, creating its directory.
-func writeFile(p string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return fmt.Errorf("witness directory: %w", err)
-	}
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		return fmt.Errorf("write witness: %w", err)
-	}
-	return nil
 }
 
 // listObservations is -list's part for -observe.

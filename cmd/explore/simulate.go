@@ -1,14 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
@@ -78,17 +73,9 @@ func simulate(o *options, stdout, stderr io.Writer) int {
 		if err != nil {
 			return usageError(stderr, err)
 		}
-		td := exhaustive.SimTieDoc{Tie: t.String(), Seed: res.Seed, Walks: res.Walks, Steps: res.Steps, Checked: res.Checked, Stuck: res.Stuck}
-		for _, inv := range res.Invariants {
-			td.Invariants = append(td.Invariants, exhaustive.SimInvariant{Label: inv.Label, Name: inv.Name, Doc: inv.Doc, Unit: inv.Unit, Checked: inv.Checked, Violations: inv.Violations})
-		}
-		if res.Witness != nil {
-			text, err := exhaustive.Text(cat, res.Witness)
-			if err != nil {
-				return usageError(stderr, err)
-			}
-			td.Violation = &exhaustive.SimViolation{Invariant: res.Witness.Invariant, Walk: res.Walk, RawDepth: res.RawDepth,
-				Depth: len(res.Witness.Actions), Witness: res.Witness.JSON(), Text: text}
+		td, err := exhaustive.SimTie(cat, res)
+		if err != nil {
+			return usageError(stderr, err)
 		}
 		d.Ties = append(d.Ties, td)
 		if o.itf.dir != "" {
@@ -118,38 +105,19 @@ func simExit(d *exhaustive.SimDoc) int {
 	return exitOK
 }
 
-// writeSimWitnesses writes each tie's witness as JSON and text under dir;
-// the names go to stdout after the text report, to stderr after -json.
+// writeSimWitnesses writes each tie's witness as JSON and text under dir
+// (exhaustive.SimDoc.WriteWitnesses); the names go to stdout after the
+// text report, to stderr after -json.
 func writeSimWitnesses(dir, universe string, seed uint64, d *exhaustive.SimDoc, stdout, stderr io.Writer, toStderr bool) error {
-	for _, t := range d.Ties {
-		v := t.Violation
-		if v == nil {
-			continue
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		base := filepath.Join(dir, fmt.Sprintf("simulate-%s-seed%d-%s", universe, seed, t.Tie))
-		// The witness as explore writes it (indented by two spaces), from
-		// the document's copy, which a shard's document re-indents.
-		var buf bytes.Buffer
-		if err := json.Indent(&buf, bytes.TrimSpace(v.Witness), "", "  "); err != nil {
-			return err
-		}
-		buf.WriteByte('\n')
-		if err := os.WriteFile(base+".json", buf.Bytes(), 0o644); err != nil {
-			return err
-		}
-		if err := os.WriteFile(base+".txt", []byte(v.Text), 0o644); err != nil {
-			return err
-		}
-		w := stdout
-		if toStderr {
-			w = stderr
-		}
+	bases, err := d.WriteWitnesses(dir, universe, seed)
+	w := stdout
+	if toStderr {
+		w = stderr
+	}
+	for _, base := range bases {
 		fmt.Fprintf(w, "witness: %s.json, %s.txt\n", base, base)
 	}
-	return nil
+	return err
 }
 
 // mergeSim is -merge for simulations: the blocks of one run, checked by
@@ -177,13 +145,13 @@ func mergeSim(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, fmt.Errorf("-merge: %v", err))
 	}
-	if want, ok := walksOf(out.Run); !ok || want != next {
-		return usageError(stderr, fmt.Errorf("-merge: the parts cover walks 0..%d, the run has %d", next, want))
+	sr, err := exhaustive.ParseSimRun(out.Run)
+	if err != nil || sr.Walks != next {
+		return usageError(stderr, fmt.Errorf("-merge: the parts cover walks 0..%d, the run has %d", next, sr.Walks))
 	}
 	out.SetStatus()
 	out.Write(stdout)
-	universe, seed := simNames(out.Run)
-	if err := writeSimWitnesses(o.witness, universe, seed, out, stdout, stderr, true); err != nil {
+	if err := writeSimWitnesses(o.witness, sr.Universe, sr.Seed, out, stdout, stderr, true); err != nil {
 		return usageError(stderr, err)
 	}
 	return simExit(out)
@@ -193,26 +161,3 @@ func mergeSim(o *options, stdout, stderr io.Writer) int {
 // reads it back: a shard part whose run line and block -merge checks
 // (simpart.go).
 type simDoc struct{ exhaustive.SimDoc }
-
-// walksOf reads -simulate=N back from a run line.
-func walksOf(run string) (int, bool) {
-	var n int
-	_, rest, ok := strings.Cut(run, " -simulate=")
-	if !ok {
-		return 0, false
-	}
-	_, err := fmt.Sscanf(rest, "%d", &n)
-	return n, err == nil
-}
-
-// simNames reads the universe and the seed back from a run line, for the
-// witness files' names.
-func simNames(run string) (universe string, seed uint64) {
-	if _, rest, ok := strings.Cut(run, "-universe="); ok {
-		universe, _, _ = strings.Cut(rest, " ")
-	}
-	if _, rest, ok := strings.Cut(run, " -seed="); ok {
-		fmt.Sscanf(rest, "%d", &seed)
-	}
-	return universe, seed
-}

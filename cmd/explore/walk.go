@@ -5,12 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
-	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/catalog"
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/cli"
@@ -27,20 +23,6 @@ import (
 // documented to break (history.Known) is reported as that documented
 // limitation: it is printed and written, and does not fail the run.
 
-// walkRuleNames are the rule sets -rules accepts with -universe walk.
-func walkRuleNames() []string {
-	names := []string{"spec", "healing", "proposed"}
-	for _, a := range amendments.All() {
-		names = append(names, a.Name) // its walk layer: proposed's, or its change of it
-	}
-	for _, m := range mutants.All() {
-		if m.Change.History != nil {
-			names = append(names, m.ID)
-		}
-	}
-	return names
-}
-
 // walkFlags are the flags with a meaning for the walk universe.
 var walkFlags = map[string]bool{"universe": true, "variant": true, "depth": true, "rules": true, "workers": true, "json": true, "witness": true,
 	"html": true, "progress": true, "simulate": true, "steps": true, "seed": true, "cpuprofile": true, "memprofile": true}
@@ -54,12 +36,9 @@ func walkInputs(o *options) (ruleset.Set, catalog.Entry, error) {
 			return ruleset.Set{}, catalog.Entry{}, fmt.Errorf("-%s has no meaning with -universe %s (the walk has no tie policy, no directed checks, one witness per run; its universe is small enough for no state guard)", f, history.UniverseName)
 		}
 	}
-	rules, ok := mutants.HistoryRuleSet(o.rules)
-	if s, isAmendment := catalog.AmendmentSet(o.rules); isAmendment {
-		rules, ok = s.History, true
-	}
+	rules, ok := catalog.WalkRules(o.rules)
 	if !ok {
-		return ruleset.Set{}, catalog.Entry{}, fmt.Errorf("-rules %s: not a rule set of the %s universe (want one of %s)", o.rules, history.UniverseName, strings.Join(walkRuleNames(), ", "))
+		return ruleset.Set{}, catalog.Entry{}, fmt.Errorf("-rules %s: not a rule set of the %s universe (want one of %s)", o.rules, history.UniverseName, strings.Join(catalog.WalkRuleNames(), ", "))
 	}
 	e, err := universes.LookupVariant(history.UniverseName, o.variant)
 	if err != nil {
@@ -70,24 +49,6 @@ func walkInputs(o *options) (ruleset.Set, catalog.Entry, error) {
 		return ruleset.Set{}, catalog.Entry{}, fmt.Errorf("-variant %s: want one of %s", o.variant, strings.Join(names, ", "))
 	}
 	return ruleset.Set{Name: o.rules, History: rules}, e, nil
-}
-
-// walkViolations formats a run's violations, those the rule set is
-// documented to break and the rest, each sorted.
-func walkViolations(s *catalog.Summary) (documented, broken []string) {
-	format := func(v map[string]int64) []string {
-		var out []string
-		for id, n := range v {
-			times := "times"
-			if n == 1 {
-				times = "time"
-			}
-			out = append(out, fmt.Sprintf("%s (%s %s)", id, num.Commas(n), times))
-		}
-		slices.Sort(out)
-		return out
-	}
-	return format(s.Documented), format(s.Violations)
 }
 
 // walkResult is the last lines of a walk run and its exit code.
@@ -128,8 +89,8 @@ func exploreWalk(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	documented, broken := walkViolations(out)
-	files, err := writeWalkWitness(o.witness, fmt.Sprintf("explore-%s%s-depth%d-%s", history.UniverseName, strings.ReplaceAll(variant, " -variant=", "-"), depth, o.rules), out.Witness, out.Text)
+	documented, broken := out.Findings()
+	files, err := witnessfile.WriteWithText(o.witness, fmt.Sprintf("explore-%s%s-depth%d-%s", history.UniverseName, strings.ReplaceAll(variant, " -variant=", "-"), depth, o.rules), out.Witness, out.Text)
 	if err != nil {
 		fmt.Fprintln(stderr, "explore:", err)
 	}
@@ -179,14 +140,14 @@ func simulateWalk(o *options, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "seed %d: %d walks, %d steps, %d states checked, %d rounds, %d walks stuck\n",
 		s.seed, c["walks"], c["steps"], out.Distinct, c["rounds"], c["stuck"])
 	writeWalkTable(stdout, out)
-	documented, broken := walkViolations(out)
+	documented, broken := out.Findings()
 	if out.Witness != nil {
 		kind := "violation"
 		if _, known := out.Documented[out.Witness.Invariant]; known {
 			kind = "documented limitation"
 		}
 		fmt.Fprintf(stdout, "%s %s in walk %d after %d steps, shrunk to %d\n%s", kind, out.Witness.Invariant, c["walk"], c["raw_depth"], len(out.Witness.Actions), out.Text)
-		files, err := writeWalkWitness(o.witness, fmt.Sprintf("simulate-%s-seed%d-%s", history.UniverseName, s.seed, o.rules), out.Witness, out.Text)
+		files, err := witnessfile.WriteWithText(o.witness, fmt.Sprintf("simulate-%s-seed%d-%s", history.UniverseName, s.seed, o.rules), out.Witness, out.Text)
 		if err != nil {
 			return usageError(stderr, err)
 		}
@@ -224,24 +185,6 @@ func perDepth(ns []int) string {
 		ss = append(ss, num.Commas(n))
 	}
 	return strings.Join(ss, "/")
-}
-
-// writeWalkWitness writes a walk witness as JSON and its text beside it.
-func writeWalkWitness(dir, base string, w *witnessfile.Witness, text string) ([]string, error) {
-	if w == nil {
-		return nil, nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("witness directory: %w", err)
-	}
-	p := filepath.Join(dir, base)
-	if err := os.WriteFile(p+".json", w.JSON(), 0o644); err != nil {
-		return nil, fmt.Errorf("write witness: %w", err)
-	}
-	if err := os.WriteFile(p+".txt", []byte(text), 0o644); err != nil {
-		return []string{p + ".json"}, fmt.Errorf("write witness: %w", err)
-	}
-	return []string{p + ".json", p + ".txt"}, nil
 }
 
 func writeWalkJSON(w io.Writer, v map[string]any) {
