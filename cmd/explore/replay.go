@@ -32,7 +32,7 @@ func replay(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
 	}
-	if kind := lassoKind(data); kind != "" {
+	if kind := catalog.LassoKind(data); kind != "" {
 		if o.isSet("tie") || o.isSet("html") {
 			return usageError(stderr, fmt.Errorf("%s: a %s lasso replays under a rule set only; -tie and -html have no meaning with it", o.replay, kind))
 		}
