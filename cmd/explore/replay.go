@@ -33,8 +33,8 @@ func replay(o *options, stdout, stderr io.Writer) int {
 		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
 	}
 	if kind := catalog.LassoKind(data); kind != "" {
-		if o.isSet("tie") || o.isSet("html") {
-			return usageError(stderr, fmt.Errorf("%s: a %s lasso replays under a rule set only; -tie and -html have no meaning with it", o.replay, kind))
+		if o.isSet("tie") {
+			return usageError(stderr, fmt.Errorf("%s: a %s lasso replays under a rule set only; -tie has no meaning with it", o.replay, kind))
 		}
 		return replayLasso(o, kind, data, stdout, stderr)
 	}
