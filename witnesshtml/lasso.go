@@ -93,6 +93,8 @@ func FromLasso(f LassoFile, rules, text string, reproduced bool) Witness {
 	if !reproduced {
 		out.Title = fmt.Sprintf("%s lasso of rules %s, replayed under rules %s", f.Kind, f.Rules, rules)
 		out.Verdict = "not reproduced: " + strings.TrimSpace(text)
+		// The file's own detail is a claim this replay did not confirm.
+		out.Detail = "the file says (under rules " + f.Rules + "): " + f.Detail
 		return out
 	}
 	out.Verdict = "reproduced: the loop repeats for ever under fair scheduling (" + f.Kind + ")"

@@ -197,6 +197,20 @@ func TestLassoPagesRenderInChromium(t *testing.T) {
 	}
 }
 
+// Lassos beside another witness on one page are each drawn in their own
+// section.
+func TestLassosBesideOtherWitnesses(t *testing.T) {
+	dom := renderChecked(t, trace(t), lassoFile(t, "../mutants/testdata/H21.clear.json"), lassoFile(t, "../mutants/testdata/K32.clear.json"))
+	for _, want := range []string{`data-lassos-drawn="2"`, `id="w2-approach"`, `id="w2-loop"`, `id="w3-prefix"`, `id="w3-loop"`, `href="#w3-step-4"`} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if strings.Contains(dom, `id="w1-loop"`) || strings.Contains(dom, `id="w3-approach"`) {
+		t.Error("a part heading in a section without that part")
+	}
+}
+
 // A lasso whose steps do not match its shape is not drawn wrong: the
 // page says it could not draw it.
 func TestMisshapenLassoSaysSo(t *testing.T) {
@@ -229,8 +243,12 @@ func TestUnreproducedLassoClaimsNoHarm(t *testing.T) {
 		t.Fatalf("H21's lasso under the text: %v, reproduced %v", err, reproduced)
 	}
 	w := FromLasso(f, "spec", text, false)
-	if w.Lasso != nil || len(w.Harm) != 0 || !strings.HasPrefix(w.Verdict, "not reproduced: ") || !strings.Contains(w.Title, "replayed under rules spec") {
+	if w.Lasso != nil || len(w.Harm) != 0 || !strings.HasPrefix(w.Verdict, "not reproduced: ") || !strings.Contains(w.Title, "replayed under rules spec") ||
+		w.Detail != "the file says (under rules H21): a loop of 1 rounds returns to cursor newest=2 oldest=2 without sealing it or reporting a failure" {
 		t.Errorf("unreproduced lasso: %+v", w)
+	}
+	if dom := renderChecked(t, w); !strings.Contains(dom, "not reproduced: ") {
+		t.Error("the page does not say the lasso was not reproduced")
 	}
 	var b bytes.Buffer
 	if err := Write(&b, Page{Title: "x", Witnesses: []Witness{w}}); err != nil {
