@@ -139,7 +139,7 @@ var (
 
 // netLassoLegend is the network lasso's notation.
 func netLassoLegend(agreement bool) []string {
-	first := "a lasso: the user's actions and the publications and deliveries they set off reach a state; the loop, publications and deliveries with no user action, returns to it and can go round for ever: a device that re-publishes on every delivery never stops"
+	first := "a lasso: the user's actions and the publications and deliveries they set off reach a state; the loop, publications and deliveries with no user action, returns to it and can go round for ever, so the publications never stop"
 	if agreement {
 		first = "an agreement witness: the stem reaches a state where the devices disagree on a context's override; from there either nothing is enabled (the devices settled apart) or a fair loop of publications and deliveries returns to it without the devices ever agreeing"
 	}
