@@ -64,4 +64,47 @@
 // (observations_search.go) searches for: reached with the shortest trace,
 // written as a witness of kind observation, or not reached within the
 // bounds.
+//
+// # Symmetry
+//
+// In the network universes d0/d1 and c0/c1 are interchangeable. With
+// symmetry on (the default) a state is stored as the least image of its
+// orbit under the 4 renamings, comparing rows by the byte keys their words
+// name, never by interned ids, which depend on the order workers interned
+// them; so counts and witnesses do not depend on workers. A witness is the
+// concrete trace along the stored path. Tests evaluate every check on
+// every state at depth 4 and its 3 images, under the production rules and
+// three broken rule sets, requiring renamed verdicts, the same violations
+// and the same representative, and require the successors of a state and
+// of its images to be the same orbits.
+//
+// # Partial-order reduction
+//
+// With -por the network universes run with sleep sets (package search
+// holds the algorithm and the proof that every state is kept). The
+// independence relation it needs is this package's: a transition touches
+// only its words. A local action touches its device's replica and
+// knowledge (a compaction also the channels into it); publish d touches
+// d's replica, knowledge and outgoing channels; rotate d, d's replica; a
+// channel action on s→d, that channel and d's replica and knowledge. Its
+// enabledness, successor, findings and sometimes conditions are functions
+// of the words it reads. Two transitions are independent when neither
+// writes a word the other touches; then each stays enabled after the
+// other, both orders reach one row, and each finds the same in either
+// position. (The stale-delivery count also reads the sender; it is a
+// count, not a verdict.) Under symmetry a sleep set is renamed with its
+// state; a transition with no counterpart is dropped, which only explores
+// more.
+//
+// # Store, checkpoints and bounds
+//
+// The store keeps records outside the Go heap with 8 bytes of index per
+// state, and bounds memory; -store runs or -store disk trade time for
+// memory beyond it, and -max-states (default 3,000,000) guards against an
+// unintended large run (exit 3, unknown). A resumed run is the interrupted
+// run exactly: the same indices, parents, witnesses and output, which
+// tests compare over the reference and network universes, with and
+// without -por, across worker counts, violating mutants and both tie
+// policies; a checkpoint that does not fit the run is refused and touches
+// nothing.
 package exhaustive
