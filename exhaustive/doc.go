@@ -65,6 +65,21 @@
 // written as a witness of kind observation, or not reached within the
 // bounds.
 //
+// # The network universes
+//
+// network's frontier-only context is "spill-" and 66 x's, only advanced.
+// Upgraded devices publish through the production split under a 131-byte
+// budget with at most two coordinates, computed so that the primary holds
+// both override contexts live with two-digit counters and their frontier
+// entries (c0 and c1 never compete for room) while the spill entry fits
+// beside two frontier entries only, and moves to the additional
+// coordinate once an override group is published. A state is the row
+// [replica per device | intent knowledge per device | channel per ordered
+// pair], each word an interned id of an exact encoding. Client ids appear
+// in neither the replicas' keys nor the messages: all have one length
+// (reinstall and rotation swap the first letter), so they change no
+// behaviour, split sizes included.
+//
 // # Symmetry
 //
 // In the network universes d0/d1 and c0/c1 are interchangeable. With
