@@ -80,6 +80,16 @@
 // (reinstall and rotation swap the first letter), so they change no
 // behaviour, split sizes included.
 //
+// # Simulation
+//
+// Simulate runs N seeded random walks of K transitions through any
+// universe, checked as the exhaustive run is. The reported violation is
+// the lowest-numbered walk's, so output does not depend on workers, and
+// it is shrunk (steps deleted, then each step's choice lowered, to a
+// fixpoint: seven steps through the second of two legacy publications
+// become five through the first, which deletion alone cannot reach) to a
+// witness Replay runs.
+//
 // # Symmetry
 //
 // In the network universes d0/d1 and c0/c1 are interchangeable. With
@@ -121,5 +131,6 @@
 // tests compare over the reference and network universes, with and
 // without -por, across worker counts, violating mutants and both tie
 // policies; a checkpoint that does not fit the run is refused and touches
-// nothing.
+// nothing. The agreement check on network-pair at 4 user actions took
+// 0.37–0.67 s (go test -bench, 3 runs).
 package exhaustive
