@@ -103,6 +103,27 @@
 // forgets. Quiescence depends only on the drained devices and is memoised
 // on them.
 //
+// # Coverage
+//
+// The sometimes conditions a network run counts: stale-after-compaction
+// (a message published before its destination compacted a context it
+// carries arrives after the compaction), tombstone-meets-live (a lone
+// floor reaches a live register), split-half-way (one part of a split
+// publication delivered or dropped while another is still in flight) and
+// legacy-rewrites-live (the legacy device publishes ov_* keys an upgraded
+// reader decodes as live). A universe lists the ones it can reach, and a
+// run that reaches none of them fails N0.
+//
+// # Wider values
+//
+// A universe can be widened by frontier values and, with headroom, start
+// every upgraded device at the floor C = 2^32-1-headroom on each override
+// context. The initial floor is one clear by d0 that every device knows,
+// and such a universe has no reinstall: a fresh installation's counters
+// would race that history by counts, not intent. A mark-read refused at
+// the ceiling whose advance alone ends the override is a natural clear to
+// the oracle.
+//
 // # Symmetry
 //
 // In the network universes d0/d1 and c0/c1 are interchangeable. With

@@ -121,6 +121,37 @@
 // whole, and the context's frontier entry stays either way, so one bad
 // sibling can never leave a partial register behind.
 //
+// # Readings
+//
+// Three sentences of Content Validation read two ways; [Spec] takes the
+// literal reading and the other is a rule set of its own.
+//
+// "Integer": Content Validation drops an entry whose timestamp is not an
+// integer in 0..4294967295, and Wire Encoding bounds override values
+// alike. By the literal (Spec) an integer is a digit string without sign,
+// fraction or exponent, so 1.0, -0, 1e3, 1E+3 and 10.0 are dropped as
+// entries and "v": 1.0 discards the blob; by the value
+// ([ByValueIntegers], what JSON.parse-based clients do) those read as 1,
+// 0, 1000 and 10. v stays literal in both. Canonical writers write 1, so
+// only a non-canonical writer tells the readings apart.
+//
+// The entry limit: a blob "containing more than 10,000 context entries"
+// contains its members as written, and duplicate resolution is a later
+// SHOULD of the same list. Counted over what last-wins leaves
+// ([DistinctKeyLimit]) the sentence is dead: at most 9,370 distinct valid
+// keys, 9,389 of any bytes, fit a plaintext. Literally it bites only
+// through duplicates: a hostile blob of 10,001 members is discarded by one
+// reader and read last-wins by the other, and a blob of 10,001 distinct
+// members is discarded for its size under both.
+//
+// A key that is not UTF-8: the blob-level rules name the JSON, v,
+// client_id (its UTF-8 included) and contexts, never a key, and an id
+// failing a bound is discarded as an entry, "the rest of the blob still
+// processed", so Spec drops the entry. Through RFC 8259 (JSON text is
+// UTF-8) the plaintext is not JSON and the event is discarded
+// ([UTF8DiscardsEvent], unpaired surrogate escapes included). The decision
+// follows the envelope rules and precedes the entry limit.
+//
 // # Slot decisions
 //
 // The split groups wire entries by logical context (a frontier key is
