@@ -78,7 +78,7 @@ func (s sequential) validate() error {
 }
 
 // DefaultConfidence and DefaultMaxRate are the race checks' stated bound
-// (NOTE.md, "The probe", the policy for statistical evidence): a
+// (NOTE.md, "The policy for races"): a
 // conforming race check saw no violation in 598 exercised trials, so the
 // relay's violation rate per exercised trial is at most 0.5% at 95%
 // confidence. The rate is set by what the load can absorb and by
