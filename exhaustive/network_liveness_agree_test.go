@@ -118,6 +118,15 @@ func TestAgreementFairCycleWitness(t *testing.T) {
 	if err := ReplayLiveness(u, nil, w); err == nil {
 		t.Error("a loop missing its last step replayed")
 	}
+	// Re-publishing d0's message for ever while it is in flight closes a
+	// loop where the devices stay apart, but its delivery is enabled
+	// throughout and never taken.
+	dup := &LivenessWitness{Property: InvOverrideReaches, Universe: u.Name, Rules: w.Rules, Depth: 2,
+		Prefix: []Action{{Kind: KindMarkUnread, Device: 0, Ctx: "c0"}, {Kind: KindPublish, Device: 0}},
+		Loop:   []Action{{Kind: KindPublish, Device: 0}}}
+	if err := ReplayLiveness(u, nil, dup); err == nil || !strings.Contains(err.Error(), "unfair") {
+		t.Errorf("a loop that never delivers: %v", err)
+	}
 }
 
 // No user action leaves nothing to agree on: the premise is never met,

@@ -90,24 +90,18 @@ func (g *agreeGraph) replay(wit *LivenessWitness) (string, error) {
 		return agreementDetail(wit, why), nil
 	}
 	first := slices.Clone(s)
-	var cont []int64
-	tk := map[int64]bool{}
+	var fair loopFairness
 	apart := false
 	for k, a := range wit.Loop {
 		x := g.replayNode(s)
 		apart = apart || g.apart(x)
-		en := g.Enabled(x)
-		if k == 0 {
-			cont = en
-		} else {
-			cont = slices.DeleteFunc(cont, func(a int64) bool { _, ok := slices.BinarySearch(en, a); return !ok })
-		}
+		fair.at(g.Enabled(x))
 		t, err := run("loop", k, a, false)
 		if err != nil {
 			return "", err
 		}
 		if fa, ok := g.Taken(x, search.Edge{Label: int32(t)}); ok {
-			tk[fa] = true
+			fair.take(fa)
 		}
 		copy(s, ns)
 	}
@@ -116,7 +110,8 @@ func (g *agreeGraph) replay(wit *LivenessWitness) (string, error) {
 		return "", fmt.Errorf("the loop does not return to its first state")
 	case !apart:
 		return "", fmt.Errorf("the devices agree at every state of the loop")
-	case slices.ContainsFunc(cont, func(a int64) bool { return !tk[a] }):
+	}
+	if _, open := fair.unsettled(); open {
 		return "", fmt.Errorf("the loop is unfair: an action enabled throughout it is never taken")
 	}
 	return agreementDetail(wit, why), nil

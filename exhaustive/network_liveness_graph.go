@@ -218,8 +218,11 @@ func (g *liveGraph) taken(s []int32, t int32) (delivery, bool) {
 func (d delivery) action() int64 { return int64(d.ch)<<32 | int64(uint32(d.msg)) }
 
 // Enabled is the deliveries enabled at node v, ascending (search.Fairness).
-func (g *liveGraph) Enabled(v int32) []int64 {
-	fl := g.inFlight(g.node(v))
+func (g *liveGraph) Enabled(v int32) []int64 { return g.enabledAt(g.node(v)) }
+
+// enabledAt is the deliveries enabled in state s, ascending.
+func (g *liveGraph) enabledAt(s []int32) []int64 {
+	fl := g.inFlight(s)
 	out := make([]int64, len(fl))
 	for i, d := range fl {
 		out[i] = d.action()

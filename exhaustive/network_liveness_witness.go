@@ -166,22 +166,16 @@ func (g *liveGraph) replayLasso(wit *LivenessWitness) error {
 		return fmt.Errorf("the loop is empty")
 	}
 	first := slices.Clone(s)
-	var cont []delivery
-	tk := map[delivery]bool{}
+	var fair loopFairness
 	pubs := 0
 	for k, a := range wit.Loop {
-		fl := g.inFlight(s)
-		if k == 0 {
-			cont = fl
-		} else {
-			cont = slices.DeleteFunc(cont, func(d delivery) bool { _, ok := slices.BinarySearchFunc(fl, d, cmpDelivery); return !ok })
-		}
+		fair.at(g.enabledAt(s))
 		t, err := sys("loop", k, a)
 		if err != nil {
 			return err
 		}
 		if d, ok := g.taken(s, int32(t)); ok {
-			tk[d] = true
+			fair.take(d.action())
 		}
 		if a.Kind == KindPublish {
 			pubs++
@@ -194,11 +188,39 @@ func (g *liveGraph) replayLasso(wit *LivenessWitness) error {
 	case pubs == 0:
 		return fmt.Errorf("the loop holds no publication")
 	}
-	for _, d := range cont {
-		if !tk[d] {
-			s, dst := w.chEnds(int(d.ch) - 2*w.n)
-			return fmt.Errorf("the loop is unfair: a message on d%d->d%d is in flight throughout and never delivered", s, dst)
-		}
+	if a, open := fair.unsettled(); open {
+		s, dst := w.chEnds(int(a>>32) - 2*w.n)
+		return fmt.Errorf("the loop is unfair: a message on d%d->d%d is in flight throughout and never delivered", s, dst)
 	}
 	return nil
+}
+
+// loopFairness follows a replayed loop for weak fairness, as the search
+// judges a component: the actions enabled at every state so far, and the
+// actions its steps took.
+type loopFairness struct {
+	cont  []int64
+	taken map[int64]bool
+	seen  bool
+}
+
+// at is the next state's enabled actions, ascending.
+func (f *loopFairness) at(enabled []int64) {
+	if !f.seen {
+		f.cont, f.seen, f.taken = slices.Clone(enabled), true, map[int64]bool{}
+		return
+	}
+	f.cont = slices.DeleteFunc(f.cont, func(a int64) bool { _, ok := slices.BinarySearch(enabled, a); return !ok })
+}
+
+func (f *loopFairness) take(a int64) { f.taken[a] = true }
+
+// unsettled is the first action enabled throughout the loop and never
+// taken on it, if any: the loop is then unfair.
+func (f *loopFairness) unsettled() (int64, bool) {
+	i := slices.IndexFunc(f.cont, func(a int64) bool { return !f.taken[a] })
+	if i < 0 {
+		return 0, false
+	}
+	return f.cont[i], true
 }
