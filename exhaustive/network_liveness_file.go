@@ -96,6 +96,21 @@ func fileActions(in []witnessfile.Action, what string) ([]Action, error) {
 	return out, nil
 }
 
+// fileRules is the catalogue's rule set a witness file names under the
+// tie it names, both as the parsed witness holds them (-rules and -tie of
+// a replay replace them there); an unknown one is refused with ErrBad.
+func fileRules(cat *Catalog, w *witnessfile.Witness) (*model.Rules, error) {
+	tie, err := model.ParseTiePolicy(w.Tie)
+	if err != nil {
+		return nil, witnessfile.Bad("%v", err)
+	}
+	rules, err := cat.Rules(w.Rules)
+	if err != nil {
+		return nil, witnessfile.Bad("%v", err)
+	}
+	return rules.WithTie(tie), nil
+}
+
 // check refuses a file the check of its property could not have
 // written: an unknown property, a depth out of range, a lasso's prefix
 // beyond its depth bound (an agreement prefix holds system steps too, and
@@ -160,26 +175,21 @@ func ReplayLivenessFile(cat *Catalog, w *witnessfile.Witness) (*witnessfile.Repl
 	if err := f.check(); err != nil {
 		return nil, err
 	}
-	f.Rules, f.Tie = w.Rules, w.Tie
 	u, err := LivenessUniverse(cat, f.Universe)
 	if err != nil {
 		return nil, witnessfile.Bad("%v", err)
 	}
-	tie, err := model.ParseTiePolicy(f.Tie)
+	rules, err := fileRules(cat, w)
 	if err != nil {
-		return nil, witnessfile.Bad("%v", err)
+		return nil, err
 	}
-	rules, err := cat.Rules(f.Rules)
-	if err != nil {
-		return nil, witnessfile.Bad("%v", err)
-	}
-	wit := &LivenessWitness{Property: f.Invariant, Universe: u.Name, Rules: f.Rules, Depth: f.Depth}
+	wit := &LivenessWitness{Property: f.Invariant, Universe: u.Name, Rules: w.Rules, Depth: f.Depth}
 	for _, p := range f.parts(wit) {
 		if *p.as, err = fileActions(*p.file, livenessChecks[f.Invariant]+" witness: "); err != nil {
 			return nil, err
 		}
 	}
-	detail, err := replayWitness(u, rules.WithTie(tie), wit)
+	detail, err := replayWitness(u, rules, wit)
 	// A witness that does not hold is shown as its file states it.
 	wit.Detail = cmp.Or(detail, f.Detail)
 	res := &witnessfile.Replayed{Text: wit.String()}

@@ -317,15 +317,10 @@ func ReplayObservationFile(cat *Catalog, w *witnessfile.Witness) (*witnessfile.R
 	if err := obs.applies(u.Name); err != nil {
 		return nil, witnessfile.Bad("%v", err)
 	}
-	tie, err := model.ParseTiePolicy(w.Tie)
+	rules, err := fileRules(cat, w)
 	if err != nil {
-		return nil, witnessfile.Bad("%v", err)
+		return nil, err
 	}
-	rules, err := cat.Rules(w.Rules)
-	if err != nil {
-		return nil, witnessfile.Bad("%v", err)
-	}
-	rules = rules.WithTie(tie)
 	actions, err := fileActions(f.Actions, "")
 	if err != nil {
 		return nil, err
