@@ -134,6 +134,9 @@ func TestLivenessVacuous(t *testing.T) {
 	if _, err := Liveness(LivenessConfig{Universe: Reference()}); err == nil {
 		t.Fatal("a universe without a network accepted")
 	}
+	if res, err := Liveness(LivenessConfig{Universe: NetworkPairUniverse(), Property: "convergence"}); err == nil || res != nil {
+		t.Fatalf("an unknown property ran: %v, %v", res, err)
+	}
 }
 
 func BenchmarkLivenessPair(b *testing.B) {
