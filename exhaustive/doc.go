@@ -40,10 +40,14 @@
 // universe with the same checks, far past the exhaustive bounds, and
 // shrinks a violation to a witness Replay runs.
 //
-// network_liveness.go checks an eventually-property of a network universe:
-// no fair cycle of system steps (deliveries and triggered re-publications,
-// no user action) holds a publication; a violation is a lasso that
-// ReplayLiveness (network_liveness_witness.go) checks.
+// network_liveness.go runs the liveness checks of a network universe
+// (Liveness, one run path for both properties): the first, no fair cycle
+// of system steps (deliveries and triggered re-publications, no user
+// action) holds a publication, walks the product graph of
+// network_liveness_graph.go with the shared fair-cycle search; a violation
+// is a lasso (LivenessWitness) that ReplayLiveness
+// (network_liveness_witness.go) checks, and its file
+// (network_liveness_file.go) is shared by both properties.
 //
 // What the commands print of a run is computed here too: a search's
 // progress in words (progress.go), a difference search's result in words
@@ -54,16 +58,17 @@
 // (simwrite.go), and a liveness or agreement run's line and witness file
 // (liveness_report.go).
 //
-// network_liveness_agree.go checks another: an override set on one device
-// reaches every upgraded device once the user stops acting, under fair
-// delivery, over a graph whose every publication is a triggered one; a
-// violation is a path to devices settled apart, or a lasso.
+// network_liveness_agree.go checks the second: an override set on one
+// device reaches every upgraded device once the user stops acting, under
+// fair delivery, over a graph whose every publication is a triggered one,
+// judged by the same search; a violation is a path to devices settled
+// apart, or a lasso.
 //
 // observations.go is the registry of named predicates over one state
 // (divergence between two screens, and others) that Observe
 // (observations_search.go) searches for: reached with the shortest trace,
 // written as a witness of kind observation, or not reached within the
-// bounds.
+// bounds; its line and witness file are in observations_report.go.
 //
 // # The network universes
 //

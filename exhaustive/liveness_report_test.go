@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/search"
 )
 
 // The liveness line names the universe, tie, rules and depth, the status
@@ -12,7 +13,8 @@ import (
 // a violation without a lasso has no witness file to write.
 func TestLivenessLineAndWitness(t *testing.T) {
 	res := &LivenessResult{Universe: "network-pair", Rules: "spec", Depth: 3, Status: StatusUnknown, BoundHit: "product graph over 9 states",
-		Roots: 1, States: 2, Edges: 3, Publications: 4, Premise: 5, Components: 6, Unfair: 7, UnfairWithPublication: 8, Fair: 9, WithPublication: 10}
+		Roots: 1, States: 2, Edges: 3, Publications: 4, Premise: 5,
+		Cycles: search.CycleCounts{Cyclic: 6, Unfair: 7, UnfairAccepting: 8, Fair: 9, Violations: 10}}
 	line := res.Line(model.SetWins)
 	for _, want := range []string{"liveness network-pair tie set rules spec depth 3: ", " (bound: product graph over 9 states); ",
 		"roots 1, states 2, edges 3, triggered publications 4, ", "enabled 5, cyclic components 6 (unfair 7, 8 of them publishing; fair 9, 10 of them publishing)"} {
@@ -27,8 +29,8 @@ func TestLivenessLineAndWitness(t *testing.T) {
 
 // The agreement line carries the bound and every count the same way.
 func TestAgreementLine(t *testing.T) {
-	res := &AgreementResult{Universe: "network-pair", Rules: "proposed", Depth: 2, Status: StatusOK,
-		States: 1, SystemEdges: 2, UserEdges: 3, Pending: 4, Settled: 5, SettledApart: 6, Components: 7, Fair: 8, FairPending: 9}
+	res := &LivenessResult{Property: InvOverrideReaches, Universe: "network-pair", Rules: "proposed", Depth: 2, Status: StatusOK,
+		States: 1, Edges: 2, UserEdges: 3, Pending: 4, Cycles: search.CycleCounts{Stuck: 5, StuckViolations: 6, Cyclic: 7, Fair: 8, Violations: 9}}
 	want := "agreement network-pair tie clear rules proposed, at most 2 user actions: " + StatusOK.String() +
 		"; states 1, system steps 2, user steps 3, states apart 4, settled 5 (apart 6), cyclic components 7 (fair 8, 9 of them apart)"
 	if got := res.Line(model.ClearWins); got != want {

@@ -2,9 +2,7 @@ package exhaustive
 
 import (
 	"cmp"
-	"encoding/binary"
 	"fmt"
-	"slices"
 
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/search"
@@ -68,10 +66,14 @@ import (
 // test on each component; a violation is a lasso: the root's trace, the
 // system steps to the component, and a fair loop with a publication.
 
-// LivenessConfig is one run of the liveness check.
+// LivenessConfig is one run of a liveness check.
 type LivenessConfig struct {
 	Universe Universe
-	// Depth bounds the roots' traces; 0 takes the universe's default.
+	// Property is the property checked: InvNoRepublishCycle (this file;
+	// also when empty) or InvOverrideReaches (network_liveness_agree.go).
+	Property string
+	// Depth bounds the roots' traces, or the agreement check's user
+	// actions; 0 takes the universe's default.
 	Depth int
 	// Rules decide every step; nil means model.Proposed().
 	Rules *model.Rules
@@ -79,51 +81,66 @@ type LivenessConfig struct {
 	// graph itself is walked by one worker, so the result and its witness
 	// are the same at any count.
 	Workers int
-	// MaxStates bounds the product graph's nodes (0: DefaultLivenessStates);
-	// past it the run is unknown.
+	// MaxStates bounds the graph's nodes (0: DefaultLivenessStates); past
+	// it the run is unknown.
 	MaxStates int
 }
 
 // DefaultLivenessStates bounds the product graph when the config does not.
 const DefaultLivenessStates = 1 << 21
 
-// LivenessResult is the outcome of Liveness.
+// LivenessResult is the outcome of a liveness check, either property.
 type LivenessResult struct {
+	// Property is the property checked.
+	Property string
 	Universe string
 	Rules    string
 	Depth    int
 	Status   Status
-	// Roots is the number of universe states the search reached; States
-	// and Edges the product graph's nodes and system steps.
-	Roots  int
+	// States and Edges are the graph's nodes and the system steps between
+	// them: the graph the fair-cycle search walked.
 	States int
 	Edges  int64
-	// Publications is the number of triggered-publication edges, and
-	// Premise the number of states with a message in flight and a
-	// triggered publication enabled.
+	// Cycles is what the fair-cycle search judged: the components holding
+	// a cycle, fair or not, with an accepting edge or not (a triggered
+	// publication; a node where the devices do not agree), and the nodes
+	// where no system step is enabled.
+	Cycles   search.CycleCounts
+	BoundHit string
+	// Witness is the violation kept: for no re-publish cycle the first
+	// found (roots in order of trace length, then trace; transitions in
+	// index order), for agreement the one with the fewest user actions,
+	// then node order.
+	Witness *LivenessWitness
+
+	// The no-re-publish-cycle check's premise: Roots is the number of
+	// universe states the root search reached; Publications the
+	// triggered-publication edges, and Premise the states with a message
+	// in flight and a triggered publication enabled.
+	Roots        int
 	Publications int64
 	Premise      int
-	// Components is the number of strongly connected components holding a
-	// cycle; Unfair how many of them fail weak fairness on deliveries;
-	// Fair how many do not; WithPublication how many fair ones contain a
-	// publication (each a violation), UnfairWithPublication how many
-	// unfair ones do (what fairness excused).
-	Components            int
-	Unfair                int
-	UnfairWithPublication int
-	Fair                  int
-	WithPublication       int
-	BoundHit              string
-	// Witness is the first violation found (roots in order of trace
-	// length, then trace; transitions in index order).
-	Witness *LivenessWitness
+
+	// The agreement check's: UserEdges are the graph's user actions, and
+	// Pending the nodes where the upgraded devices do not agree (an
+	// override on its way, or lost).
+	UserEdges int64
+	Pending   int
 }
 
-// Liveness runs the liveness check on a network universe.
+// Liveness runs the liveness check cfg.Property names on a network
+// universe: the run's setup, the property's graph walked by the shared
+// fair-cycle search (search.Cycles), and the verdict. A run that never met
+// its premise returns its result with an error: nothing was tested.
 func Liveness(cfg LivenessConfig) (*LivenessResult, error) {
 	u := cfg.Universe
+	cfg.Property = cmp.Or(cfg.Property, InvNoRepublishCycle)
+	check, ok := livenessChecks[cfg.Property]
+	if !ok {
+		return nil, fmt.Errorf("no liveness property %q (want %s or %s)", cfg.Property, InvNoRepublishCycle, InvOverrideReaches)
+	}
 	if u.Network == nil {
-		return nil, fmt.Errorf("universe %q has no network: the liveness check needs one", u.Name)
+		return nil, fmt.Errorf("universe %q has no network: the %s check needs one", u.Name, check)
 	}
 	if cfg.Depth == 0 {
 		cfg.Depth = u.Depth
@@ -141,18 +158,77 @@ func Liveness(cfg LivenessConfig) (*LivenessResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := wd.(*netWorld)
-	run, err := search.Explore[*cache](w, search.Config{Depth: cfg.Depth, Workers: cfg.Workers})
-	if err != nil {
+	res := &LivenessResult{Property: cfg.Property, Universe: u.Name, Rules: cfg.Rules.Name, Depth: cfg.Depth}
+	g := newLiveGraph(wd.(*netWorld), cfg.MaxStates)
+	if cfg.Property == InvOverrideReaches {
+		g.agreement(res, cfg.Depth)
+	} else if err := g.republish(res, cfg.Workers); err != nil {
 		return nil, fmt.Errorf("universe %q: %w", u.Name, err)
 	}
-	defer run.Store.Free()
-	res := &LivenessResult{Universe: u.Name, Rules: cfg.Rules.Name, Depth: cfg.Depth, Roots: run.Store.Len()}
-	if run.Status == search.StatusUnknown {
-		res.Status, res.BoundHit = StatusUnknown, "root search: "+run.BoundHit
-		return res, nil
+	switch {
+	case res.Witness != nil:
+		// A witness found before the bound is a violation whatever the
+		// graph left unexplored.
+		res.Status = StatusViolation
+	case res.BoundHit != "":
+		res.Status = StatusUnknown
+	case !res.premiseMet():
+		// Non-vacuity: nothing was tested.
+		return res, res.premiseError()
+	default:
+		res.Status = StatusOK
 	}
-	g := newLiveGraph(w, cfg.MaxStates)
+	return res, nil
+}
+
+// Agreement runs the eventual-agreement check (Liveness with property
+// InvOverrideReaches): cfg.Depth bounds the user actions.
+func Agreement(cfg LivenessConfig) (*LivenessResult, error) {
+	cfg.Property = InvOverrideReaches
+	return Liveness(cfg)
+}
+
+// livenessChecks names the check of each property, as its lines, file
+// names and errors say it.
+var livenessChecks = map[string]string{InvNoRepublishCycle: "liveness", InvOverrideReaches: "agreement"}
+
+// premiseMet is whether the run tested anything: for no re-publish cycle,
+// a state had a message in flight beside a triggered publication; for
+// agreement, an override was on its way somewhere and something settled.
+func (res *LivenessResult) premiseMet() bool {
+	if res.Property == InvOverrideReaches {
+		return res.Pending > 0 && res.Cycles.Stuck > 0
+	}
+	return res.Premise > 0 && res.Publications > 0
+}
+
+func (res *LivenessResult) premiseError() error {
+	if res.Property == InvOverrideReaches {
+		return fmt.Errorf("universe %q: agreement premise never met (%d states, %d not agreeing, %d settled)",
+			res.Universe, res.States, res.Pending, res.Cycles.Stuck)
+	}
+	return fmt.Errorf("universe %q: liveness premise never met (%d states, %d publications, %d with a message in flight and a publication enabled)",
+		res.Universe, res.States, res.Publications, res.Premise)
+}
+
+// republish is the no-re-publish-cycle check: the safety search's states
+// are the roots, each walked by the fair-cycle search with no last
+// publication known.
+func (g *liveGraph) republish(res *LivenessResult, workers int) error {
+	run, err := search.Explore[*cache](g.w, search.Config{Depth: res.Depth, Workers: workers})
+	if err != nil {
+		return err
+	}
+	defer run.Store.Free()
+	res.Roots = run.Store.Len()
+	if run.Status == search.StatusUnknown {
+		res.BoundHit = "root search: " + run.BoundHit
+		return nil
+	}
+	// A cycle violates the property when it is fair on deliveries and
+	// holds a triggered publication.
+	g.cy = search.NewCycles(g, search.CycleConfig{Fairness: g, MaxNodes: g.max,
+		Accepting: func(_ int32, e search.Edge) bool { return g.w.decode(int(e.Label)).kind == KindPublish }})
 	for _, r := range sortedRoots(run.Store) {
 		had := g.cy.Lasso != nil
 		ok := g.fromRoot(run.Store.Row(int(r.index)))
@@ -163,253 +239,12 @@ func Liveness(cfg LivenessConfig) (*LivenessResult, error) {
 			break
 		}
 	}
-	ct := g.cy.Counts
-	res.Components, res.Unfair, res.UnfairWithPublication = ct.Cyclic, ct.Unfair, ct.UnfairAccepting
-	res.Fair, res.WithPublication = ct.Fair, ct.Violations
-	g.bound = g.cy.Bound
-	res.States, res.Edges, res.Publications, res.Premise = len(g.nodes)/g.width, g.edgeCount, g.pubs, g.premise
-	if g.bound {
-		res.BoundHit = fmt.Sprintf("product graph over %d states", cfg.MaxStates)
+	res.Cycles = g.cy.Counts
+	res.States, res.Edges, res.Publications, res.Premise = g.Nodes(), g.edgeCount, g.pubs, g.premise
+	if g.cy.Bound {
+		res.BoundHit = fmt.Sprintf("product graph over %d states", g.max)
 	}
-	switch {
-	case res.WithPublication > 0:
-		// A lasso found before the bound is a violation whatever the
-		// graph left unexplored.
-		res.Status = StatusViolation
-	case g.bound:
-		res.Status = StatusUnknown
-	case res.Premise == 0 || res.Publications == 0:
-		// Non-vacuity: no state ever had a message in flight beside a
-		// triggered publication, so nothing was tested.
-		return res, fmt.Errorf("universe %q: liveness premise never met (%d states, %d publications, %d with a message in flight and a publication enabled)",
-			u.Name, res.States, res.Publications, res.Premise)
-	default:
-		res.Status = StatusOK
-	}
-	return res, nil
-}
-
-// liveRoot is a root with its trace from the initial state.
-type liveRoot struct {
-	index int32
-	path  []int
-}
-
-// sortedRoots orders the stored states by trace length, then trace: an
-// order the worker count does not change (interned ids may differ).
-func sortedRoots(s *search.Store) []liveRoot {
-	rs := make([]liveRoot, s.Len())
-	for i := range rs {
-		rs[i] = liveRoot{int32(i), s.Path(int32(i))}
-	}
-	slices.SortFunc(rs, func(a, b liveRoot) int {
-		return cmp.Or(cmp.Compare(len(a.path), len(b.path)), slices.Compare(a.path, b.path))
-	})
-	return rs
-}
-
-// liveGraph is the product graph, numbered as the fair-cycle search
-// (search.Cycles) reaches it: the graph gives the search its system steps
-// and, for weak fairness, the deliveries enabled and taken.
-type liveGraph struct {
-	w         *netWorld
-	c         *cache
-	tl        *search.Tally
-	cy        *search.Cycles
-	width     int // row words, then one last-publication id per device
-	index     map[string]int32
-	nodes     []int32
-	edgeCount int64
-	lastIdx   map[string]int32
-	lastEnt   [][]model.Entry // id 0: no last publication known
-	trig      map[[3]int32]int32
-	pubs      int64
-	premise   int
-	bound     bool
-	scratch   []int32
-	keyBuf    []byte
-}
-
-func newLiveGraph(w *netWorld, max int) *liveGraph {
-	g := &liveGraph{w: w, c: w.e.newCache(), tl: w.scratch(), width: w.Width() + w.n,
-		index: map[string]int32{}, lastIdx: map[string]int32{"": 0}, lastEnt: [][]model.Entry{nil},
-		trig: map[[3]int32]int32{}, scratch: make([]int32, w.Width()+w.n)}
-	// A cycle violates the property when it is fair on deliveries and
-	// holds a triggered publication.
-	g.cy = search.NewCycles(g, search.CycleConfig{Fairness: g, MaxNodes: max,
-		Accepting: func(_ int32, e search.Edge) bool { return w.decode(int(e.Label)).kind == KindPublish }})
-	return g
-}
-
-// Nodes is the product states numbered so far (search.Graph).
-func (g *liveGraph) Nodes() int { return len(g.nodes) / g.width }
-
-func (g *liveGraph) node(v int32) []int32 { return g.nodes[int(v)*g.width : int(v+1)*g.width] }
-
-// intern returns the node of state s, adding it if new.
-func (g *liveGraph) intern(s []int32) (int32, bool) {
-	g.keyBuf = g.keyBuf[:0]
-	for _, x := range s {
-		g.keyBuf = binary.LittleEndian.AppendUint32(g.keyBuf, uint32(x))
-	}
-	if v, ok := g.index[string(g.keyBuf)]; ok {
-		return v, false
-	}
-	v := int32(g.Nodes())
-	g.index[string(g.keyBuf)] = v
-	g.nodes = append(g.nodes, s...)
-	return v, true
-}
-
-// internLast is the id of a last publication's entries.
-func (g *liveGraph) internLast(es []model.Entry) int32 {
-	k := string(appendEntries(nil, es))
-	if len(es) == 0 {
-		k = "\x00empty"
-	}
-	if id, ok := g.lastIdx[k]; ok {
-		return id
-	}
-	id := int32(len(g.lastEnt))
-	g.lastIdx[k] = id
-	g.lastEnt = append(g.lastEnt, slices.Clone(es))
-	return id
-}
-
-// trigger is whether device dev, in replica rep with last publication
-// last, must re-publish, and the id of what it would then record; -1 when
-// it must not (or cannot: a split that fails publishes nothing).
-func (g *liveGraph) trigger(dev int, rep, last int32) int32 {
-	k := [3]int32{int32(dev), rep, last}
-	if r, ok := g.trig[k]; ok {
-		return r
-	}
-	r := g.w.replica(dev, rep)
-	cand := r.Candidate()
-	published := cand.Contexts
-	out := int32(-1)
-	ok := true
-	if !r.Legacy && g.w.net.Budget != nil {
-		sp, err := r.Split(*g.w.net.Budget)
-		ok = err == nil
-		published = sp.Entries()
-	}
-	if ok && r.Rules.Slots.Republish(cand.Contexts, published, g.lastEnt[last]) {
-		out = g.internLast(published)
-	}
-	g.trig[k] = out
-	return out
-}
-
-// step is the system step t from state cur into next, or false when t is
-// not a system step enabled there.
-func (g *liveGraph) step(cur []int32, t int, next []int32) bool {
-	w := g.w
-	rw := w.Width()
-	x := w.decode(t)
-	switch x.kind {
-	case KindDeliver, KindDuplicate, KindDrop:
-		ok, _ := w.apply(g.c, cur[:rw], t, next[:rw], g.tl)
-		copy(next[rw:], cur[rw:])
-		return ok
-	case KindPublish:
-		last := g.trigger(x.dev, cur[x.dev], cur[rw+x.dev])
-		if last < 0 {
-			return false
-		}
-		ok, fs := w.apply(g.c, cur[:rw], t, next[:rw], g.tl)
-		if !ok || slices.ContainsFunc(fs, func(f finding) bool { return f.Invariant == InvNetPublish }) {
-			return false
-		}
-		copy(next[rw:], cur[rw:])
-		next[rw+x.dev] = last
-		return true
-	}
-	return false
-}
-
-// Expand is node v's system steps, in transition order (search.Graph).
-func (g *liveGraph) Expand(v int32) []search.Edge {
-	cur := slices.Clone(g.node(v))
-	next := g.scratch
-	var out []search.Edge
-	var sends, inFlight bool
-	for ch := 2 * g.w.n; ch < g.w.Width(); ch++ {
-		inFlight = inFlight || len(g.w.t.chans.get(cur[ch])) > 0
-	}
-	for t := range g.w.Transitions() {
-		if !g.step(cur, t, next) {
-			continue
-		}
-		if g.w.decode(t).kind == KindPublish {
-			g.pubs++
-			sends = true
-		}
-		to, _ := g.intern(next)
-		out = append(out, search.Edge{To: to, Label: int32(t)})
-	}
-	if sends && inFlight {
-		g.premise++
-	}
-	g.edgeCount += int64(len(out))
-	return out
-}
-
-// fromRoot runs the fair-cycle search from the root state row (with no
-// last publication known); false when the state bound was hit.
-func (g *liveGraph) fromRoot(row []int32) bool {
-	r, _ := g.intern(append(slices.Clone(row), make([]int32, g.w.n)...))
-	return g.cy.From(r)
-}
-
-// delivery names the delivery of one message on one channel word.
-type delivery struct{ ch, msg int32 }
-
-func cmpDelivery(a, b delivery) int {
-	return cmp.Or(cmp.Compare(a.ch, b.ch), cmp.Compare(a.msg, b.msg))
-}
-
-// inFlight is the sorted delivery actions enabled in state s.
-func (g *liveGraph) inFlight(s []int32) []delivery {
-	var out []delivery
-	for ch := 2 * g.w.n; ch < g.w.Width(); ch++ {
-		for _, m := range g.w.t.chans.get(s[ch]) {
-			out = append(out, delivery{int32(ch), m})
-		}
-	}
-	slices.SortFunc(out, cmpDelivery)
-	return out
-}
-
-// taken is the delivery action transition t from state s takes, if it is
-// a delivery.
-func (g *liveGraph) taken(s []int32, t int32) (delivery, bool) {
-	x := g.w.decode(int(t))
-	if x.kind != KindDeliver {
-		return delivery{}, false
-	}
-	ch := g.w.chWord(x.from, x.dev)
-	return delivery{int32(ch), g.w.t.chans.get(s[ch])[x.pos]}, true
-}
-
-// action is a delivery as the fair-cycle search names it: channel word,
-// then message, so the ids order as cmpDelivery does.
-func (d delivery) action() int64 { return int64(d.ch)<<32 | int64(uint32(d.msg)) }
-
-// Enabled is the deliveries enabled at node v, ascending (search.Fairness).
-func (g *liveGraph) Enabled(v int32) []int64 {
-	fl := g.inFlight(g.node(v))
-	out := make([]int64, len(fl))
-	for i, d := range fl {
-		out[i] = d.action()
-	}
-	return out
-}
-
-// Taken is the delivery edge e from node v takes (search.Fairness).
-func (g *liveGraph) Taken(v int32, e search.Edge) (int64, bool) {
-	d, ok := g.taken(g.node(v), e.Label)
-	return d.action(), ok
+	return nil
 }
 
 // NetworkPairUniverse is the smallest network universe where the liveness

@@ -1,10 +1,11 @@
 package exhaustive
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
-	"github.com/nip-rs/harness/model"
+	"github.com/nip-rs/harness/search"
 )
 
 // The eventual-agreement check of a network universe: an override set on
@@ -56,41 +57,17 @@ import (
 // The graph is built breadth first by user actions spent (system steps
 // cost nothing, user actions one), so each node is expanded once, at the
 // fewest user actions that reach it, and its witness prefix is a path with
-// that many. Tarjan's algorithm then runs over the system steps of every
-// node (its roots in node order) and judges each component.
+// that many. The shared fair-cycle search (search.Cycles) then walks the
+// system steps from every node in node order: a node where the devices do
+// not agree makes its component's edges accepting, and a path stopped
+// there a violation (Stuck); of the violations it keeps the one with the
+// fewest user actions, then the first node (Prefer), and its loop tours
+// the component (Tour): through every node, then through each fair action
+// enabled throughout.
 
 // InvOverrideReaches is what an agreement witness violates: a fair path of
 // system steps on which the upgraded devices do not come to agree.
 const InvOverrideReaches = "override-reaches-every-device"
-
-// AgreementResult is the outcome of Agreement.
-type AgreementResult struct {
-	Universe string
-	Rules    string
-	// Depth is the bound on user actions.
-	Depth  int
-	Status Status
-	// States are the graph's nodes; SystemEdges and UserEdges its steps.
-	States      int
-	SystemEdges int64
-	UserEdges   int64
-	// Pending is the nodes where the upgraded devices do not agree (an
-	// override on its way, or lost); Settled the nodes with no system step
-	// enabled, and SettledApart those of them that do not agree.
-	Pending      int
-	Settled      int
-	SettledApart int
-	// Components is the strongly connected components of system steps
-	// holding a cycle; Fair how many of them admit a fair path, and
-	// FairPending how many fair ones hold a node that does not agree.
-	Components  int
-	Fair        int
-	FairPending int
-	BoundHit    string
-	// Witness is the first violation: the fewest user actions, then node
-	// order.
-	Witness *AgreementWitness
-}
 
 // userKind reports whether a transition kind is a user action of the
 // graph.
@@ -107,22 +84,9 @@ type agreeGraph struct {
 	parent  []int32
 	ptrans  []int32
 	lo, hi  []int32 // system edges of node v: sys[lo[v]:hi[v]]
-	sys     []liveEdge
+	sys     []search.Edge
 	users   int64
 	agreeOf []int8 // 0 unknown, 1 agrees, 2 does not
-	max     int    // the state bound
-}
-
-// liveEdge is one system step of the agreement graph.
-type liveEdge struct {
-	to int32
-	t  int32 // the network transition
-}
-
-// hop is one edge of the agreement graph with its source.
-type hop struct {
-	from int32
-	e    liveEdge
 }
 
 func (g *agreeGraph) grow() {
@@ -210,7 +174,7 @@ func (g *agreeGraph) build() bool {
 				case g.sysStep(cur, t, next):
 					to, _ := g.intern(next)
 					g.grow()
-					g.sys = append(g.sys, liveEdge{to: to, t: int32(t)})
+					g.sys = append(g.sys, search.Edge{To: to, Label: int32(t)})
 					if g.cost[to] < 0 || g.cost[to] > int32(k) {
 						g.cost[to], g.parent[to], g.ptrans[to] = int32(k), v, int32(t)
 						level = append(level, to)
@@ -235,213 +199,59 @@ func (g *agreeGraph) build() bool {
 	return true
 }
 
-// Agreement runs the eventual-agreement check on a network universe:
-// cfg.Depth bounds the user actions (0: the universe's depth).
-func Agreement(cfg LivenessConfig) (*AgreementResult, error) {
-	u := cfg.Universe
-	if u.Network == nil {
-		return nil, fmt.Errorf("universe %q has no network: the agreement check needs one", u.Name)
-	}
-	if cfg.Depth == 0 {
-		cfg.Depth = u.Depth
-	}
-	if cfg.Depth < 0 {
-		return nil, fmt.Errorf("depth %d is negative", cfg.Depth)
-	}
-	if cfg.Rules == nil {
-		cfg.Rules = model.Proposed()
-	}
-	if cfg.MaxStates <= 0 {
-		cfg.MaxStates = DefaultLivenessStates
-	}
-	wd, _, err := newWorld(&u, cfg.Rules, cfg.Depth, false)
-	if err != nil {
-		return nil, err
-	}
-	g := &agreeGraph{liveGraph: newLiveGraph(wd.(*netWorld), cfg.MaxStates), depth: cfg.Depth, max: cfg.MaxStates}
-	res := &AgreementResult{Universe: u.Name, Rules: cfg.Rules.Name, Depth: cfg.Depth}
+// agreement is the eventual-agreement check: the graph built from the
+// initial state, then judged by the fair-cycle search.
+func (lg *liveGraph) agreement(res *LivenessResult, depth int) {
+	g := &agreeGraph{liveGraph: lg, depth: depth}
 	complete := g.build()
-	res.States, res.SystemEdges, res.UserEdges = g.Nodes(), int64(len(g.sys)), g.users
+	res.States, res.Edges, res.UserEdges = g.Nodes(), int64(len(g.sys)), g.users
 	if !complete {
-		res.Status, res.BoundHit = StatusUnknown, fmt.Sprintf("agreement graph over %d states", cfg.MaxStates)
-		return res, nil
+		res.BoundHit = fmt.Sprintf("agreement graph over %d states", g.max)
+		return
 	}
 	for v := range int32(g.Nodes()) {
 		if g.apart(v) {
 			res.Pending++
 		}
-		if g.lo[v] == g.hi[v] {
-			res.Settled++
-			if g.apart(v) {
-				res.SettledApart++
-			}
-		}
 	}
-	g.judgeAll(res)
-	switch {
-	case res.Witness != nil:
-		res.Status = StatusViolation
-	case res.Pending == 0 || res.Settled == 0:
-		// Non-vacuity: no override was ever on its way, or nothing ever
-		// settled, so nothing was tested.
-		return res, fmt.Errorf("universe %q: agreement premise never met (%d states, %d not agreeing, %d settled)", u.Name, res.States, res.Pending, res.Settled)
-	default:
-		res.Status = StatusOK
+	cy := search.NewCycles(g, search.CycleConfig{Fairness: g, Stuck: g.apart, Tour: true,
+		Accepting: func(from int32, _ search.Edge) bool { return g.apart(from) },
+		Prefer:    func(a, b int32) bool { return cmp.Or(cmp.Compare(g.cost[a], g.cost[b]), cmp.Compare(a, b)) < 0 }})
+	for v := range int32(g.Nodes()) {
+		cy.From(v)
 	}
-	return res, nil
-}
-
-// judgeAll runs Tarjan's walk over the system steps from every node in
-// node order, judging each component, and builds the witness of the first
-// violation by (user actions spent, node order).
-func (g *agreeGraph) judgeAll(res *AgreementResult) {
-	n := int32(g.Nodes())
-	order, low := make([]int32, n), make([]int32, n)
-	comp := make([]int32, n)
-	on := make([]bool, n)
-	for i := range order {
-		order[i], comp[i] = -1, -1
-	}
-	var counter, comps int32
-	type fr struct{ v, e int32 }
-	best := int32(-1)
-	var bestMembers []int32
-	consider := func(v int32, members []int32) {
-		if best < 0 || g.cost[v] < g.cost[best] || (g.cost[v] == g.cost[best] && v < best) {
-			best, bestMembers = v, members
-		}
-	}
-	for r := range n {
-		if order[r] >= 0 {
-			continue
-		}
-		var calls []fr
-		var stack []int32
-		visit := func(v int32) {
-			order[v], low[v] = counter, counter
-			counter++
-			stack = append(stack, v)
-			on[v] = true
-			calls = append(calls, fr{v, g.lo[v]})
-		}
-		visit(r)
-		for len(calls) > 0 {
-			f := &calls[len(calls)-1]
-			if f.e < g.hi[f.v] {
-				to := g.sys[f.e].to
-				f.e++
-				switch {
-				case order[to] < 0:
-					visit(to)
-				case on[to]:
-					low[f.v] = min(low[f.v], order[to])
-				}
-				continue
-			}
-			v := f.v
-			calls = calls[:len(calls)-1]
-			if len(calls) > 0 {
-				p := calls[len(calls)-1].v
-				low[p] = min(low[p], low[v])
-			}
-			if low[v] != order[v] {
-				continue
-			}
-			at := slices.Index(stack, v)
-			members := slices.Clone(stack[at:])
-			stack = stack[:at]
-			for _, m := range members {
-				on[m] = false
-				comp[m] = comps
-			}
-			comps++
-			slices.Sort(members)
-			if at, ok := g.judgeComponent(members, comp, res); ok {
-				consider(at, members)
-			}
-		}
-	}
-	if best >= 0 {
-		res.Witness = g.agreeWitness(best, bestMembers, comp)
+	res.Cycles = cy.Counts
+	if cy.Lasso != nil {
+		res.Witness = g.agreeWitness(cy.Lasso)
 	}
 }
 
-// judgeComponent classifies one component; it returns a node that does
-// not agree when the component is a violation: a settled node apart, or
-// a fair cycle holding one (its first such node).
-func (g *agreeGraph) judgeComponent(members, comp []int32, res *AgreementResult) (int32, bool) {
-	cyclic := len(members) > 1
-	for _, m := range members {
-		for _, e := range g.sys[g.lo[m]:g.hi[m]] {
-			if comp[e.to] == comp[m] {
-				cyclic = true
-			}
-		}
-	}
-	if !cyclic {
-		m := members[0]
-		return m, g.lo[m] == g.hi[m] && g.apart(m)
-	}
-	res.Components++
-	if !g.fair(members, comp) {
-		return 0, false
-	}
-	res.Fair++
-	for _, m := range members {
-		if g.apart(m) {
-			res.FairPending++
-			return m, true
-		}
-	}
-	return 0, false
-}
+// Expand is node v's system steps, built already (search.Graph).
+func (g *agreeGraph) Expand(v int32) []search.Edge { return g.sys[g.lo[v]:g.hi[v]] }
 
-// fairAction is a delivery (ch, msg) or a device's publication (ch -1,
-// msg the device).
-type fairAction = delivery
+// publishAction is the fair action of device dev's triggered publication:
+// channel word -1, below every delivery.
+func publishAction(dev int) delivery { return delivery{-1, int32(dev)} }
 
-// enabled is the fair actions enabled in node v: its deliveries, and the
-// publications of the devices whose trigger fires there (its publish
-// edges).
-func (g *agreeGraph) enabled(v int32) []fairAction {
-	out := g.inFlight(g.node(v))
-	for _, e := range g.sys[g.lo[v]:g.hi[v]] {
-		if x := g.w.decode(int(e.t)); x.kind == KindPublish {
-			out = append(out, fairAction{-1, int32(x.dev)})
+// Enabled is the fair actions enabled at node v, ascending
+// (search.Fairness): its deliveries, and the publications of the devices
+// whose trigger fires there (its publish edges).
+func (g *agreeGraph) Enabled(v int32) []int64 {
+	out := g.liveGraph.Enabled(v)
+	for _, e := range g.Expand(v) {
+		if x := g.w.decode(int(e.Label)); x.kind == KindPublish {
+			out = append(out, publishAction(x.dev).action())
 		}
 	}
-	slices.SortFunc(out, cmpDelivery)
+	slices.Sort(out)
 	return out
 }
 
-// takes is the fair action edge e of node v takes, if any.
-func (g *agreeGraph) takes(v int32, e liveEdge) (fairAction, bool) {
-	if x := g.w.decode(int(e.t)); x.kind == KindPublish {
-		return fairAction{-1, int32(x.dev)}, true
+// Taken is the fair action edge e of node v takes, if any
+// (search.Fairness).
+func (g *agreeGraph) Taken(v int32, e search.Edge) (int64, bool) {
+	if x := g.w.decode(int(e.Label)); x.kind == KindPublish {
+		return publishAction(x.dev).action(), true
 	}
-	return g.taken(g.node(v), e.t)
-}
-
-// fair reports whether every fair action enabled in all the component's
-// nodes is taken by one of its steps.
-func (g *agreeGraph) fair(members, comp []int32) bool {
-	var cont []fairAction
-	tk := map[fairAction]bool{}
-	for k, m := range members {
-		en := g.enabled(m)
-		if k == 0 {
-			cont = en
-		} else {
-			cont = slices.DeleteFunc(cont, func(a fairAction) bool { _, ok := slices.BinarySearchFunc(en, a, cmpDelivery); return !ok })
-		}
-		for _, e := range g.sys[g.lo[m]:g.hi[m]] {
-			if comp[e.to] != comp[m] {
-				continue
-			}
-			if a, ok := g.takes(m, e); ok {
-				tk[a] = true
-			}
-		}
-	}
-	return !slices.ContainsFunc(cont, func(a fairAction) bool { return !tk[a] })
+	return g.liveGraph.Taken(v, e)
 }

@@ -1,66 +1,18 @@
 package exhaustive
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
-	"github.com/nip-rs/harness/model"
-	"github.com/nip-rs/harness/witnessfile"
+	"github.com/nip-rs/harness/search"
 )
 
-// AgreementWitness is a violation of eventual agreement: Prefix is a path
-// of the agreement graph from the initial state (user actions and system
-// steps, every publication a triggered one), and Loop is empty when no
-// system step is enabled where the prefix ends (the devices settled
-// apart), or a fair cycle of system steps from there that returns to it
-// and holds a node where the devices do not agree.
-type AgreementWitness struct {
-	Universe string
-	Rules    string
-	Depth    int
-	Prefix   []Action
-	Loop     []Action
-	Detail   string
-}
-
-func (l *AgreementWitness) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "agreement witness: universe %s, at most %d user actions, rules %s\n%s\n", l.Universe, l.Depth, l.Rules, l.Detail)
-	for _, part := range []struct {
-		name string
-		as   []Action
-	}{{"prefix", l.Prefix}, {"loop", l.Loop}} {
-		fmt.Fprintf(&b, "%s:\n", part.name)
-		for k, a := range part.as {
-			fmt.Fprintf(&b, "  %d: %s\n", k+1, a)
-		}
-	}
-	return b.String()
-}
-
-// JSON is the witness as a liveness witness file (its invariant tells it
-// from a re-publish lasso), tie the policy its rules decided.
-func (l *AgreementWitness) JSON(tie model.TiePolicy) []byte {
-	f := livenessFile{Kind: KindLiveness, Universe: l.Universe, Depth: l.Depth, Tie: tie.String(), Rules: l.Rules,
-		Invariant: InvOverrideReaches, Detail: l.Detail,
-		Prefix: []witnessfile.Action{}, Approach: []witnessfile.Action{}, Loop: []witnessfile.Action{}}
-	for _, a := range l.Prefix {
-		f.Prefix = append(f.Prefix, a.toFile())
-	}
-	for _, a := range l.Loop {
-		f.Loop = append(f.Loop, a.toFile())
-	}
-	b, _ := json.MarshalIndent(f, "", "  ") // plain data always marshals
-	return append(b, '\n')
-}
-
-// agreeWitness builds the witness of violating node v in component
-// members.
-func (g *agreeGraph) agreeWitness(v int32, members, comp []int32) *AgreementWitness {
+// agreeWitness names the kept violation: the path of fewest user actions
+// to its anchor, then the search's loop from there.
+func (g *agreeGraph) agreeWitness(l *search.Lasso) *LivenessWitness {
 	rw := g.w.Width()
-	wit := &AgreementWitness{Universe: g.w.u.Name, Rules: g.w.e.rules.Name, Depth: g.depth}
+	v := l.Anchor()
+	wit := &LivenessWitness{Property: InvOverrideReaches, Universe: g.w.u.Name, Rules: g.w.e.rules.Name, Depth: g.depth}
 	var path []int32
 	for x := v; g.parent[x] >= 0; x = g.parent[x] {
 		path = append(path, x)
@@ -69,18 +21,14 @@ func (g *agreeGraph) agreeWitness(v int32, members, comp []int32) *AgreementWitn
 	for _, x := range path {
 		wit.Prefix = append(wit.Prefix, g.w.action(g.node(g.parent[x])[:rw], int(g.ptrans[x])))
 	}
-	if g.lo[v] < g.hi[v] {
-		for _, h := range g.fairWalk(v, members, comp) {
-			wit.Loop = append(wit.Loop, g.w.action(g.node(h.from)[:rw], int(h.e.t)))
-		}
-	}
+	wit.Loop = g.actions(l.Loop)
 	_, why := g.agrees(v)
 	wit.Detail = agreementDetail(wit, why)
 	return wit
 }
 
 // agreementDetail says what the witness shows.
-func agreementDetail(wit *AgreementWitness, why string) string {
+func agreementDetail(wit *LivenessWitness, why string) string {
 	users := 0
 	for _, a := range wit.Prefix {
 		if userKind(a.Kind) {
@@ -93,93 +41,15 @@ func agreementDetail(wit *AgreementWitness, why string) string {
 	return fmt.Sprintf("after %d user actions and %d system steps a fair cycle of %d system steps never brings the devices together: %s", users, len(wit.Prefix)-users, len(wit.Loop), why)
 }
 
-// inPath is the shortest path of system steps inside comp's component
-// from node from to node to (first found in edge order).
-func (g *agreeGraph) inPath(from, to int32, comp []int32) []hop {
-	if from == to {
-		return nil
-	}
-	prev := map[int32]hop{from: {from: -1}}
-	queue := []int32{from}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
-		for _, e := range g.sys[g.lo[v]:g.hi[v]] {
-			if comp[e.to] != comp[v] {
-				continue
-			}
-			if _, seen := prev[e.to]; seen {
-				continue
-			}
-			prev[e.to] = hop{v, e}
-			if e.to == to {
-				var out []hop
-				for x := to; x != from; x = prev[x].from {
-					out = append(out, prev[x])
-				}
-				slices.Reverse(out)
-				return out
-			}
-			queue = append(queue, e.to)
-		}
-	}
-	panic("exhaustive: a component is not strongly connected") // Tarjan's walk made it
-}
-
-// fairWalk is a closed walk from start through every node of its
-// component that also takes, once each, every fair action enabled in all
-// of them: fair, since any other action is disabled at some node on it.
-func (g *agreeGraph) fairWalk(start int32, members, comp []int32) []hop {
-	var out []hop
-	cur := start
-	for _, m := range members {
-		out = append(out, g.inPath(cur, m, comp)...)
-		cur = m
-	}
-	var cont []fairAction
-	for k, m := range members {
-		en := g.enabled(m)
-		if k == 0 {
-			cont = en
-		} else {
-			cont = slices.DeleteFunc(cont, func(a fairAction) bool { _, ok := slices.BinarySearchFunc(en, a, cmpDelivery); return !ok })
-		}
-	}
-	for _, a := range cont {
-		take, found := hop{}, false
-		for _, m := range members {
-			for _, e := range g.sys[g.lo[m]:g.hi[m]] {
-				if t, ok := g.takes(m, e); ok && !found && t == a && comp[e.to] == comp[m] {
-					take, found = hop{m, e}, true
-				}
-			}
-		}
-		out = append(out, g.inPath(cur, take.from, comp)...)
-		out = append(out, take)
-		cur = take.e.to
-	}
-	return append(out, g.inPath(cur, start, comp)...)
-}
-
-// ReplayAgreement checks an agreement witness on a fresh world of
-// universe u under rules: the prefix's steps are user actions (at most
-// the witness's bound of them) or system steps enabled where they are
-// taken, a publication only when its trigger fires; then either no system
-// step is enabled and the devices do not agree, or the loop's system
-// steps return to where they start, are fair, and pass a node where the
-// devices do not agree.
-func ReplayAgreement(u Universe, rules *model.Rules, wit *AgreementWitness) error {
-	if u.Network == nil {
-		return fmt.Errorf("universe %q has no network", u.Name)
-	}
-	if rules == nil {
-		rules = model.Proposed()
-	}
-	wd, _, err := newWorld(&u, rules, wit.Depth, false)
-	if err != nil {
-		return err
-	}
-	g := &agreeGraph{liveGraph: newLiveGraph(wd.(*netWorld), DefaultLivenessStates), depth: wit.Depth}
+// replay checks an agreement witness on the fresh graph g: the prefix's
+// steps are user actions (at most the witness's bound of them) or system
+// steps enabled where they are taken, a publication only when its trigger
+// fires; then either no system step is enabled and the devices do not
+// agree, or the loop's system steps return to where they start, are fair,
+// and pass a node where the devices do not agree. When it holds it says
+// what it shows: the first context and devices apart where the prefix
+// ends (the loop, if any, starts there, at a node apart).
+func (g *agreeGraph) replay(wit *LivenessWitness) (string, error) {
 	w := g.w
 	rw := w.Width()
 	s := append(w.initialRaw(g.c), make([]int32, w.n)...)
@@ -204,51 +74,47 @@ func ReplayAgreement(u Universe, rules *model.Rules, wit *AgreementWitness) erro
 	}
 	for k, a := range wit.Prefix {
 		if _, err := run("prefix", k, a, true); err != nil {
-			return err
+			return "", err
 		}
 		copy(s, ns)
 	}
 	v := g.replayNode(s)
+	_, why := g.agrees(v)
 	if len(wit.Loop) == 0 {
 		switch {
 		case g.lo[v] < g.hi[v]:
-			return fmt.Errorf("a system step is still enabled where the prefix ends")
+			return "", fmt.Errorf("a system step is still enabled where the prefix ends")
 		case !g.apart(v):
-			return fmt.Errorf("the devices agree where the prefix ends")
+			return "", fmt.Errorf("the devices agree where the prefix ends")
 		}
-		return nil
+		return agreementDetail(wit, why), nil
 	}
 	first := slices.Clone(s)
-	var cont []fairAction
-	tk := map[fairAction]bool{}
+	var fair loopFairness
 	apart := false
 	for k, a := range wit.Loop {
 		x := g.replayNode(s)
 		apart = apart || g.apart(x)
-		en := g.enabled(x)
-		if k == 0 {
-			cont = en
-		} else {
-			cont = slices.DeleteFunc(cont, func(a fairAction) bool { _, ok := slices.BinarySearchFunc(en, a, cmpDelivery); return !ok })
-		}
+		fair.at(g.Enabled(x))
 		t, err := run("loop", k, a, false)
 		if err != nil {
-			return err
+			return "", err
 		}
-		if fa, ok := g.takes(x, liveEdge{t: int32(t)}); ok {
-			tk[fa] = true
+		if fa, ok := g.Taken(x, search.Edge{Label: int32(t)}); ok {
+			fair.take(fa)
 		}
 		copy(s, ns)
 	}
 	switch {
 	case !slices.Equal(s, first):
-		return fmt.Errorf("the loop does not return to its first state")
+		return "", fmt.Errorf("the loop does not return to its first state")
 	case !apart:
-		return fmt.Errorf("the devices agree at every state of the loop")
-	case slices.ContainsFunc(cont, func(a fairAction) bool { return !tk[a] }):
-		return fmt.Errorf("the loop is unfair: an action enabled throughout it is never taken")
+		return "", fmt.Errorf("the devices agree at every state of the loop")
 	}
-	return nil
+	if _, open := fair.unsettled(); open {
+		return "", fmt.Errorf("the loop is unfair: an action enabled throughout it is never taken")
+	}
+	return agreementDetail(wit, why), nil
 }
 
 // replayNode interns state s with its system steps (once), so that the
@@ -265,75 +131,9 @@ func (g *agreeGraph) replayNode(s []int32) int32 {
 		if g.sysStep(s, t, ns) {
 			to, _ := g.intern(ns)
 			g.grow()
-			g.sys = append(g.sys, liveEdge{to: to, t: int32(t)})
+			g.sys = append(g.sys, search.Edge{To: to, Label: int32(t)})
 		}
 	}
 	g.hi[v] = int32(len(g.sys))
 	return v
-}
-
-// replayAgreementFile replays a liveness file whose invariant is
-// InvOverrideReaches (ReplayLivenessFile has decoded and bounded it).
-func replayAgreementFile(cat *Catalog, f livenessFile) (*witnessfile.Replayed, error) {
-	if len(f.Approach) > 0 {
-		return nil, witnessfile.Bad("agreement witness: an approach of %d steps (its prefix holds every step)", len(f.Approach))
-	}
-	u, err := LivenessUniverse(cat, f.Universe)
-	if err != nil {
-		return nil, witnessfile.Bad("%v", err)
-	}
-	tie, err := model.ParseTiePolicy(f.Tie)
-	if err != nil {
-		return nil, witnessfile.Bad("%v", err)
-	}
-	rules, err := cat.Rules(f.Rules)
-	if err != nil {
-		return nil, witnessfile.Bad("%v", err)
-	}
-	wit := &AgreementWitness{Universe: u.Name, Rules: f.Rules, Depth: f.Depth}
-	for _, part := range []struct {
-		in  []witnessfile.Action
-		out *[]Action
-	}{{f.Prefix, &wit.Prefix}, {f.Loop, &wit.Loop}} {
-		for k, j := range part.in {
-			a, err := fromFile(j)
-			if err != nil {
-				return nil, witnessfile.Bad("agreement witness: step %d: %v", k+1, err)
-			}
-			*part.out = append(*part.out, a)
-		}
-	}
-	res := &witnessfile.Replayed{}
-	err = ReplayAgreement(u, rules.WithTie(tie), wit)
-	if err != nil {
-		wit.Detail = f.Detail
-		res.Text = wit.String() + "the witness does not hold: " + err.Error() + "\n"
-		return res, nil
-	}
-	wit.Detail = replayedAgreementDetail(u, rules.WithTie(tie), wit)
-	res.Text = wit.String()
-	res.Reproduced, res.Detail = true, wit.Detail
-	res.Found = []string{InvOverrideReaches + ": " + wit.Detail}
-	return res, nil
-}
-
-// replayedAgreementDetail recomputes a held witness's detail: the first
-// context and devices apart where the prefix ends (the loop, if any,
-// starts there, at a node apart).
-func replayedAgreementDetail(u Universe, rules *model.Rules, wit *AgreementWitness) string {
-	wd, _, _ := newWorld(&u, rules, wit.Depth, false) // ReplayAgreement built it
-	g := &agreeGraph{liveGraph: newLiveGraph(wd.(*netWorld), DefaultLivenessStates), depth: wit.Depth}
-	rw := g.w.Width()
-	s := append(g.w.initialRaw(g.c), make([]int32, g.w.n)...)
-	ns := make([]int32, len(s))
-	for _, a := range wit.Prefix {
-		t, _ := g.w.resolve(s[:rw], a)
-		if !g.userStep(s, t, ns) {
-			g.sysStep(s, t, ns)
-		}
-		copy(s, ns)
-	}
-	v, _ := g.intern(s)
-	_, why := g.agrees(v)
-	return agreementDetail(wit, why)
 }

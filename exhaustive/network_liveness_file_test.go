@@ -34,7 +34,7 @@ func TestLivenessHierarchyPair(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Status != StatusOK || res.Premise == 0 || res.Unfair == 0 || res.Components != res.Unfair+res.Fair {
+		if res.Status != StatusOK || res.Premise == 0 || res.Cycles.Unfair == 0 || res.Cycles.Cyclic != res.Cycles.Unfair+res.Cycles.Fair {
 			t.Fatalf("%s: %+v", rules.Name, *res)
 		}
 	}

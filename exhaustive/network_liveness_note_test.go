@@ -15,7 +15,7 @@ import (
 func livenessNoteRow(r *LivenessResult) string {
 	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %d / %d | %d / %d |", r.Universe, r.Rules, r.Status,
 		num.Commas(r.Roots), num.Commas(r.States), num.Commas(r.Edges), num.Commas(r.Publications),
-		num.Commas(r.Premise), r.Unfair, r.UnfairWithPublication, r.Fair, r.WithPublication)
+		num.Commas(r.Premise), r.Cycles.Unfair, r.Cycles.UnfairAccepting, r.Cycles.Fair, r.Cycles.Violations)
 }
 
 // The pinned liveness table is what the check computes.

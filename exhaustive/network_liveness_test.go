@@ -32,14 +32,14 @@ func liveness(t *testing.T, rules *model.Rules, workers int) *LivenessResult {
 func TestLivenessSpecAndProposedHold(t *testing.T) {
 	for _, rules := range []*model.Rules{model.Spec(), model.Proposed()} {
 		res := liveness(t, rules, 0)
-		if res.Status != StatusOK || res.WithPublication != 0 || res.Witness != nil {
-			t.Fatalf("%s: status %v, %d fair cycles with a publication, witness %v", rules.Name, res.Status, res.WithPublication, res.Witness)
+		if res.Status != StatusOK || res.Cycles.Violations != 0 || res.Witness != nil {
+			t.Fatalf("%s: status %v, %d fair cycles with a publication, witness %v", rules.Name, res.Status, res.Cycles.Violations, res.Witness)
 		}
-		if res.Roots < 2 || res.States <= res.Roots || res.Premise == 0 || res.Publications == 0 || res.Components == 0 || res.Unfair == 0 {
+		if res.Roots < 2 || res.States <= res.Roots || res.Premise == 0 || res.Publications == 0 || res.Cycles.Cyclic == 0 || res.Cycles.Unfair == 0 {
 			t.Fatalf("%s: vacuous: %+v", rules.Name, *res)
 		}
-		if res.Components != res.Unfair+res.Fair {
-			t.Fatalf("%s: components %d != unfair %d + fair %d", rules.Name, res.Components, res.Unfair, res.Fair)
+		if res.Cycles.Cyclic != res.Cycles.Unfair+res.Cycles.Fair {
+			t.Fatalf("%s: components %d != unfair %d + fair %d", rules.Name, res.Cycles.Cyclic, res.Cycles.Unfair, res.Cycles.Fair)
 		}
 	}
 }
@@ -49,12 +49,12 @@ func TestLivenessSpecAndProposedHold(t *testing.T) {
 // replays.
 func TestLivenessNoSuppressionLasso(t *testing.T) {
 	res := liveness(t, noSuppression(), 0)
-	if res.Status != StatusViolation || res.WithPublication == 0 || res.Witness == nil {
+	if res.Status != StatusViolation || res.Cycles.Violations == 0 || res.Witness == nil {
 		t.Fatalf("mutant not caught: %+v", *res)
 	}
 	// Fairness excused some cycles: a publication repeated while its
 	// message stays in flight undelivered.
-	if res.UnfairWithPublication == 0 {
+	if res.Cycles.UnfairAccepting == 0 {
 		t.Fatalf("no unfair cycle with a publication: fairness was never exercised (%+v)", *res)
 	}
 	wit := res.Witness
@@ -96,7 +96,7 @@ func TestReplayLivenessRejects(t *testing.T) {
 	// d0 publishes and d1 duplicates the message forever (once d1 has
 	// received it, neither changes anything): the loop closes and
 	// publishes, but the message is in flight throughout.
-	unfair := LivenessWitness{Universe: u.Name, Rules: rules.Name, Depth: u.Depth,
+	unfair := LivenessWitness{Property: InvNoRepublishCycle, Universe: u.Name, Rules: rules.Name, Depth: u.Depth,
 		Prefix:   []Action{{Kind: KindMarkUnread, Device: 0, Ctx: "c0"}},
 		Approach: []Action{{Kind: KindPublish, Device: 0}, {Kind: KindDuplicate, From: 0, Device: 1, Msg: 1}},
 		Loop:     []Action{{Kind: KindPublish, Device: 0}, {Kind: KindDuplicate, From: 0, Device: 1, Msg: 1}}}
@@ -133,6 +133,9 @@ func TestLivenessVacuous(t *testing.T) {
 	}
 	if _, err := Liveness(LivenessConfig{Universe: Reference()}); err == nil {
 		t.Fatal("a universe without a network accepted")
+	}
+	if res, err := Liveness(LivenessConfig{Universe: NetworkPairUniverse(), Property: "convergence"}); err == nil || res != nil {
+		t.Fatalf("an unknown property ran: %v, %v", res, err)
 	}
 }
 

@@ -1,8 +1,6 @@
 package exhaustive
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -302,13 +300,8 @@ type observationFile struct {
 // Observe could not have written is refused with ErrBad.
 func ReplayObservationFile(cat *Catalog, w *witnessfile.Witness) (*witnessfile.Replayed, error) {
 	var f observationFile
-	dec := json.NewDecoder(bytes.NewReader(w.Raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return nil, witnessfile.Bad("observation witness: %v", err)
-	}
-	if dec.More() {
-		return nil, witnessfile.Bad("observation witness: trailing data after the witness object")
+	if err := decodeStrict(w.Raw, &f, "observation witness"); err != nil {
+		return nil, err
 	}
 	if f.Depth < 1 || f.Depth > witnessfile.MaxDepth || len(f.Actions) > f.Depth {
 		return nil, witnessfile.Bad("observation witness: %d actions within depth %d: want a depth of 1 to %d holding them", len(f.Actions), f.Depth, witnessfile.MaxDepth)
@@ -324,22 +317,13 @@ func ReplayObservationFile(cat *Catalog, w *witnessfile.Witness) (*witnessfile.R
 	if err := obs.applies(u.Name); err != nil {
 		return nil, witnessfile.Bad("%v", err)
 	}
-	tie, err := model.ParseTiePolicy(w.Tie)
+	rules, err := fileRules(cat, w)
 	if err != nil {
-		return nil, witnessfile.Bad("%v", err)
+		return nil, err
 	}
-	rules, err := cat.Rules(w.Rules)
+	actions, err := fileActions(f.Actions, "")
 	if err != nil {
-		return nil, witnessfile.Bad("%v", err)
-	}
-	rules = rules.WithTie(tie)
-	var actions []Action
-	for k, j := range f.Actions {
-		a, err := fromFile(j)
-		if err != nil {
-			return nil, witnessfile.Bad("step %d: %v", k+1, err)
-		}
-		actions = append(actions, a)
+		return nil, err
 	}
 	states, err := observeActions(&u, rules, actions)
 	if err != nil {
@@ -378,33 +362,8 @@ func ReplayObservationFile(cat *Catalog, w *witnessfile.Witness) (*witnessfile.R
 // written: the initial state, then each step and what it changed.
 func renderObservation(b *strings.Builder, u *Universe, rules *model.Rules, w *witnessfile.Witness, actions []Action) {
 	if u.Network == nil {
-		tr := &trace{rules: rules}
-		reps := make([]*model.Replica, len(u.Devices))
-		for i, spec := range u.Devices {
-			reps[i] = newReplica(spec, rules)
-		}
-		tr.views = [][]deviceView{views(u, rules, reps)}
-		for _, a := range actions {
-			t, _ := u.resolve(reps, a) // observeActions ran them
-			act, _, _ := u.apply(reps, t)
-			tr.actions = append(tr.actions, act)
-			tr.views = append(tr.views, views(u, rules, reps))
-		}
-		fmt.Fprintf(b, "witness %s: universe %s, depth bound %d, tie %s, rules %s\n", w.Invariant, u.Name, w.Depth, w.Tie, RulesLabel(u, rules, w.Rules))
-		b.WriteString("initial state:\n")
-		for d, v := range tr.views[0] {
-			fmt.Fprintf(b, "  d%d %s\n", d, v.full(u))
-		}
-		for k, a := range tr.actions {
-			fmt.Fprintf(b, "step %d: %s\n", k+1, a)
-			changes := diffViews(u, tr.views[k], tr.views[k+1])
-			if len(changes) == 0 {
-				b.WriteString("  (no change)\n")
-			}
-			for _, c := range changes {
-				fmt.Fprintf(b, "  %s\n", c)
-			}
-		}
+		tr, _ := actionTrace(u, rules, actions) // observeActions ran them
+		tr.renderSteps(b, u, w)
 		return
 	}
 	wo, _, _ := newWorld(u, rules, witnessfile.MaxDepth, false) // observeActions built it
@@ -420,4 +379,23 @@ func renderObservation(b *strings.Builder, u *Universe, rules *model.Rules, w *w
 		rows = append(rows, slices.Clone(cur))
 	}
 	w2.render(b, w, rows, actions)
+}
+
+// actionTrace runs actions on the reference universe u from its initial state,
+// resolving each where it is taken, as a trace the witness writer renders.
+func actionTrace(u *Universe, rules *model.Rules, actions []Action) (*trace, error) {
+	reps := make([]*model.Replica, len(u.Devices))
+	for i, spec := range u.Devices {
+		reps[i] = newReplica(spec, rules)
+	}
+	var path []int
+	for k, a := range actions {
+		t, err := u.resolve(reps, a)
+		if err != nil {
+			return nil, fmt.Errorf("step %d: %w", k+1, err)
+		}
+		u.apply(reps, t)
+		path = append(path, t)
+	}
+	return runTrace(u, rules, path)
 }

@@ -159,3 +159,24 @@ func TestObservationBounds(t *testing.T) {
 		t.Errorf("unknown name: %v, want the known names listed", err)
 	}
 }
+
+// The observation line carries the outcome with what makes it an answer,
+// and a search that found nothing has no witness file to write.
+func TestObserveLine(t *testing.T) {
+	r := &ObserveResult{Universe: "network", Observation: "divergence", Rules: "proposed", Tie: model.SetWins, Depth: 3, Distinct: 9}
+	head := "observe divergence universe network tie set rules proposed depth 3: "
+	if got, want := r.Line(), head+"not reached within the bounds (9 states stored)"; got != want {
+		t.Errorf("line\n %s\nwant\n %s", got, want)
+	}
+	if p, err := r.WriteWitness(t.TempDir()); err == nil || p != "" {
+		t.Errorf("nothing observed: %q %v", p, err)
+	}
+	r.BoundHit = "state limit 5"
+	if got, want := r.Line(), head+"unknown (bound: state limit 5; 9 states stored)"; got != want {
+		t.Errorf("line\n %s\nwant\n %s", got, want)
+	}
+	r.Witness = &witnessfile.Witness{Detail: "c0 apart", Actions: make([]witnessfile.Action, 2)}
+	if got, want := r.Line(), head+"reached at depth 2 (9 states stored): c0 apart"; got != want {
+		t.Errorf("line\n %s\nwant\n %s", got, want)
+	}
+}

@@ -237,6 +237,15 @@ func replayed(w *witnessfile.Witness, found []finding) (*witnessfile.Replayed, *
 }
 
 func (tr *trace) render(b *strings.Builder, u *Universe, w *witnessfile.Witness) {
+	tr.renderSteps(b, u, w)
+	fmt.Fprintf(b, "violation %s: %s\n", w.Invariant, w.Detail)
+	b.WriteString(Legend)
+}
+
+// renderSteps writes the trace's header, its initial state in full, then
+// every step with only what it changed: the part an observation's replay
+// shares with a violation's.
+func (tr *trace) renderSteps(b *strings.Builder, u *Universe, w *witnessfile.Witness) {
 	fmt.Fprintf(b, "witness %s: universe %s, depth bound %d, tie %s, rules %s\n", w.Invariant, u.Name, w.Depth, w.Tie, RulesLabel(u, tr.rules, w.Rules))
 	b.WriteString("initial state:\n")
 	for d, v := range tr.views[0] {
@@ -252,8 +261,6 @@ func (tr *trace) render(b *strings.Builder, u *Universe, w *witnessfile.Witness)
 			fmt.Fprintf(b, "  %s\n", c)
 		}
 	}
-	fmt.Fprintf(b, "violation %s: %s\n", w.Invariant, w.Detail)
-	b.WriteString(Legend)
 }
 
 // Legend explains a witness's notation; every rendered explorer witness

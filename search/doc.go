@@ -12,8 +12,9 @@
 //
 // The package also holds the liveness checks' shared search (lasso.go):
 // Tarjan's algorithm over a graph its caller numbers, judging each strongly
-// connected component under weak fairness, with a lasso for the first
-// violation.
+// connected component under weak fairness and each node without edges,
+// with a lasso (lasso_loop.go) for the first violation or the one its
+// caller prefers.
 //
 // # Sleep sets
 //

@@ -24,7 +24,21 @@ import (
 //     untaken, and when no such action exists a closed walk through all of
 //     its nodes and edges is a fair cycle;
 //   - a fair one is a violation when it has an accepting edge (Accepting;
-//     without it, every edge accepts), since the closed walk can take it.
+//     without it, every edge accepts), since the closed walk can take it;
+//   - a node with no edges at all ends every path through it: it is a
+//     violation when the property judges a path that stops there (Stuck),
+//     as "eventually always Q" does of a path stopped where Q fails.
+//
+// The actions of weak fairness are whatever the caller names by int64 ids:
+// one delivery of one message on one channel, say, or one device's
+// publication whenever its trigger fires, or both side by side; an action
+// counts as enabled at a node only where the caller says so, so an action
+// that is enabled only where its step is an edge is fair to name too.
+//
+// Of several violations the search keeps the first found, or the one the
+// caller prefers (Prefer: fewest user actions to reach, say); its lasso's
+// loop is either routed only where fairness needs it (the default) or a
+// tour of the whole component (Tour).
 //
 // The search is one worker and follows a fixed order, so its counts and
 // its lasso depend only on the graph and the order of the roots.
@@ -66,6 +80,21 @@ type CycleConfig struct {
 	// Accepting is whether an edge is one a violating cycle must take (a
 	// publication, say); nil: every edge is.
 	Accepting func(from int32, e Edge) bool
+	// Stuck is whether a path that stops at node v, which has no edges,
+	// violates the property; nil: none does.
+	Stuck func(v int32) bool
+	// Prefer is whether the violation anchored at node a is kept over the
+	// one anchored at b (a lasso's anchor is where its approach ends: the
+	// loop's first node, or the node a stuck path stops at); nil keeps the
+	// first found.
+	Prefer func(a, b int32) bool
+	// Tour makes a loop a tour of its component: from the anchor through
+	// every node of the component in node order, then through the first
+	// inner edge that takes each action enabled in all of them (ascending),
+	// and through the first accepting edge if it took none. Without it the
+	// loop takes the first accepting edge and is routed through the rest
+	// of the component only where fairness needs it.
+	Tour bool
 	// MaxNodes stops the search once more nodes are numbered; 0: no bound.
 	MaxNodes int
 }
@@ -73,7 +102,8 @@ type CycleConfig struct {
 // CycleCounts is what a search examined: strongly connected components
 // popped, those holding a cycle, and of those how many fairness excused
 // (with an accepting edge among them) and how many it did not (with one:
-// the violations).
+// the violations); and the nodes with no edges (Stuck), of which Stuck
+// judged StuckViolations a violation.
 type CycleCounts struct {
 	Components      int
 	Cyclic          int
@@ -81,15 +111,26 @@ type CycleCounts struct {
 	UnfairAccepting int
 	Fair            int
 	Violations      int
+	Stuck           int
+	StuckViolations int
 }
 
 // Lasso is a violation: from the root the search started at, Approach
-// leads to the loop's first node and Loop returns to it, fair, taking an
-// accepting edge.
+// leads to its anchor, the loop's first node, and Loop returns to it, fair,
+// taking an accepting edge; or, for a path that stops (Stuck), Approach
+// leads to the node without edges and Loop is empty.
 type Lasso struct {
 	Root     int32
 	Approach []Hop
 	Loop     []Hop
+}
+
+// Anchor is the node where the approach ends.
+func (l *Lasso) Anchor() int32 {
+	if len(l.Approach) == 0 {
+		return l.Root
+	}
+	return l.Approach[len(l.Approach)-1].Edge.To
 }
 
 // Cycles is one fair-cycle search over a graph, run from any number of
@@ -105,7 +146,10 @@ type Cycles struct {
 	edges        []Edge
 	counter      int32
 	comps        int32
-	// Counts so far, and the first violation's lasso.
+	// kept is the violation the lasso is built from once From returns.
+	kept *violation
+	// Counts so far, and the lasso of the violation kept (the first, or
+	// the one Prefer chose).
 	Counts CycleCounts
 	Lasso  *Lasso
 	// Bound is set once the graph outgrew MaxNodes.
@@ -158,6 +202,7 @@ func (c *Cycles) From(root int32) bool {
 		calls = append(calls, cycleFrame{v, lo})
 	}
 	visit(root)
+	defer c.build()
 	for len(calls) > 0 && !c.Bound {
 		f := &calls[len(calls)-1]
 		if f.next < c.adjHi[f.v] {
@@ -237,8 +282,17 @@ func (c *Cycles) unsettled(nodes []int32, hops []Hop) (int64, bool) {
 	return cont[i], true
 }
 
+// violation is one the search keeps until From returns, when its lasso
+// is built: its component, the lasso's start, and the edge its loop must
+// take (From < 0: none, a stuck path).
+type violation struct {
+	lasso   Lasso
+	members []int32
+	start   Hop
+}
+
 // judge classifies the component of members, just popped with root v, and
-// builds the lasso of the first violation.
+// keeps the violation it holds if it is the first or the one preferred.
 func (c *Cycles) judge(root, v int32, members []int32, calls []cycleFrame) {
 	c.Counts.Components++
 	slices.Sort(members)
@@ -253,6 +307,13 @@ func (c *Cycles) judge(root, v int32, members []int32, calls []cycleFrame) {
 		}
 	}
 	if len(hops) == 0 {
+		if c.adjLo[v] == c.adjHi[v] {
+			c.Counts.Stuck++
+			if c.cfg.Stuck != nil && c.cfg.Stuck(v) {
+				c.Counts.StuckViolations++
+				c.keep(root, v, calls, nil, start)
+			}
+		}
 		return
 	}
 	c.Counts.Cyclic++
@@ -268,145 +329,34 @@ func (c *Cycles) judge(root, v int32, members []int32, calls []cycleFrame) {
 		return
 	}
 	c.Counts.Violations++
-	if c.Lasso != nil {
-		return
+	c.keep(root, v, calls, members, start)
+}
+
+// keep records a violation of the component members (nil: node v stuck)
+// unless the one kept is preferred to it.
+func (c *Cycles) keep(root, v int32, calls []cycleFrame, members []int32, start Hop) {
+	anchor := v
+	if members != nil && c.cfg.Accepting != nil {
+		anchor = start.From
 	}
-	l := &Lasso{Root: root}
+	if c.kept != nil || c.Lasso != nil {
+		kept := c.Lasso
+		if c.kept != nil {
+			kept = &c.kept.lasso
+		}
+		if c.cfg.Prefer == nil || !c.cfg.Prefer(anchor, kept.Anchor()) {
+			return
+		}
+	}
+	k := &violation{lasso: Lasso{Root: root}, members: members, start: start}
 	for _, f := range calls {
-		l.Approach = append(l.Approach, Hop{f.v, c.edges[f.next-1]})
+		k.lasso.Approach = append(k.lasso.Approach, Hop{f.v, c.edges[f.next-1]})
 	}
-	// Without an accepting rule the loop starts at the component's root
-	// (the walk enters there) as its shortest cycle; with one, at the
-	// first accepting edge, reached inside the component.
-	var wps []waypoint
-	if c.cfg.Accepting == nil {
-		start.From = v
-		for _, h := range c.shortestCycle(v) {
-			wps = append(wps, waypoint{take: h})
-		}
-	} else {
-		l.Approach = append(l.Approach, c.path(v, start.From)...)
-		wps = []waypoint{{take: start}}
+	// The anchor is the component's root (the walk enters there) without
+	// an accepting rule, else the first accepting edge's node, reached
+	// inside the component.
+	if members != nil && c.cfg.Accepting != nil {
+		k.lasso.Approach = append(k.lasso.Approach, c.path(v, start.From)...)
 	}
-	l.Loop = c.fairLoop(members, start.From, wps)
-	c.Lasso = l
-}
-
-// path is the shortest walk inside from's component from node from to
-// node to (the first found in edge order).
-func (c *Cycles) path(from, to int32) []Hop {
-	if from == to {
-		return nil
-	}
-	prev := map[int32]Hop{from: {From: -1}}
-	queue := []int32{from}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
-		for _, e := range c.inside(v) {
-			if _, seen := prev[e.To]; seen {
-				continue
-			}
-			prev[e.To] = Hop{v, e}
-			if e.To == to {
-				var out []Hop
-				for x := to; x != from; x = prev[x].From {
-					out = append(out, prev[x])
-				}
-				slices.Reverse(out)
-				return out
-			}
-			queue = append(queue, e.To)
-		}
-	}
-	panic("search: a component is not strongly connected") // Tarjan's walk made it
-}
-
-// shortestCycle is the shortest cycle through v inside its component
-// (breadth first, edges in order).
-func (c *Cycles) shortestCycle(v int32) []Hop {
-	prev := map[int32]Hop{}
-	queue := []int32{v}
-	for len(queue) > 0 {
-		x := queue[0]
-		queue = queue[1:]
-		for _, e := range c.inside(x) {
-			if e.To == v {
-				out := []Hop{{x, e}}
-				for y := x; y != v; y = prev[y].From {
-					out = append(out, prev[y])
-				}
-				slices.Reverse(out)
-				return out
-			}
-			if _, ok := prev[e.To]; !ok {
-				prev[e.To] = Hop{x, e}
-				queue = append(queue, e.To)
-			}
-		}
-	}
-	panic("search: a cyclic component has no cycle through its root") // judge checked it
-}
-
-// waypoint is an edge the loop must take (take.From >= 0) or a node it
-// must pass through.
-type waypoint struct {
-	take Hop
-	node int32
-}
-
-// walk is a closed walk from start through every waypoint, in order.
-func (c *Cycles) walk(start int32, wps []waypoint) []Hop {
-	var out []Hop
-	cur := start
-	for _, wp := range wps {
-		if wp.take.From >= 0 {
-			out = append(out, c.path(cur, wp.take.From)...)
-			out = append(out, wp.take)
-			cur = wp.take.Edge.To
-			continue
-		}
-		out = append(out, c.path(cur, wp.node)...)
-		cur = wp.node
-	}
-	return append(out, c.path(cur, start)...)
-}
-
-// fairLoop closes the waypoints into a loop from start and, while some
-// action is enabled in every node of the loop and taken on none of its
-// steps, routes it through a node of the component where that action is
-// disabled, or else takes it (the component is fair, so one of the two
-// exists). Each round settles one action for good, so it ends.
-func (c *Cycles) fairLoop(members []int32, start int32, wps []waypoint) []Hop {
-	for {
-		loop := c.walk(start, wps)
-		nodes := make([]int32, len(loop))
-		for k, h := range loop {
-			nodes[k] = h.From
-		}
-		a, open := c.unsettled(nodes, loop)
-		if !open {
-			return loop
-		}
-		wps = append(wps, c.settle(members, a))
-	}
-}
-
-// settle is the waypoint that settles action a in a fair component: a
-// node where it is disabled, or else an edge that takes it.
-func (c *Cycles) settle(members []int32, a int64) waypoint {
-	fa := c.cfg.Fairness
-	for _, m := range members {
-		if _, ok := slices.BinarySearch(fa.Enabled(m), a); !ok {
-			return waypoint{take: Hop{From: -1}, node: m}
-		}
-	}
-	for _, m := range members {
-		for _, e := range c.inside(m) {
-			if t, ok := fa.Taken(m, e); ok && t == a {
-				return waypoint{take: Hop{m, e}}
-			}
-		}
-	}
-	panic("search: a fair component leaves an action unsettled") // judge checked it
+	c.kept = k
 }

@@ -61,28 +61,36 @@ type cycleCase struct {
 	takes  map[[2]int]int64
 	accept map[[2]int]bool
 	fair   bool
-	want   CycleCounts
+	// stuck: the nodes a stopped path violates at; rank: Prefer keeps the
+	// lower rank; tour: the loop tours its component.
+	stuck map[int]bool
+	rank  map[int]int
+	tour  bool
+	want  CycleCounts
+	// anchor is the lasso's anchor (an adjacency index) when set (>= 0
+	// with a lasso), and loop its loop's length when set.
+	anchor, loop int
 }
 
 func cycleCases() []cycleCase {
 	return []cycleCase{
 		{name: "dag", adj: [][]int{{1, 2}, {2}, {}},
-			want: CycleCounts{Components: 3}},
+			want: CycleCounts{Components: 3, Stuck: 1}},
 		{name: "self-loop", adj: [][]int{{0, 1}, {}},
-			want: CycleCounts{Components: 2, Cyclic: 1, Fair: 1, Violations: 1}},
+			want: CycleCounts{Components: 2, Cyclic: 1, Fair: 1, Violations: 1, Stuck: 1}},
 		{name: "two-cycle-then-sink", adj: [][]int{{1}, {0, 2}, {}},
-			want: CycleCounts{Components: 2, Cyclic: 1, Fair: 1, Violations: 1}},
+			want: CycleCounts{Components: 2, Cyclic: 1, Fair: 1, Violations: 1, Stuck: 1}},
 		// A cycle 0-1 where action 7 is enabled throughout and never
 		// taken: weak fairness excuses it.
 		{name: "unfair", adj: [][]int{{1}, {0, 2}, {}}, fair: true,
 			acts:  map[int][]int64{0: {7}, 1: {7}},
 			takes: map[[2]int]int64{{1, 1}: 7},
-			want:  CycleCounts{Components: 2, Cyclic: 1, Unfair: 1, UnfairAccepting: 1}},
+			want:  CycleCounts{Components: 2, Cyclic: 1, Unfair: 1, UnfairAccepting: 1, Stuck: 1}},
 		// The same action disabled at node 1: the cycle is fair.
 		{name: "fair-disabled", adj: [][]int{{1}, {0, 2}, {}}, fair: true,
 			acts:  map[int][]int64{0: {7}},
 			takes: map[[2]int]int64{{1, 1}: 7},
-			want:  CycleCounts{Components: 2, Cyclic: 1, Fair: 1, Violations: 1}},
+			want:  CycleCounts{Components: 2, Cyclic: 1, Fair: 1, Violations: 1, Stuck: 1}},
 		// An action enabled throughout and taken inside the component (the
 		// edge 2->0), but not on the shortest cycle 0->1->0: the loop must
 		// be routed through it.
@@ -98,6 +106,50 @@ func cycleCases() []cycleCase {
 		{name: "no-accepting-edge", adj: [][]int{{1}, {0}},
 			accept: map[[2]int]bool{},
 			want:   CycleCounts{Components: 1, Cyclic: 1, Fair: 1}},
+		// A path that stops at node 2 violates: a lasso with no loop.
+		{name: "stuck", adj: [][]int{{1}, {2}, {}, {}},
+			stuck:  map[int]bool{2: true},
+			want:   CycleCounts{Components: 4, Stuck: 2, StuckViolations: 1},
+			anchor: 2},
+		// Stuck at 3 and at 4: the first found is kept without a
+		// preference, the preferred one with it.
+		{name: "stuck-first", adj: [][]int{{1, 2}, {3}, {4}, {}, {}},
+			stuck:  map[int]bool{3: true, 4: true},
+			want:   CycleCounts{Components: 5, Stuck: 2, StuckViolations: 2},
+			anchor: 3},
+		{name: "stuck-preferred", adj: [][]int{{1, 2}, {3}, {4}, {}, {}},
+			stuck:  map[int]bool{3: true, 4: true},
+			rank:   map[int]int{3: 1, 4: 0},
+			want:   CycleCounts{Components: 5, Stuck: 2, StuckViolations: 2},
+			anchor: 4},
+		// A fair cycle and a stuck node: the preference picks across both
+		// kinds of violation.
+		{name: "prefer-cycle", adj: [][]int{{1, 3}, {2}, {}, {4}, {3}},
+			stuck:  map[int]bool{2: true},
+			rank:   map[int]int{2: 5, 3: 1, 4: 2},
+			want:   CycleCounts{Components: 4, Cyclic: 1, Fair: 1, Violations: 1, Stuck: 1, StuckViolations: 1},
+			anchor: 3, loop: 2},
+		// Two deliveries (10, 11) and a publication (-4) enabled
+		// throughout a ring 0->1->2->0 with chords; the publication is
+		// fair only because its edge 1->0 is taken. The tour passes every
+		// node, then takes each continuously enabled action, then returns.
+		{name: "tour", adj: [][]int{{1}, {2, 0}, {0}}, fair: true, tour: true,
+			acts:   map[int][]int64{0: {-4, 10}, 1: {-4, 10, 11}, 2: {-4, 10}},
+			takes:  map[[2]int]int64{{1, 1}: -4, {2, 0}: 10, {0, 0}: 11},
+			want:   CycleCounts{Components: 1, Cyclic: 1, Fair: 1, Violations: 1},
+			anchor: 0, loop: 8},
+		// The same graph without the tour: the shortest fair loop.
+		{name: "no-tour", adj: [][]int{{1}, {2, 0}, {0}}, fair: true,
+			acts:   map[int][]int64{0: {-4, 10}, 1: {-4, 10, 11}, 2: {-4, 10}},
+			takes:  map[[2]int]int64{{1, 1}: -4, {2, 0}: 10, {0, 0}: 11},
+			want:   CycleCounts{Components: 1, Cyclic: 1, Fair: 1, Violations: 1},
+			anchor: 0, loop: 5},
+		// The tour through a component whose only accepting edge is 2->1:
+		// the loop starts at node 2 and takes it.
+		{name: "tour-accepting", adj: [][]int{{1}, {2}, {1}}, tour: true,
+			accept: map[[2]int]bool{{2, 0}: true},
+			want:   CycleCounts{Components: 2, Cyclic: 1, Fair: 1, Violations: 1},
+			anchor: 2, loop: 2},
 	}
 }
 
@@ -116,6 +168,13 @@ func TestCyclesTable(t *testing.T) {
 			if tc.accept != nil {
 				cfg.Accepting = func(from int32, e Edge) bool { return tc.accept[[2]int{g.names[from], int(e.Label)}] }
 			}
+			if tc.stuck != nil {
+				cfg.Stuck = func(v int32) bool { return tc.stuck[g.names[v]] }
+			}
+			if tc.rank != nil {
+				cfg.Prefer = func(a, b int32) bool { return tc.rank[g.names[a]] < tc.rank[g.names[b]] }
+			}
+			cfg.Tour = tc.tour
 			c := NewCycles(g, cfg)
 			for x := range tc.adj {
 				if !c.From(g.id(x)) {
@@ -128,11 +187,17 @@ func TestCyclesTable(t *testing.T) {
 			if g.dup {
 				t.Fatal("a node was expanded twice")
 			}
-			if (c.Lasso != nil) != (tc.want.Violations > 0) {
+			if (c.Lasso != nil) != (tc.want.Violations+tc.want.StuckViolations > 0) {
 				t.Fatalf("lasso %v with %d violations", c.Lasso != nil, tc.want.Violations)
 			}
-			if c.Lasso != nil {
-				checkLasso(t, g, cfg, c.Lasso)
+			if c.Lasso == nil {
+				return
+			}
+			checkLasso(t, g, cfg, c.Lasso)
+			if tc.anchor != 0 || tc.loop != 0 {
+				if got := g.names[c.Lasso.Anchor()]; got != tc.anchor || (tc.loop != 0 && len(c.Lasso.Loop) != tc.loop) {
+					t.Fatalf("anchor %d with a loop of %d, want %d and %d: %+v", got, len(c.Lasso.Loop), tc.anchor, tc.loop, c.Lasso)
+				}
 			}
 		})
 	}
@@ -155,7 +220,18 @@ func checkLasso(t *testing.T, g *adjGraph, cfg CycleConfig, l *Lasso) {
 		return at
 	}
 	first := follow("approach", l.Root, l.Approach)
-	if len(l.Loop) == 0 || follow("loop", first, l.Loop) != first {
+	if first != l.Anchor() {
+		t.Fatalf("the approach ends at %d, its anchor is %d", first, l.Anchor())
+	}
+	if len(l.Loop) == 0 {
+		// A stopped path: its last node has no edges and the property
+		// says a path that stops there violates it.
+		if len(g.adj[g.names[first]]) != 0 || cfg.Stuck == nil || !cfg.Stuck(first) {
+			t.Fatalf("an empty loop at node %d, which has edges or is no violation", g.names[first])
+		}
+		return
+	}
+	if follow("loop", first, l.Loop) != first {
 		t.Fatalf("the loop does not return to its first node: %+v", l.Loop)
 	}
 	if cfg.Accepting != nil && !slices.ContainsFunc(l.Loop, func(h Hop) bool { return cfg.Accepting(h.From, h.Edge) }) {

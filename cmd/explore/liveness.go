@@ -4,30 +4,39 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
 )
 
-// checkLiveness is -check's value for the liveness check.
-const checkLiveness = "liveness"
+// The two liveness checks -check names: no re-publish cycle without user
+// actions, and eventual agreement.
+const (
+	checkLiveness  = "liveness"
+	checkAgreement = "agreement"
+)
 
-// livenessFlags are the flags that mean something with -check liveness.
+// checkProperty is the property each -check value runs.
+var checkProperty = map[string]string{checkLiveness: exhaustive.InvNoRepublishCycle, checkAgreement: exhaustive.InvOverrideReaches}
+
+// livenessFlags are the flags that mean something with -check.
 var livenessFlags = map[string]bool{"check": true, "universe": true, "depth": true, "rules": true, "tie": true,
 	"workers": true, "max-states": true, "witness": true}
 
-// exploreLiveness runs the liveness check (exhaustive.Liveness) on a
-// network universe under each tie policy: no re-publish cycle without user
-// actions, under weak fairness on deliveries. It prints the product
-// graph's counts, which say the check was not vacuous, and writes the
-// first lasso found as a witness file (kind liveness) that -replay checks.
-// Exit 0 when no fair cycle publishes, 1 on a lasso, 2 on bad flags, 3
-// when the state bound was reached or the premise never met (unknown).
+// exploreLiveness runs the liveness check -check names (exhaustive.Liveness)
+// on a network universe under each tie policy: with -check liveness, no
+// re-publish cycle without user actions under weak fairness on deliveries;
+// with -check agreement, an override set on one device reaches every
+// upgraded device once the user stops, under fair delivery, with -depth
+// bounding the user actions. It prints the graph's counts, which say the
+// check was not vacuous, and writes the first witness found as a witness
+// file (kind liveness) that -replay checks. Exit 0 when the property
+// holds, 1 on a witness, 2 on bad flags, 3 when the state bound was
+// reached or the premise never met (unknown).
 func exploreLiveness(o *options, stdout, stderr io.Writer) int {
 	for _, f := range o.set {
 		if !livenessFlags[f] {
-			return usageError(stderr, fmt.Errorf("-%s has no meaning with -check liveness", f))
+			return usageError(stderr, fmt.Errorf("-%s has no meaning with -check %s", f, o.check))
 		}
 	}
 	u, err := exhaustive.LivenessUniverse(cat, o.universe)
@@ -46,8 +55,9 @@ func exploreLiveness(o *options, stdout, stderr io.Writer) int {
 	if depth == 0 {
 		depth = u.Depth
 	}
-	// The explorer's default guard counts safety states; the product graph
-	// has its own default, and 0 lifts the bound as it does there.
+	// The explorer's default guard counts safety states; the liveness
+	// graphs have their own default, and 0 lifts the bound as it does
+	// there.
 	maxStates := exhaustive.DefaultLivenessStates
 	switch {
 	case o.isSet("max-states") && o.maxStates == 0:
@@ -55,14 +65,20 @@ func exploreLiveness(o *options, stdout, stderr io.Writer) int {
 	case o.isSet("max-states"):
 		maxStates = o.maxStates
 	}
-	fmt.Fprintf(stdout, "explore -check=liveness -universe=%s -depth=%d -tie=%s -rules=%s -workers=%d -max-states=%d (version %s)\n",
-		u.Name, depth, o.tie, o.rules, o.workers, maxStates, cli.Version())
+	// The agreement graph is walked by one worker: its header names none.
+	workers := fmt.Sprintf(" -workers=%d", o.workers)
+	if o.check == checkAgreement {
+		workers = ""
+	}
+	fmt.Fprintf(stdout, "explore -check=%s -universe=%s -depth=%d -tie=%s -rules=%s%s -max-states=%d (version %s)\n",
+		o.check, u.Name, depth, o.tie, o.rules, workers, maxStates, cli.Version())
 	code := exitOK
 	for _, t := range tl {
-		res, err := exhaustive.Liveness(exhaustive.LivenessConfig{Universe: u, Depth: depth, Rules: rules.WithTie(t),
-			Workers: o.workers, MaxStates: maxStates})
-		if err != nil && strings.Contains(err.Error(), "premise never met") {
-			fmt.Fprintf(stdout, "liveness %s tie %s: unknown: %v\n", u.Name, t, err)
+		res, err := exhaustive.Liveness(exhaustive.LivenessConfig{Universe: u, Property: checkProperty[o.check], Depth: depth,
+			Rules: rules.WithTie(t), Workers: o.workers, MaxStates: maxStates})
+		if err != nil && res != nil {
+			// A result with an error: the premise was never met.
+			fmt.Fprintf(stdout, "%s %s tie %s: unknown: %v\n", o.check, u.Name, t, err)
 			code = max(code, exitUnknown)
 			continue
 		}

@@ -221,8 +221,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, fmt.Errorf("-check %q: the checks to name are %s and %s", o.check, checkLiveness, checkAgreement))
 	case o.check != "" && o.replay != "":
 		return usageError(stderr, errors.New("-check has no meaning with -replay (a witness names its own kind)"))
-	case o.check == checkAgreement:
-		return exploreAgreement(o, stdout, stderr)
 	case o.check != "":
 		return exploreLiveness(o, stdout, stderr)
 	case o.observe != "" && o.replay != "":

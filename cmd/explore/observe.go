@@ -62,11 +62,10 @@ func exploreObserve(o *options, stdout, stderr io.Writer) int {
 		if err != nil {
 			return usageError(stderr, err)
 		}
-		line := fmt.Sprintf("observe %s universe %s tie %s rules %s depth %d: %s", obs.Name, u.Name, t, res.Rules, depth, res.Outcome())
+		fmt.Fprintln(stdout, res.Line())
 		switch {
 		case res.Witness != nil:
-			fmt.Fprintf(stdout, "%s at depth %d (%d states stored): %s\n", line, len(res.Witness.Actions), res.Distinct, res.Witness.Detail)
-			p, err := witnessfile.WriteNamed(o.witness, fmt.Sprintf("observe-%s-%s-depth%d-%s.json", obs.Name, u.Name, depth, t), res.Witness.JSON())
+			p, err := res.WriteWitness(o.witness)
 			if err != nil {
 				fmt.Fprintln(stderr, "explore:", err)
 				continue
@@ -79,10 +78,7 @@ func exploreObserve(o *options, stdout, stderr io.Writer) int {
 			fmt.Fprint(stdout, r.Text)
 			pages = append(pages, p)
 		case res.BoundHit != "":
-			fmt.Fprintf(stdout, "%s (bound: %s; %d states stored)\n", line, res.BoundHit, res.Distinct)
 			code = exitUnknown
-		default:
-			fmt.Fprintf(stdout, "%s (%d states stored)\n", line, res.Distinct)
 		}
 	}
 	if o.html != "" && len(pages) > 0 {
