@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: peer-deps vectors test race fmt-check vet lint tools unit fuzz bench explore explore-deep por-check mutate props-long history-long amendment simulate peers
+.PHONY: peer-deps vectors test race fmt-check vet lint tools unit fuzz bench explore explore-deep por-check mutate props-long history-long amendment simulate peers readings
 
 test: fmt-check vet unit race
 
@@ -148,3 +148,9 @@ vectors:
 	$(GO) run ./cmd/vectors -explored
 	$(GO) run ./cmd/vectors -out vectors
 	$(GO) run ./cmd/vectors -check -out vectors
+
+# The whole suite under each codec reading of Content Validation (the
+# readings are rule sets, not mutants; make test runs the reference
+# universe under each, this target every universe and check).
+readings:
+	for r in by-value-integers distinct-key-limit utf8-discards-event; do $(GO) run ./cmd/explore -rules $$r || exit $$?; done

@@ -34,7 +34,7 @@ func Ambiguities() []Ambiguity {
 			ReadingA: "by the literal: 1.0 and 1e0 are not integers (Spec)",
 			ReadingB: "by the value: 1.0 is 1 (the rule set by-value-integers, what JSON.parse-based clients do)",
 			Reading:  model.ByValueIntegersName, Kind: "codec",
-			Status: "safety under B not run here (`explore -rules by-value-integers` runs the suite); the vectors with `by_value_expected` give B's answers; " +
+			Status: "safety under B: the reference universe keeps every invariant under both ties (a test); the whole suite (`explore -rules by-value-integers`, `make readings`) is not part of make test; the vectors with `by_value_expected` give B's answers; " +
 				"installations reading differently keep different entries from one blob"},
 		{Section: "Full-State Load, step 8", Sentence: "a connection lost after the fence is established",
 			ReadingA: "the fence lapsed: the load cannot prove complete (Spec)", ReadingB: "the load failed (the rule set fence-lapse-fails)",
@@ -43,11 +43,11 @@ func Ambiguities() []Ambiguity {
 		{Section: "Content Validation", Sentence: "the 10,000-entry limit",
 			ReadingA: "counts every member, duplicate keys included (Spec)", ReadingB: "counts distinct keys (the rule set distinct-key-limit)",
 			Reading: model.DistinctKeyLimitName, Kind: "codec",
-			Status: "safety under B not run here (`explore -rules distinct-key-limit` runs the suite); the vectors with `distinct_keys_expected` give B's answers"},
+			Status: "safety under B: the reference universe keeps every invariant under both ties (a test); the whole suite (`explore -rules distinct-key-limit`, `make readings`) is not part of make test; the vectors with `distinct_keys_expected` give B's answers"},
 		{Section: "Content Validation", Sentence: "invalid UTF-8",
 			ReadingA: "inside one key drops that entry (Spec)", ReadingB: "discards the whole event (the rule set utf8-discards-event)",
 			Reading: model.UTF8DiscardsEventName, Kind: "codec",
-			Status: "safety under B not run here (`explore -rules utf8-discards-event` runs the suite); the vectors with `utf8_discard_expected` give B's answers"},
+			Status: "safety under B: the reference universe keeps every invariant under both ties (a test); the whole suite (`explore -rules utf8-discards-event`, `make readings`) is not part of make test; the vectors with `utf8_discard_expected` give B's answers"},
 		{Section: "Context Identifiers; Bounds and Budget", Sentence: "a context id over 251 bytes",
 			ReadingA: "mark-unread proceeds and its keys are rejected by every receiver (Spec)",
 			ReadingB: "mark-unread is refused (proposal " + model.ProposalLongIDRefusal + ")",

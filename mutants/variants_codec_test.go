@@ -55,3 +55,25 @@ func TestReadingsRegistered(t *testing.T) {
 		t.Error("the UTF-8 reading keeps the event, or the production rules discard it")
 	}
 }
+
+// The codec readings are other readings of Content Validation, not
+// mutants: under each, both tie policies, the reference universe to its
+// depth bound keeps every invariant (NOTE.md, "Integer literals"). The
+// whole suite under a reading is `make readings`.
+func TestCodecReadingsKeepTheReferenceUniverse(t *testing.T) {
+	for _, r := range Readings() {
+		if r.Name == model.FenceLapseFailsName { // a load reading: the reference universe runs no load
+			continue
+		}
+		for _, tie := range []model.TiePolicy{model.ClearWins, model.SetWins} {
+			u := exhaustive.Reference()
+			res, err := exhaustive.Explore(exhaustive.Config{Universe: u, Depth: u.Depth, Rules: r.Rules().WithTie(tie), Workers: 2})
+			if err != nil {
+				t.Fatalf("%s %s: %v", r.Name, tie, err)
+			}
+			if res.Status != exhaustive.StatusOK || res.Witness != nil || res.Distinct == 0 {
+				t.Errorf("%s under %s: status %v, %d states, witness %v", r.Name, tie, res.Status, res.Distinct, res.Witness != nil)
+			}
+		}
+	}
+}
