@@ -21,9 +21,7 @@ import (
 	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
-	"github.com/nip-rs/harness/ruleset"
 	"github.com/nip-rs/harness/runreport"
-	"github.com/nip-rs/harness/search"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -249,16 +247,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return compare(o, o.compare, stdout, stderr)
 	case o.diff != "":
 		return diffRules(o, stdout, stderr)
-	case o.universe == history.UniverseName && o.sim.walks != 0:
-		return simulateWalk(o, stdout, stderr)
-	case o.universe == history.UniverseName:
-		return exploreWalk(o, stdout, stderr)
-	case isCatalogueOnly(o.universe):
-		e, _ := universes.EntryOnly(o.universe)
-		if o.sim.walks != 0 {
-			return simulateEntry(o, e, stderr)
-		}
-		return exploreEntry(o, e, stdout, stderr)
+	case o.universe == history.UniverseName, isCatalogueOnly(o.universe):
+		return exploreEntry(o, stdout, stderr)
 	case o.sim.walks != 0 && o.all:
 		return usageError(stderr, errors.New("-all has no meaning with -simulate (a simulation shrinks the first violation it meets)"))
 	case o.sim.walks != 0:
@@ -290,50 +280,7 @@ func header(o *options, depth int, network bool) string {
 		o.universe, depth, o.tie, o.rules, o.workers, o.directed, o.only, o.maxStates, sym, o.por.header(), cli.Version())
 }
 
-func list(w io.Writer) {
-	fmt.Fprintln(w, "universes:")
-	for _, e := range universes.All() {
-		switch {
-		case e.Name == history.UniverseName:
-			fmt.Fprintf(w, "  %-12s depth %d  %s (rule sets and invariants below)\n", e.Name, e.Depth, e.Doc)
-		case e.Layer == ruleset.LayerHistory:
-			// The walk's variants are listed under it (-variant).
-		case e.Layer == ruleset.LayerCommunity:
-			fmt.Fprintf(w, "  %-12s depth %d  %s (community layer; rules also rekey-heal)\n", e.Name, e.Depth, e.Doc)
-		default:
-			fmt.Fprintf(w, "  %-12s depth %d  %s\n", e.Name, e.Depth, e.Doc)
-		}
-	}
-	fmt.Fprintln(w, "rule sets of every universe but walk:")
-	fmt.Fprintf(w, "  %-20s the rules NIP-RS.md states, literally where it is silent (model.Spec)\n", "spec")
-	fmt.Fprintf(w, "  %-20s spec and every proposal: what a production client runs, the default (model.Proposed; ERRATA.md)\n", model.ProposedName)
-	for _, a := range amendments.All() {
-		fmt.Fprintf(w, "  %-20s amendment: %s (%s)\n", a.Name, a.Title, a.Section)
-	}
-	for _, m := range mutants.All() {
-		if m.Change.History == nil { // the history mutants change the walk only: listed under it
-			fmt.Fprintf(w, "  %-20s mutant: %s (%s)\n", m.ID, m.Rule, m.Section)
-		}
-	}
-	for _, r := range mutants.Readings() {
-		fmt.Fprintf(w, "  %-20s reading of the spec text the checks can run, not a mutant the gate runs (%s)\n", r.Name, r.Section)
-	}
-	for _, world := range []struct{ name, universe string }{{"reference world", "reference"}, {"network world", "network"}} {
-		u, _ := cat.Universe(world.universe)
-		fmt.Fprintf(w, "invariants of the %s (%s):\n", world.name, world.universe)
-		rows := slices.Clone(exhaustive.InvariantTable(u))
-		slices.SortStableFunc(rows, func(a, b search.Invariant) int { return naturalCompare(a.Label, b.Label) })
-		for _, inv := range rows {
-			fmt.Fprintf(w, "  %-4s %-34s %s (counted in %s; %s)\n", inv.Label, inv.ID, inv.Doc, exhaustive.UnitName(inv.Unit), inv.Section)
-		}
-	}
-	listWalk(w)
-	listObservations(w)
-	fmt.Fprintln(w, "directed checks:")
-	for _, d := range directed.Checks() {
-		fmt.Fprintf(w, "  %-26s %-4s %s\n", d.Key, d.Label, d.Name)
-	}
-}
+func list(w io.Writer) { runreport.WriteList(w, universes, cat, listObservations) }
 
 // runInputs resolves the universe, tie list and rule set a run names
 // (catalog.Catalog.OverrideInputs).

@@ -17,6 +17,3 @@ func writeText(w io.Writer, out *runreport.Run, stderr io.Writer) {
 func writeJSON(w io.Writer, out *runreport.Run) {
 	_ = out.WriteJSON(w) // plain data always marshals; stdout's errors are the shell's
 }
-
-// naturalCompare orders labels with their numbers as numbers (-list).
-var naturalCompare = runreport.NaturalCompare
