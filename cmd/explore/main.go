@@ -320,50 +320,34 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	if !o.json {
 		fmt.Fprintln(stdout, out.Run)
 	}
-	base := exhaustive.Config{Universe: u, Depth: depth, Rules: rules, MaxStates: o.maxStates, NoSymmetry: !o.symmetry}
-	o.por.apply(&base)
-	if err := o.ckpt.prepare(base, tl, stderr); err != nil {
-		return usageError(stderr, err)
+	cfg := exhaustive.Config{Universe: u, Depth: depth, Rules: rules, Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry,
+		AllWitnesses: o.all, POR: o.por.on, ProgressEvery: o.progress}
+	if o.progress <= 0 {
+		cfg.ProgressEvery = time.Second // the partial summary's snapshots
 	}
-	for _, t := range tl {
-		runRules := rules.WithTie(t)
-		var diff *amendments.Diff
-		if amended {
-			diff = &amendments.Diff{}
-			runRules = diff.Wrap(am.Rules(t), am.Baseline(t))
-		}
-		cfg := exhaustive.Config{Universe: u, Depth: depth, Rules: runRules, Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry, AllWitnesses: o.all}
-		o.por.apply(&cfg)
-		o.ckpt.apply(&cfg, t)
-		if err := o.store.apply(&cfg); err != nil {
-			return usageError(stderr, err)
-		}
-		current.Start(out.Run, t)
-		cfg.ProgressEvery = o.progress
-		if o.progress <= 0 {
-			cfg.ProgressEvery = time.Second
-		}
-		cfg.Progress = func(p exhaustive.Progress) {
-			current.Note(p)
-			if o.progress > 0 {
-				fmt.Fprintln(stderr, progressLine(u.Name, t.String(), depth, p))
-			}
-		}
-		r, err := exhaustive.Explore(cfg)
-		if err != nil {
-			return usageError(stderr, err)
-		}
+	s := runreport.Search{Ties: tl, Tracker: &current, Stop: stopAfter, Finished: func(r *exhaustive.Result) {
 		if r.Status == exhaustive.StatusUnknown && o.maxStates == defaultMaxStates && !o.isSet("max-states") {
 			fmt.Fprintf(stderr, "explore: stopped by the default state guard: more than %s distinct states (about 2 GB in a network universe); -max-states N raises it, -max-states 0 removes it\n", num.Commas(defaultMaxStates))
 		}
-		out.Explore = append(out.Explore, r)
-		current.Finish(r)
-		if o.ckpt.stopped {
-			return exitUnknown // as if killed right after the checkpoint
+	}}
+	if s.Checkpoints, err = o.ckpt.prepare(cfg, tl, stderr); err != nil {
+		return usageError(stderr, err)
+	}
+	if s.Config, err = o.store.apply(cfg); err != nil {
+		return usageError(stderr, err)
+	}
+	if amended {
+		s.Amendment = &am
+	}
+	if o.progress > 0 {
+		s.Progress = func(t model.TiePolicy, p exhaustive.Progress) {
+			fmt.Fprintln(stderr, progressLine(u.Name, t.String(), depth, p))
 		}
-		if diff != nil {
-			out.Diffs = append(out.Diffs, fmt.Sprintf("tie %s, universe %s: %s", t, u.Name, diff))
-		}
+	}
+	if stopped, err := out.Search(s); err != nil {
+		return usageError(stderr, err)
+	} else if stopped {
+		return exitUnknown // as if killed right after the checkpoint
 	}
 	if o.directed {
 		out.Directed = directed.Summarize(directed.RunSuite(rules, tl, o.workers, only))

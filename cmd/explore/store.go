@@ -27,26 +27,27 @@ func (s *storeOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&s.memMiB, "store-mem", search.DefaultRunsMemory>>20, "with -store runs: MiB of memory that buffers successors between sorted files")
 }
 
-// apply sets the run's store, or says why the flags cannot be honoured.
-func (s storeOptions) apply(cfg *exhaustive.Config) error {
+// apply sets the run's store in cfg, or says why the flags cannot be
+// honoured.
+func (s storeOptions) apply(cfg exhaustive.Config) (exhaustive.Config, error) {
 	switch s.kind {
 	case "mem":
-		return nil
+		return cfg, nil
 	case "disk", "runs":
 		if fi, err := os.Stat(s.dir); err != nil || !fi.IsDir() {
-			return fmt.Errorf("-store-dir %q is not a directory", s.dir)
+			return cfg, fmt.Errorf("-store-dir %q is not a directory", s.dir)
 		}
 		cfg.StoreDir = s.dir
 		if s.kind == "runs" {
 			if s.memMiB <= 0 || s.memMiB > 1<<20 {
-				return fmt.Errorf("-store-mem %d: want 1 to %d MiB", s.memMiB, 1<<20)
+				return cfg, fmt.Errorf("-store-mem %d: want 1 to %d MiB", s.memMiB, 1<<20)
 			}
 			if cfg.POR {
-				return fmt.Errorf("-store runs does not support -por")
+				return cfg, fmt.Errorf("-store runs does not support -por")
 			}
 			cfg.StoreRuns, cfg.StoreMemory = true, int64(s.memMiB)<<20
 		}
-		return nil
+		return cfg, nil
 	}
-	return fmt.Errorf("-store %q: mem, disk or runs", s.kind)
+	return cfg, fmt.Errorf("-store %q: mem, disk or runs", s.kind)
 }
