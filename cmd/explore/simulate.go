@@ -7,6 +7,7 @@ import (
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
+	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -54,48 +55,33 @@ func simulate(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	d := &simDoc{exhaustive.SimDoc{Build: cli.BuildID(), Run: fmt.Sprintf("explore -universe=%s -simulate=%d -steps=%d -seed=%d -tie=%s -rules=%s (version %s)",
-		u.Name, s.walks, s.steps, s.seed, o.tie, o.rules, cli.Version())}}
-	from, to := shard.Range(s.walks)
-	if !shard.Whole() {
-		d.Shard, d.Block = &shard, []int{from, to}
-	}
-	head := fmt.Sprintf("explore -universe=%s -simulate=%d -steps=%d -seed=%d -tie=%s -rules=%s -workers=%d (version %s)",
-		u.Name, s.walks, s.steps, s.seed, o.tie, o.rules, o.workers, cli.Version())
+	sr := exhaustive.SimRun{Universe: u.Name, Tie: o.tie, Rules: o.rules, Walks: s.walks, Steps: s.steps, Seed: s.seed}
 	if o.json {
-		fmt.Fprintln(stderr, head)
+		fmt.Fprintln(stderr, sr.Head(o.workers))
 	} else {
-		fmt.Fprintln(stdout, head)
+		fmt.Fprintln(stdout, sr.Head(o.workers))
 	}
-	for _, t := range tl {
-		res, err := exhaustive.Simulate(exhaustive.SimConfig{Universe: u, Rules: rules.WithTie(t), Walks: to - from, From: from,
-			Steps: s.steps, Seed: s.seed, Workers: o.workers})
-		if err != nil {
-			return usageError(stderr, err)
-		}
-		td, err := exhaustive.SimTie(cat, res)
-		if err != nil {
-			return usageError(stderr, err)
-		}
-		d.Ties = append(d.Ties, td)
-		if o.itf.dir != "" {
-			if err := writeITF(o.itf.dir, o.itf.profile, u, rules, t, to-from, from, s.steps, s.seed, stderr); err != nil {
-				return usageError(stderr, err)
-			}
+	var traces func(t model.TiePolicy, from, n int) error
+	if o.itf.dir != "" {
+		traces = func(t model.TiePolicy, from, n int) error {
+			return writeITF(o.itf.dir, o.itf.profile, u, rules, t, n, from, s.steps, s.seed, stderr)
 		}
 	}
-	d.SetStatus()
+	d, err := sr.Block(cat, u, tl, rules, shard, o.workers, traces)
+	if err != nil {
+		return usageError(stderr, err)
+	}
 	if o.json {
 		d.Write(stdout)
 	} else {
 		d.WriteText(stdout)
 	}
 	if shard.Whole() {
-		if err := writeSimWitnesses(o.witness, u.Name, s.seed, &d.SimDoc, stdout, stderr, o.json); err != nil {
+		if err := writeSimWitnesses(o.witness, u.Name, s.seed, d, stdout, stderr, o.json); err != nil {
 			return usageError(stderr, err)
 		}
 	}
-	return simExit(&d.SimDoc)
+	return simExit(d)
 }
 
 func simExit(d *exhaustive.SimDoc) int {
