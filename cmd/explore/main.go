@@ -310,13 +310,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	if depth == 0 {
 		depth = u.Depth
 	}
-	out := &runreport.Run{Run: header(o, depth, u.Network != nil), Universe: u.Name, All: o.all}
-	if amended {
-		out.Amendment = &am
-	}
-	if rd, ok := mutants.LookupReading(o.rules); ok {
-		out.Reading = &rd
-	}
+	out := runreport.NewRun(header(o, depth, u.Network != nil), u.Name, o.rules, o.all)
 	if !o.json {
 		fmt.Fprintln(stdout, out.Run)
 	}
@@ -325,7 +319,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	if o.progress <= 0 {
 		cfg.ProgressEvery = time.Second // the partial summary's snapshots
 	}
-	s := runreport.Search{Ties: tl, Tracker: &current, Stop: stopAfter, Finished: func(r *exhaustive.Result) {
+	s := runreport.Search{Ties: tl, Amendment: out.Amendment, Tracker: &current, Stop: stopAfter, Finished: func(r *exhaustive.Result) {
 		if r.Status == exhaustive.StatusUnknown && o.maxStates == defaultMaxStates && !o.isSet("max-states") {
 			fmt.Fprintf(stderr, "explore: stopped by the default state guard: more than %s distinct states (about 2 GB in a network universe); -max-states N raises it, -max-states 0 removes it\n", num.Commas(defaultMaxStates))
 		}
@@ -335,9 +329,6 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	}
 	if s.Config, err = o.store.apply(cfg); err != nil {
 		return usageError(stderr, err)
-	}
-	if amended {
-		s.Amendment = &am
 	}
 	if o.progress > 0 {
 		s.Progress = func(t model.TiePolicy, p exhaustive.Progress) {
@@ -352,31 +343,17 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	if o.directed {
 		out.Directed = directed.Summarize(directed.RunSuite(rules, tl, o.workers, only))
 	}
-	code := out.Finish(cat)
-	if err := out.WriteWitnesses(o.witness, witnessText); err != nil {
-		fmt.Fprintln(stderr, "explore:", err)
-	}
+	rep := runreport.Output{Dir: o.witness, JSON: o.json, Render: witnessText, Warn: func(err error) { fmt.Fprintln(stderr, "explore:", err) }}
 	if o.html != "" {
-		if err := writeHTML(o.html, out.Witnesses, nil, nil); err != nil {
-			return usageError(stderr, err)
-		}
+		rep.Page = func(ws []*witnessfile.Witness) error { return writeHTML(o.html, ws, nil, nil) }
 	}
-	if o.json {
-		writeJSON(stdout, out)
-	} else {
-		writeText(stdout, out, stderr)
+	code, err := out.Report(stdout, cat, rep)
+	if err != nil {
+		return usageError(stderr, err)
 	}
 	return code
 }
 
-// witnessText renders a witness: as found in this run, or replayed.
-func witnessText(w *witnessfile.Witness) (string, error) {
-	if w.Text != "" {
-		return w.Text, nil
-	}
-	r, err := universes.Replay(w)
-	if err != nil {
-		return "", err
-	}
-	return r.Text, nil
-}
+// witnessText renders a witness: as found in this run, or replayed
+// (catalog.Catalog.WitnessText).
+var witnessText = universes.WitnessText
