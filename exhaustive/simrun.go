@@ -2,6 +2,7 @@ package exhaustive
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/model"
@@ -54,4 +55,43 @@ func (r SimRun) Block(cat *Catalog, u Universe, ties []model.TiePolicy, rules *m
 	}
 	d.SetStatus()
 	return d, nil
+}
+
+// MergeRun is the whole run's document from its parts' (MergeSim), its
+// status set: the parts must cover every walk its run line names.
+func MergeRun(names []string, docs []*SimDoc) (*SimDoc, error) {
+	out, next, err := MergeSim(names, docs)
+	if err != nil {
+		return nil, err
+	}
+	r, err := ParseSimRun(out.Run)
+	if err != nil || r.Walks != next {
+		return nil, fmt.Errorf("the parts cover walks 0..%d, the run has %d", next, r.Walks)
+	}
+	out.SetStatus()
+	return out, nil
+}
+
+// SaveWitnesses writes each tie's witness under dir (WriteWitnesses, named
+// by the universe and seed of the document's run line) and lists the
+// files written to w, those before an error included.
+func (d *SimDoc) SaveWitnesses(dir string, w io.Writer) error {
+	r, err := ParseSimRun(d.Run)
+	if err != nil {
+		return err
+	}
+	bases, err := d.WriteWitnesses(dir, r.Universe, r.Seed)
+	for _, base := range bases {
+		fmt.Fprintf(w, "witness: %s.json, %s.txt\n", base, base)
+	}
+	return err
+}
+
+// Exit is the simulation's exit code (internal/cli's): a violation fails
+// it; walks that met none leave it ok, a sample proving nothing more.
+func (d *SimDoc) Exit() int {
+	if d.Status == "violation" {
+		return cli.ExitFailed
+	}
+	return cli.ExitOK
 }

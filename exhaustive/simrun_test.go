@@ -2,6 +2,7 @@ package exhaustive
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/nip-rs/harness/internal/cli"
@@ -49,15 +50,45 @@ func TestSimRunBlocks(t *testing.T) {
 	if covered != 2*r.Walks {
 		t.Errorf("traces asked for %d walks, want %d", covered, 2*r.Walks)
 	}
-	merged, walks, err := MergeSim(names, parts)
-	if err != nil || walks != r.Walks {
-		t.Fatalf("merge: %d walks, %v", walks, err)
+	merged, err := MergeRun(names, parts)
+	if err != nil {
+		t.Fatal(err)
 	}
-	merged.SetStatus()
+	if _, err := MergeRun(names[:1], parts[:1]); err == nil {
+		t.Error("a merge of the first part alone: no error")
+	}
 	var a, b bytes.Buffer
 	whole.Write(&a)
 	merged.Write(&b)
 	if a.String() != b.String() {
 		t.Errorf("merged parts differ from the whole run:\n%s\n---\n%s", b.String(), a.String())
+	}
+}
+
+// A violating simulation exits 1 and saves each tie's witness, naming the
+// files; a clean one exits 0 and saves nothing.
+func TestSimDocSaveAndExit(t *testing.T) {
+	cat := simCatalog()
+	u, err := cat.Universe("hierarchy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := SimRun{Universe: u.Name, Tie: "clear", Rules: "own-base", Walks: 50, Steps: 30, Seed: 2}
+	d, err := r.Block(cat, u, []model.TiePolicy{model.ClearWins}, ownBase(), cli.Shard{}, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var names bytes.Buffer
+	if err := d.SaveWitnesses(dir, &names); err != nil {
+		t.Fatal(err)
+	}
+	if d.Status != "violation" || d.Exit() != cli.ExitFailed || !strings.Contains(names.String(), "simulate-hierarchy-seed2-clear.json") {
+		t.Errorf("status %s, exit %d, names %q", d.Status, d.Exit(), names.String())
+	}
+	clean := &SimDoc{Run: r.Line(), Status: "ok", Ties: []SimTieDoc{{Tie: "clear"}}}
+	names.Reset()
+	if err := clean.SaveWitnesses(t.TempDir(), &names); err != nil || names.Len() != 0 || clean.Exit() != cli.ExitOK {
+		t.Errorf("clean: %v, names %q, exit %d", err, names.String(), clean.Exit())
 	}
 }

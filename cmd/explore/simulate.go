@@ -76,34 +76,16 @@ func simulate(o *options, stdout, stderr io.Writer) int {
 	} else {
 		d.WriteText(stdout)
 	}
+	w := stdout
+	if o.json {
+		w = stderr // the names follow the document
+	}
 	if shard.Whole() {
-		if err := writeSimWitnesses(o.witness, u.Name, s.seed, d, stdout, stderr, o.json); err != nil {
+		if err := d.SaveWitnesses(o.witness, w); err != nil {
 			return usageError(stderr, err)
 		}
 	}
-	return simExit(d)
-}
-
-func simExit(d *exhaustive.SimDoc) int {
-	if d.Status == "violation" {
-		return exitViolation
-	}
-	return exitOK
-}
-
-// writeSimWitnesses writes each tie's witness as JSON and text under dir
-// (exhaustive.SimDoc.WriteWitnesses); the names go to stdout after the
-// text report, to stderr after -json.
-func writeSimWitnesses(dir, universe string, seed uint64, d *exhaustive.SimDoc, stdout, stderr io.Writer, toStderr bool) error {
-	bases, err := d.WriteWitnesses(dir, universe, seed)
-	w := stdout
-	if toStderr {
-		w = stderr
-	}
-	for _, base := range bases {
-		fmt.Fprintf(w, "witness: %s.json, %s.txt\n", base, base)
-	}
-	return err
+	return d.Exit()
 }
 
 // mergeSim is -merge for simulations: the blocks of one run, checked by
@@ -127,20 +109,15 @@ func mergeSim(o *options, stdout, stderr io.Writer) int {
 	for _, f := range files {
 		names, docs = append(names, f.Name), append(docs, &f.Doc.SimDoc)
 	}
-	out, next, err := exhaustive.MergeSim(names, docs)
+	out, err := exhaustive.MergeRun(names, docs)
 	if err != nil {
 		return usageError(stderr, fmt.Errorf("-merge: %v", err))
 	}
-	sr, err := exhaustive.ParseSimRun(out.Run)
-	if err != nil || sr.Walks != next {
-		return usageError(stderr, fmt.Errorf("-merge: the parts cover walks 0..%d, the run has %d", next, sr.Walks))
-	}
-	out.SetStatus()
 	out.Write(stdout)
-	if err := writeSimWitnesses(o.witness, sr.Universe, sr.Seed, out, stdout, stderr, true); err != nil {
+	if err := out.SaveWitnesses(o.witness, stderr); err != nil {
 		return usageError(stderr, err)
 	}
-	return simExit(out)
+	return out.Exit()
 }
 
 // simDoc is a simulation's document (exhaustive.SimDoc) as the command
