@@ -52,7 +52,8 @@
 // (checkpoint_dirs.go), a simulation part's checks against its run line
 // (simpart.go), a simulation's tie documents and witness files
 // (simwrite.go), its run line, block of walks, merge and exit code
-// (simrun.go), and a liveness or agreement run's line and witness file
+// (simrun.go), the store a run keeps its states in (store.go), and a
+// liveness or agreement run's line and witness file
 // (liveness_report.go).
 //
 // network_liveness_agree.go checks another: an override set on one device

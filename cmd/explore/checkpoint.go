@@ -56,7 +56,7 @@ func (c *checkpointOptions) usable(o *options) error {
 		return fmt.Errorf("%s applies to the exhaustive search, not to -replay", flagName)
 	case o.compare != "":
 		return fmt.Errorf("%s applies to the exhaustive search, not to -compare", flagName)
-	case o.store.kind == "runs":
+	case o.store.kind == exhaustive.StoreRuns:
 		return fmt.Errorf("%s: not with -store runs (its levels live in files of its own)", flagName)
 	case o.universe == history.UniverseName:
 		return fmt.Errorf("%s applies to the explorer's universes, not to the %s universe (a run of seconds)", flagName, history.UniverseName)
