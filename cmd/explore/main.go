@@ -204,12 +204,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, err)
 	}
 	defer stop()
-	if v, ok := strings.CutPrefix(o.universe, history.UniverseName+"-"); ok && !o.isSet("variant") {
-		if _, err := universes.Lookup(o.universe); err == nil {
-			// A variant's entry name is the walk with -variant.
-			o.universe, o.variant = history.UniverseName, v
-			o.set = append(o.set, "variant")
-		}
+	if v, ok := universes.WalkVariantOf(o.universe); ok && !o.isSet("variant") {
+		o.universe, o.variant, o.set = history.UniverseName, v, append(o.set, "variant")
 	}
 	if o.universe == history.UniverseName && !o.isSet("rules") {
 		o.rules = "spec" // the walk's own rule sets: the text is its default
