@@ -187,3 +187,45 @@ func TestReplayNamed(t *testing.T) {
 		t.Errorf("a directed witness: %v", err)
 	}
 }
+
+// A variant's entry name gives the variant; another universe's name, an
+// unknown variant or the walk itself gives none.
+func TestWalkVariantOf(t *testing.T) {
+	c := Standard()
+	if v, ok := c.WalkVariantOf("walk-ties"); !ok || v != "ties" {
+		t.Errorf("walk-ties: %q, %v", v, ok)
+	}
+	for _, name := range []string{"walk", "walk-nonesuch", "reference", "epochs", "walkties"} {
+		if v, ok := c.WalkVariantOf(name); ok {
+			t.Errorf("%s: variant %q", name, v)
+		}
+	}
+}
+
+// WitnessText is a found witness's own text, or its replay's for one
+// read back without it.
+func TestWitnessText(t *testing.T) {
+	c := Standard()
+	e, err := c.Lookup("walk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, _ := WalkRules("H4")
+	s, err := e.Explore(ruleset.Set{Name: "H4", History: rules}, Bound{Depth: 5, Workers: 1})
+	if err != nil || s.Witness == nil {
+		t.Fatalf("the walk under H4: %v, witness %v", err, s.Witness)
+	}
+	found, err := c.WitnessText(s.Witness)
+	if err != nil || found == "" {
+		t.Fatalf("found: %q, %v", found, err)
+	}
+	w := *s.Witness
+	w.Text = ""
+	replayed, err := c.WitnessText(&w)
+	if err != nil || replayed == "" {
+		t.Errorf("replayed: %q, %v", replayed, err)
+	}
+	if w.Text = "stored"; func() string { t, _ := c.WitnessText(&w); return t }() != "stored" {
+		t.Error("a witness's own text is not the one rendered")
+	}
+}

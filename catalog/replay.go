@@ -60,3 +60,17 @@ func AmendmentSet(name string) (ruleset.Set, bool) {
 	}
 	return a.Set(model.ClearWins), true
 }
+
+// WitnessText renders a witness: its text as the run that found it wrote
+// it, or, for one read back from a file, the text its replay under the
+// rule set it names gives.
+func (c *Catalog) WitnessText(w *witnessfile.Witness) (string, error) {
+	if w.Text != "" {
+		return w.Text, nil
+	}
+	r, err := c.Replay(w)
+	if err != nil {
+		return "", err
+	}
+	return r.Text, nil
+}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/ruleset"
@@ -106,4 +107,18 @@ func walkSummary(rules *history.Rules, st search.Status, distinct int, v map[str
 		s.Invariant, s.JSON, s.Witness = w.Invariant, w.JSON(), w
 	}
 	return s
+}
+
+// WalkVariantOf is the variant an entry name of the walk's names
+// ("walk-ties": "ties"), if name is one of the catalogue's: a command
+// line may name the variant's entry instead of -universe walk -variant.
+func (c *Catalog) WalkVariantOf(name string) (variant string, ok bool) {
+	v, ok := strings.CutPrefix(name, history.UniverseName+"-")
+	if !ok {
+		return "", false
+	}
+	if _, err := c.Lookup(name); err != nil {
+		return "", false
+	}
+	return v, true
 }

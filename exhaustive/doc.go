@@ -54,8 +54,10 @@
 // and as JSON (diff_report.go) and the rule set names it takes
 // (rulesnamed.go), a run's checkpoint directories per tie policy
 // (checkpoint_dirs.go), a simulation part's checks against its run line
-// (simpart.go), and a simulation's tie documents and witness files
-// (simwrite.go), and a liveness or agreement run's line and witness file
+// (simpart.go), a simulation's tie documents and witness files
+// (simwrite.go), its run line, block of walks, merge and exit code
+// (simrun.go), the store a run keeps its states in (store.go), and a
+// liveness or agreement run's line and witness file
 // (liveness_report.go).
 //
 // network_liveness_agree.go checks the second: an override set on one

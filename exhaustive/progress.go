@@ -41,3 +41,9 @@ func ProgressLine(p Progress, bound int) string {
 	return fmt.Sprintf("expanding depth %d of %d: %s of %s states expanded (%d%%)%s%s; %s distinct states stored",
 		p.Depth, bound, num.Commas(done), num.Commas(p.Frontier), pct, next, left, num.Commas(p.Distinct))
 }
+
+// RunProgressLine is ProgressLine headed by the run it belongs to: the
+// universe and the tie policy being explored. It goes to stderr only.
+func RunProgressLine(universe, tie string, bound int, p Progress) string {
+	return fmt.Sprintf("explore %s tie=%s: %s", universe, tie, ProgressLine(p, bound))
+}

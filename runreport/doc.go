@@ -15,8 +15,16 @@
 // the same reason the gate's baseline by name (control.go: proposed,
 // spec, an amendment or a reading of the text).
 //
-// Files: run.go (the run), witnesses.go (its status, exit code and
-// witness files), text.go (the table), json.go (the document),
+// A universe the explorer has no path of its own for (the paged history
+// walk and its variants, a community universe, candidate A's encoding)
+// runs through its catalogue entry on one path (entry.go: the runs a
+// command line asks for; entry_report.go: their witness files, report
+// and exit code), and list.go is everything a command line can name.
+//
+// Files: run.go (the run), search.go (its searches, one per tie),
+// output.go (the finished run's files, page and report), witnesses.go
+// (its status, exit code and witness files), text.go (the table), json.go (the document),
 // verdict.go (the verdict and the scope), replay.go (a replay's verdict
-// line and exit code), amendment.go, page.go, control.go.
+// line and exit code), amendment.go, page.go, control.go, entry.go,
+// entry_report.go, list.go.
 package runreport

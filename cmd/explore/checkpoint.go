@@ -18,11 +18,7 @@ import (
 // a checkpoint at every depth boundary, one subdirectory per tie policy
 // (DIR/clear, DIR/set), and a killed run continues from the last one with
 // exactly the output an uninterrupted run gives (exhaustive.Checkpoint).
-type checkpointOptions struct {
-	dir, resume string
-	// stopped is set when stopAfter ended a run.
-	stopped bool
-}
+type checkpointOptions struct{ dir, resume string }
 
 // stopAfter, when set, ends a run right after its checkpoint of a depth,
 // as a kill at that moment would: the command then exits 3 at once.
@@ -49,10 +45,7 @@ func (c *checkpointOptions) usable(o *options) error {
 	if !c.on() {
 		return nil
 	}
-	flagName := "-checkpoint"
-	if c.resume != "" {
-		flagName = "-resume"
-	}
+	flagName := c.flagName()
 	_, amended := amendments.Lookup(o.rules)
 	switch {
 	case c.dir != "" && c.resume != "" && filepath.Clean(c.dir) != filepath.Clean(c.resume):
@@ -63,7 +56,7 @@ func (c *checkpointOptions) usable(o *options) error {
 		return fmt.Errorf("%s applies to the exhaustive search, not to -replay", flagName)
 	case o.compare != "":
 		return fmt.Errorf("%s applies to the exhaustive search, not to -compare", flagName)
-	case o.store.kind == "runs":
+	case o.store.kind == exhaustive.StoreRuns:
 		return fmt.Errorf("%s: not with -store runs (its levels live in files of its own)", flagName)
 	case o.universe == history.UniverseName:
 		return fmt.Errorf("%s applies to the explorer's universes, not to the %s universe (a run of seconds)", flagName, history.UniverseName)
@@ -75,45 +68,30 @@ func (c *checkpointOptions) usable(o *options) error {
 	return nil
 }
 
-// dirs is the run's checkpoint directories (exhaustive.Checkpoints),
-// which only the very build that wrote them resumes (cli.BuildID: the
-// version and the executable's digest).
-func (c *checkpointOptions) dirs() exhaustive.Checkpoints {
-	return exhaustive.Checkpoints{Dir: c.where(), Resume: c.resume != "", Build: cli.BuildID()}
-}
-
-// prepare checks, before any run starts, that every tie's run can write or
-// resume its checkpoint (exhaustive.Checkpoints.Prepare), and says where
-// each resumed run starts from.
-func (c *checkpointOptions) prepare(base exhaustive.Config, ties []model.TiePolicy, stderr io.Writer) error {
+// prepare checks, before any run starts, that every tie's run of base can
+// write or resume its checkpoint (exhaustive.Checkpoints.Prepare), says
+// where each resumed run starts from, and returns the run's checkpoint
+// directories (nil without the flags), which only the very build that
+// wrote them resumes (cli.BuildID: the version and the executable's
+// digest).
+func (c *checkpointOptions) prepare(base exhaustive.Config, ties []model.TiePolicy, stderr io.Writer) (*exhaustive.Checkpoints, error) {
 	if !c.on() {
-		return nil
+		return nil, nil
 	}
-	flagName := "-checkpoint"
-	if c.resume != "" {
-		flagName = "-resume"
-	}
-	notes, err := c.dirs().Prepare(base, ties)
+	cps := &exhaustive.Checkpoints{Dir: c.where(), Resume: c.resume != "", Build: cli.BuildID()}
+	notes, err := cps.Prepare(base, ties)
 	if err != nil {
-		return fmt.Errorf("%s %w", flagName, err)
+		return nil, fmt.Errorf("%s %w", c.flagName(), err)
 	}
 	for _, n := range notes {
 		fmt.Fprintln(stderr, "explore:", n)
 	}
-	return nil
+	return cps, nil
 }
 
-// apply sets the checkpoint of tie t's run.
-func (c *checkpointOptions) apply(cfg *exhaustive.Config, t model.TiePolicy) {
-	if !c.on() {
-		return
+func (c *checkpointOptions) flagName() string {
+	if c.resume != "" {
+		return "-resume"
 	}
-	cp := c.dirs().For(t)
-	if stopAfter != nil {
-		cp.Stop = func(d int) bool {
-			c.stopped = stopAfter(t, d)
-			return c.stopped
-		}
-	}
-	cfg.Checkpoint = cp
+	return "-checkpoint"
 }

@@ -27,9 +27,9 @@
 // The universes come from package catalog: -list names every one of every
 // layer; -universe walk-VARIANT is -universe walk -variant VARIANT; a
 // community universe (epochs, live, ...) or candidate-a is explored on
-// the shared engine and reported in the catalogue's terms (entry.go);
-// every witness, of a universe or of any other check, replays through
-// the catalogue (Catalog.Replay). This command holds the flags, the
+// the shared engine and reported in the catalogue's terms on the walk's
+// path (runreport.EntryRuns); every witness, of a universe or of any
+// other check, replays through the catalogue (Catalog.Replay). This command holds the flags, the
 // printing and the exit codes; a run's status, witnesses and verdict are
 // package runreport's.
 //

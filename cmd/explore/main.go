@@ -21,9 +21,7 @@ import (
 	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
-	"github.com/nip-rs/harness/ruleset"
 	"github.com/nip-rs/harness/runreport"
-	"github.com/nip-rs/harness/search"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -206,12 +204,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, err)
 	}
 	defer stop()
-	if v, ok := strings.CutPrefix(o.universe, history.UniverseName+"-"); ok && !o.isSet("variant") {
-		if _, err := universes.Lookup(o.universe); err == nil {
-			// A variant's entry name is the walk with -variant.
-			o.universe, o.variant = history.UniverseName, v
-			o.set = append(o.set, "variant")
-		}
+	if v, ok := universes.WalkVariantOf(o.universe); ok && !o.isSet("variant") {
+		o.universe, o.variant, o.set = history.UniverseName, v, append(o.set, "variant")
 	}
 	if o.universe == history.UniverseName && !o.isSet("rules") {
 		o.rules = "spec" // the walk's own rule sets: the text is its default
@@ -247,16 +241,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return compare(o, o.compare, stdout, stderr)
 	case o.diff != "":
 		return diffRules(o, stdout, stderr)
-	case o.universe == history.UniverseName && o.sim.walks != 0:
-		return simulateWalk(o, stdout, stderr)
-	case o.universe == history.UniverseName:
-		return exploreWalk(o, stdout, stderr)
-	case isCatalogueOnly(o.universe):
-		e, _ := universes.EntryOnly(o.universe)
-		if o.sim.walks != 0 {
-			return simulateEntry(o, e, stderr)
-		}
-		return exploreEntry(o, e, stdout, stderr)
+	case o.universe == history.UniverseName, isCatalogueOnly(o.universe):
+		return exploreEntry(o, stdout, stderr)
 	case o.sim.walks != 0 && o.all:
 		return usageError(stderr, errors.New("-all has no meaning with -simulate (a simulation shrinks the first violation it meets)"))
 	case o.sim.walks != 0:
@@ -288,50 +274,7 @@ func header(o *options, depth int, network bool) string {
 		o.universe, depth, o.tie, o.rules, o.workers, o.directed, o.only, o.maxStates, sym, o.por.header(), cli.Version())
 }
 
-func list(w io.Writer) {
-	fmt.Fprintln(w, "universes:")
-	for _, e := range universes.All() {
-		switch {
-		case e.Name == history.UniverseName:
-			fmt.Fprintf(w, "  %-12s depth %d  %s (rule sets and invariants below)\n", e.Name, e.Depth, e.Doc)
-		case e.Layer == ruleset.LayerHistory:
-			// The walk's variants are listed under it (-variant).
-		case e.Layer == ruleset.LayerCommunity:
-			fmt.Fprintf(w, "  %-12s depth %d  %s (community layer; rules also rekey-heal)\n", e.Name, e.Depth, e.Doc)
-		default:
-			fmt.Fprintf(w, "  %-12s depth %d  %s\n", e.Name, e.Depth, e.Doc)
-		}
-	}
-	fmt.Fprintln(w, "rule sets of every universe but walk:")
-	fmt.Fprintf(w, "  %-20s the rules NIP-RS.md states, literally where it is silent (model.Spec)\n", "spec")
-	fmt.Fprintf(w, "  %-20s spec and every proposal: what a production client runs, the default (model.Proposed; ERRATA.md)\n", model.ProposedName)
-	for _, a := range amendments.All() {
-		fmt.Fprintf(w, "  %-20s amendment: %s (%s)\n", a.Name, a.Title, a.Section)
-	}
-	for _, m := range mutants.All() {
-		if m.Change.History == nil { // the history mutants change the walk only: listed under it
-			fmt.Fprintf(w, "  %-20s mutant: %s (%s)\n", m.ID, m.Rule, m.Section)
-		}
-	}
-	for _, r := range mutants.Readings() {
-		fmt.Fprintf(w, "  %-20s reading of the spec text the checks can run, not a mutant the gate runs (%s)\n", r.Name, r.Section)
-	}
-	for _, world := range []struct{ name, universe string }{{"reference world", "reference"}, {"network world", "network"}} {
-		u, _ := cat.Universe(world.universe)
-		fmt.Fprintf(w, "invariants of the %s (%s):\n", world.name, world.universe)
-		rows := slices.Clone(exhaustive.InvariantTable(u))
-		slices.SortStableFunc(rows, func(a, b search.Invariant) int { return naturalCompare(a.Label, b.Label) })
-		for _, inv := range rows {
-			fmt.Fprintf(w, "  %-4s %-34s %s (counted in %s; %s)\n", inv.Label, inv.ID, inv.Doc, exhaustive.UnitName(inv.Unit), inv.Section)
-		}
-	}
-	listWalk(w)
-	listObservations(w)
-	fmt.Fprintln(w, "directed checks:")
-	for _, d := range directed.Checks() {
-		fmt.Fprintf(w, "  %-26s %-4s %s\n", d.Key, d.Label, d.Name)
-	}
-}
+func list(w io.Writer) { runreport.WriteList(w, universes, cat, listObservations) }
 
 // runInputs resolves the universe, tie list and rule set a run names
 // (catalog.Catalog.OverrideInputs).
@@ -361,89 +304,50 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	if depth == 0 {
 		depth = u.Depth
 	}
-	out := &runreport.Run{Run: header(o, depth, u.Network != nil), Universe: u.Name, All: o.all}
-	if amended {
-		out.Amendment = &am
-	}
-	if rd, ok := mutants.LookupReading(o.rules); ok {
-		out.Reading = &rd
-	}
+	out := runreport.NewRun(header(o, depth, u.Network != nil), u.Name, o.rules, o.all)
 	if !o.json {
 		fmt.Fprintln(stdout, out.Run)
 	}
-	base := exhaustive.Config{Universe: u, Depth: depth, Rules: rules, MaxStates: o.maxStates, NoSymmetry: !o.symmetry}
-	o.por.apply(&base)
-	if err := o.ckpt.prepare(base, tl, stderr); err != nil {
-		return usageError(stderr, err)
+	cfg := exhaustive.Config{Universe: u, Depth: depth, Rules: rules, Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry,
+		AllWitnesses: o.all, POR: o.por.on, ProgressEvery: o.progress}
+	if o.progress <= 0 {
+		cfg.ProgressEvery = time.Second // the partial summary's snapshots
 	}
-	for _, t := range tl {
-		runRules := rules.WithTie(t)
-		var diff *amendments.Diff
-		if amended {
-			diff = &amendments.Diff{}
-			runRules = diff.Wrap(am.Rules(t), am.Baseline(t))
-		}
-		cfg := exhaustive.Config{Universe: u, Depth: depth, Rules: runRules, Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry, AllWitnesses: o.all}
-		o.por.apply(&cfg)
-		o.ckpt.apply(&cfg, t)
-		if err := o.store.apply(&cfg); err != nil {
-			return usageError(stderr, err)
-		}
-		current.Start(out.Run, t)
-		cfg.ProgressEvery = o.progress
-		if o.progress <= 0 {
-			cfg.ProgressEvery = time.Second
-		}
-		cfg.Progress = func(p exhaustive.Progress) {
-			current.Note(p)
-			if o.progress > 0 {
-				fmt.Fprintln(stderr, progressLine(u.Name, t.String(), depth, p))
-			}
-		}
-		r, err := exhaustive.Explore(cfg)
-		if err != nil {
-			return usageError(stderr, err)
-		}
+	s := runreport.Search{Ties: tl, Amendment: out.Amendment, Tracker: &current, Stop: stopAfter, Finished: func(r *exhaustive.Result) {
 		if r.Status == exhaustive.StatusUnknown && o.maxStates == defaultMaxStates && !o.isSet("max-states") {
 			fmt.Fprintf(stderr, "explore: stopped by the default state guard: more than %s distinct states (about 2 GB in a network universe); -max-states N raises it, -max-states 0 removes it\n", num.Commas(defaultMaxStates))
 		}
-		out.Explore = append(out.Explore, r)
-		current.Finish(r)
-		if o.ckpt.stopped {
-			return exitUnknown // as if killed right after the checkpoint
+	}}
+	if s.Checkpoints, err = o.ckpt.prepare(cfg, tl, stderr); err != nil {
+		return usageError(stderr, err)
+	}
+	if s.Config, err = o.store.apply(cfg); err != nil {
+		return usageError(stderr, err)
+	}
+	if o.progress > 0 {
+		s.Progress = func(t model.TiePolicy, p exhaustive.Progress) {
+			fmt.Fprintln(stderr, progressLine(u.Name, t.String(), depth, p))
 		}
-		if diff != nil {
-			out.Diffs = append(out.Diffs, fmt.Sprintf("tie %s, universe %s: %s", t, u.Name, diff))
-		}
+	}
+	if stopped, err := out.Search(s); err != nil {
+		return usageError(stderr, err)
+	} else if stopped {
+		return exitUnknown // as if killed right after the checkpoint
 	}
 	if o.directed {
 		out.Directed = directed.Summarize(directed.RunSuite(rules, tl, o.workers, only))
 	}
-	code := out.Finish(cat)
-	if err := out.WriteWitnesses(o.witness, witnessText); err != nil {
-		fmt.Fprintln(stderr, "explore:", err)
-	}
+	rep := runreport.Output{Dir: o.witness, JSON: o.json, Render: witnessText, Warn: func(err error) { fmt.Fprintln(stderr, "explore:", err) }}
 	if o.html != "" {
-		if err := writeHTML(o.html, out.Witnesses, nil, nil); err != nil {
-			return usageError(stderr, err)
-		}
+		rep.Page = func(ws []*witnessfile.Witness) error { return writeHTML(o.html, ws, nil, nil) }
 	}
-	if o.json {
-		writeJSON(stdout, out)
-	} else {
-		writeText(stdout, out, stderr)
+	code, err := out.Report(stdout, cat, rep)
+	if err != nil {
+		return usageError(stderr, err)
 	}
 	return code
 }
 
-// witnessText renders a witness: as found in this run, or replayed.
-func witnessText(w *witnessfile.Witness) (string, error) {
-	if w.Text != "" {
-		return w.Text, nil
-	}
-	r, err := universes.Replay(w)
-	if err != nil {
-		return "", err
-	}
-	return r.Text, nil
-}
+// witnessText renders a witness: as found in this run, or replayed
+// (catalog.Catalog.WitnessText).
+var witnessText = universes.WitnessText

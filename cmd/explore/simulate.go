@@ -7,6 +7,7 @@ import (
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
+	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -54,70 +55,37 @@ func simulate(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	d := &simDoc{exhaustive.SimDoc{Build: cli.BuildID(), Run: fmt.Sprintf("explore -universe=%s -simulate=%d -steps=%d -seed=%d -tie=%s -rules=%s (version %s)",
-		u.Name, s.walks, s.steps, s.seed, o.tie, o.rules, cli.Version())}}
-	from, to := shard.Range(s.walks)
-	if !shard.Whole() {
-		d.Shard, d.Block = &shard, []int{from, to}
-	}
-	head := fmt.Sprintf("explore -universe=%s -simulate=%d -steps=%d -seed=%d -tie=%s -rules=%s -workers=%d (version %s)",
-		u.Name, s.walks, s.steps, s.seed, o.tie, o.rules, o.workers, cli.Version())
+	sr := exhaustive.SimRun{Universe: u.Name, Tie: o.tie, Rules: o.rules, Walks: s.walks, Steps: s.steps, Seed: s.seed}
 	if o.json {
-		fmt.Fprintln(stderr, head)
+		fmt.Fprintln(stderr, sr.Head(o.workers))
 	} else {
-		fmt.Fprintln(stdout, head)
+		fmt.Fprintln(stdout, sr.Head(o.workers))
 	}
-	for _, t := range tl {
-		res, err := exhaustive.Simulate(exhaustive.SimConfig{Universe: u, Rules: rules.WithTie(t), Walks: to - from, From: from,
-			Steps: s.steps, Seed: s.seed, Workers: o.workers})
-		if err != nil {
-			return usageError(stderr, err)
-		}
-		td, err := exhaustive.SimTie(cat, res)
-		if err != nil {
-			return usageError(stderr, err)
-		}
-		d.Ties = append(d.Ties, td)
-		if o.itf.dir != "" {
-			if err := writeITF(o.itf.dir, o.itf.profile, u, rules, t, to-from, from, s.steps, s.seed, stderr); err != nil {
-				return usageError(stderr, err)
-			}
+	var traces func(t model.TiePolicy, from, n int) error
+	if o.itf.dir != "" {
+		traces = func(t model.TiePolicy, from, n int) error {
+			return writeITF(o.itf.dir, o.itf.profile, u, rules, t, n, from, s.steps, s.seed, stderr)
 		}
 	}
-	d.SetStatus()
+	d, err := sr.Block(cat, u, tl, rules, shard, o.workers, traces)
+	if err != nil {
+		return usageError(stderr, err)
+	}
 	if o.json {
 		d.Write(stdout)
 	} else {
 		d.WriteText(stdout)
 	}
+	w := stdout
+	if o.json {
+		w = stderr // the names follow the document
+	}
 	if shard.Whole() {
-		if err := writeSimWitnesses(o.witness, u.Name, s.seed, &d.SimDoc, stdout, stderr, o.json); err != nil {
+		if err := d.SaveWitnesses(o.witness, w); err != nil {
 			return usageError(stderr, err)
 		}
 	}
-	return simExit(&d.SimDoc)
-}
-
-func simExit(d *exhaustive.SimDoc) int {
-	if d.Status == "violation" {
-		return exitViolation
-	}
-	return exitOK
-}
-
-// writeSimWitnesses writes each tie's witness as JSON and text under dir
-// (exhaustive.SimDoc.WriteWitnesses); the names go to stdout after the
-// text report, to stderr after -json.
-func writeSimWitnesses(dir, universe string, seed uint64, d *exhaustive.SimDoc, stdout, stderr io.Writer, toStderr bool) error {
-	bases, err := d.WriteWitnesses(dir, universe, seed)
-	w := stdout
-	if toStderr {
-		w = stderr
-	}
-	for _, base := range bases {
-		fmt.Fprintf(w, "witness: %s.json, %s.txt\n", base, base)
-	}
-	return err
+	return d.Exit()
 }
 
 // mergeSim is -merge for simulations: the blocks of one run, checked by
@@ -141,20 +109,15 @@ func mergeSim(o *options, stdout, stderr io.Writer) int {
 	for _, f := range files {
 		names, docs = append(names, f.Name), append(docs, &f.Doc.SimDoc)
 	}
-	out, next, err := exhaustive.MergeSim(names, docs)
+	out, err := exhaustive.MergeRun(names, docs)
 	if err != nil {
 		return usageError(stderr, fmt.Errorf("-merge: %v", err))
 	}
-	sr, err := exhaustive.ParseSimRun(out.Run)
-	if err != nil || sr.Walks != next {
-		return usageError(stderr, fmt.Errorf("-merge: the parts cover walks 0..%d, the run has %d", next, sr.Walks))
-	}
-	out.SetStatus()
 	out.Write(stdout)
-	if err := writeSimWitnesses(o.witness, sr.Universe, sr.Seed, out, stdout, stderr, true); err != nil {
+	if err := out.SaveWitnesses(o.witness, stderr); err != nil {
 		return usageError(stderr, err)
 	}
-	return simExit(out)
+	return out.Exit()
 }
 
 // simDoc is a simulation's document (exhaustive.SimDoc) as the command
