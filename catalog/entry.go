@@ -19,9 +19,9 @@ import (
 // does not have (a community universe has no seeded simulation).
 var ErrUnsupported = errors.New("not supported by this universe")
 
-// Bound bounds one exploration. Depth 0 takes the entry's default. The
-// walk's package runs its small universes whole: it takes no state limit
-// and reports no progress, so MaxStates and Progress do not reach it.
+// Bound bounds one exploration. Depth 0 takes the entry's default;
+// MaxStates 0 is no limit. Every entry's search takes the state limit and
+// the progress snapshots, the walk's included.
 type Bound struct {
 	Depth     int
 	Workers   int

@@ -41,7 +41,7 @@ type EntryArgs struct {
 }
 
 // walkFlags are the flags with a meaning for the walk universe.
-var walkFlags = []string{"universe", "variant", "depth", "rules", "workers", "json", "witness",
+var walkFlags = []string{"universe", "variant", "depth", "rules", "workers", "max-states", "json", "witness",
 	"html", "progress", "simulate", "steps", "seed", "cpuprofile", "memprofile"}
 
 // entryFlags are the flags with a meaning for any other entry.
@@ -64,6 +64,8 @@ type EntryRun struct {
 	Files []string
 
 	args EntryArgs
+	// maxStates is the walk's state limit: 0 (whole) unless -max-states was given.
+	maxStates int
 }
 
 // EntryRuns resolves the runs a command line asks of the entry it names
@@ -132,12 +134,13 @@ func entrySimulation(e catalog.Entry, a EntryArgs) error {
 }
 
 // walkRun resolves the walk's run: a flag the walk has no use for (a tie
-// policy, directed checks, a state guard, -all) is refused, then a rule
-// set it does not know, then a variant.
+// policy, directed checks, -all) is refused, then a rule set it does not
+// know, then a variant. Its universes are small, so they run whole unless
+// -max-states is given: the command's default guard does not reach them.
 func walkRun(c *catalog.Catalog, a EntryArgs) (*EntryRun, error) {
 	for _, f := range a.Flags {
 		if !slices.Contains(walkFlags, f) {
-			return nil, fmt.Errorf("-%s has no meaning with -universe %s (the walk has no tie policy, no directed checks, one witness per run; its universe is small enough for no state guard)", f, history.UniverseName)
+			return nil, fmt.Errorf("-%s has no meaning with -universe %s (the walk has no tie policy, no directed checks, one witness per run)", f, history.UniverseName)
 		}
 	}
 	rules, ok := catalog.WalkRules(a.Rules)
@@ -161,7 +164,12 @@ func walkRun(c *catalog.Catalog, a EntryArgs) (*EntryRun, error) {
 			history.UniverseName, a.Walks, a.Steps, a.Seed, a.Rules, cli.Version())
 		return r, nil
 	}
-	r.Header = fmt.Sprintf("explore -universe=%s%s -depth=%d -rules=%s -workers=%d (version %s)", history.UniverseName, r.variantFlag(), r.Depth, a.Rules, a.Workers, cli.Version())
+	guard := ""
+	if slices.Contains(a.Flags, "max-states") {
+		r.maxStates = a.MaxStates
+		guard = fmt.Sprintf(" -max-states=%d", a.MaxStates)
+	}
+	r.Header = fmt.Sprintf("explore -universe=%s%s -depth=%d -rules=%s -workers=%d%s (version %s)", history.UniverseName, r.variantFlag(), r.Depth, a.Rules, a.Workers, guard, cli.Version())
 	return r, nil
 }
 
@@ -193,12 +201,17 @@ func (r *EntryRun) Run(progress io.Writer) error {
 	}
 	b := catalog.Bound{Depth: r.Depth, Workers: a.Workers, MaxStates: a.MaxStates}
 	if r.walk() {
-		b.MaxStates = 0 // the walk's universes are run whole
+		b.MaxStates = r.maxStates // run whole unless -max-states was given
 		if progress != nil {
 			fmt.Fprintf(progress, "explore %s: searching to depth %d under rules %s\n", history.UniverseName, r.Depth, a.Rules)
 		}
-	} else if progress != nil {
+	}
+	if progress != nil {
 		b.Progress = func(p search.Progress) {
+			if r.Entry.Layer != ruleset.LayerModel { // no tie policy to name
+				fmt.Fprintf(progress, "explore %s: %s\n", r.Entry.Name, exhaustive.ProgressLine(p, r.Depth))
+				return
+			}
 			fmt.Fprintln(progress, exhaustive.RunProgressLine(r.Entry.Name, r.Tie.String(), r.Depth, p))
 		}
 	}

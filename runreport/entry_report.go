@@ -92,8 +92,8 @@ func (r *EntryRun) reportWalk(w io.Writer, out EntryOutput) (int, error) {
 	}
 	documented, broken := s.Findings()
 	if r.args.JSON {
-		code := walkResult(io.Discard, documented, broken)
-		status := map[int]string{cli.ExitOK: "ok", cli.ExitFailed: "violation"}[code]
+		code := walkResult(io.Discard, documented, broken, walkBound(s))
+		status := map[int]string{cli.ExitOK: "ok", cli.ExitFailed: "violation", cli.ExitUnknown: "unknown"}[code]
 		b, _ := json.MarshalIndent(map[string]any{"run": r.Header, "status": status, "universe": history.UniverseName, "rules": r.Rules.Name,
 			"depth": r.Depth, "distinct": s.Distinct, "per_depth": s.PerDepth, "rounds": s.Counters["rounds"],
 			"documented_limitation": s.Documented, "violations": s.Violations, "witness": s.Witness, "witness_files": files}, "", "  ")
@@ -110,7 +110,16 @@ func (r *EntryRun) reportWalk(w io.Writer, out EntryOutput) (int, error) {
 	for _, f := range files {
 		fmt.Fprintf(w, "witness written to %s\n", f)
 	}
-	return walkResult(w, documented, broken), nil
+	return walkResult(w, documented, broken, walkBound(s)), nil
+}
+
+// walkBound is the bound that cut the walk's search short, or "" when it
+// ran to its depth.
+func walkBound(s *catalog.Summary) string {
+	if s.Status == search.StatusUnknown {
+		return s.BoundHit
+	}
+	return ""
 }
 
 // reportWalkSimulation writes the walk's simulation: the seed and the
@@ -143,16 +152,21 @@ func (r *EntryRun) reportWalkSimulation(w io.Writer, out EntryOutput) (int, erro
 			}
 		}
 	}
-	return walkResult(w, documented, broken), nil
+	return walkResult(w, documented, broken, ""), nil
 }
 
 // walkResult is the last lines of a walk run and its exit code: only a
 // violation the rule set is not documented to have fails it.
-func walkResult(w io.Writer, documented, broken []string) int {
+func walkResult(w io.Writer, documented, broken []string, bound string) int {
 	switch {
 	case len(broken) > 0:
 		fmt.Fprintf(w, "\nresult: violation: %s\n", strings.Join(broken, ", "))
 		return cli.ExitFailed
+	case bound != "":
+		// What lies past the bound did not run: not ok, even when all
+		// found so far is the documented limitation.
+		fmt.Fprintf(w, "\nresult: unknown: %s\n", bound)
+		return cli.ExitUnknown
 	case len(documented) > 0:
 		fmt.Fprintf(w, "\nresult: ok, only the rule set's documented limitation: %s\n", strings.Join(documented, ", "))
 		return cli.ExitOK

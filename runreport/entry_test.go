@@ -77,6 +77,30 @@ func TestEntryRunWalk(t *testing.T) {
 	}
 }
 
+// The walk runs whole unless -max-states is given; given, a limit it
+// passes makes the run unknown (exit 3, status "unknown"), not ok, even
+// though all it found before the limit is the documented limitation, and
+// the header names the limit so the run can be repeated.
+func TestEntryRunWalkStateLimit(t *testing.T) {
+	whole := entryRuns(t, EntryArgs{Universe: "walk", Variant: "default", Rules: "spec", Depth: 5, Workers: 1, MaxStates: 10})[0]
+	if out, code, _ := report(t, whole, t.TempDir()); code != cli.ExitOK || strings.Contains(out, "-max-states") {
+		t.Errorf("no -max-states flag: exit %d\n%s", code, out)
+	}
+	args := EntryArgs{Universe: "walk", Variant: "default", Rules: "spec", Depth: 5, Workers: 1, MaxStates: 10, Flags: []string{"max-states"}}
+	out, code, _ := report(t, entryRuns(t, args)[0], t.TempDir())
+	if code != cli.ExitUnknown || !strings.Contains(out, "\nresult: unknown: state limit 10 reached") || !strings.Contains(out, " -max-states=10 ") {
+		t.Errorf("-max-states 10: exit %d\n%s", code, out)
+	}
+	args.JSON = true
+	out, code, _ = report(t, entryRuns(t, args)[0], t.TempDir())
+	var doc struct {
+		Status string `json:"status"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != cli.ExitUnknown || doc.Status != "unknown" {
+		t.Errorf("-json -max-states 10: exit %d, status %q, %v", code, doc.Status, err)
+	}
+}
+
 // A community universe under a state guard of 10 is unknown, not ok; an
 // unwritable witness directory is a warning, the report going on.
 func TestEntryRunCommunity(t *testing.T) {
