@@ -6,6 +6,7 @@ import (
 
 	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/candidate"
+	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
@@ -54,6 +55,9 @@ func Page(ws []*witnessfile.Witness, rs []*witnessfile.Replayed, verdicts []stri
 // invariant, or how many witnesses.
 func pageTitle(ws []witnesshtml.Witness) string {
 	if len(ws) == 1 {
+		if ws[0].Kind == exhaustive.KindObservation { // a state reached, not a failure
+			return fmt.Sprintf("observation: %s", ws[0].Invariant)
+		}
 		return fmt.Sprintf("%s witness: %s", kindName(ws[0].Kind), ws[0].Invariant)
 	}
 	return fmt.Sprintf("%d witnesses", len(ws))

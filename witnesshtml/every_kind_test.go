@@ -196,8 +196,10 @@ func TestEveryKindRendersAndShowsItsHarm(t *testing.T) {
 		{"agreement", func() Witness { return storedPage(t, "../mutants/testdata/M33.clear") },
 			[]string{"the mark unread the user set on d0 at step 1 never reaches d1", "one shows c0 unread, the other read, for ever"}},
 		// An observation is a situation reached, not a failure: its page
-		// shows its trace and where it was observed, and claims no harm.
-		{"observation", func() Witness { return observationPage(t) }, []string{`id="w1-step-3"`, "observed legacy-holds-override-key after 3 actions"}},
+		// shows its trace and where it was observed, drawn as found (not
+		// as a violation), and claims no harm.
+		{"observation", func() Witness { return observationPage(t) }, []string{`id="w1-step-3"`, "observed legacy-holds-override-key after 3 actions",
+			"observed: legacy-holds-override-key is reached (a situation looked for, not a failure)", "jump to observation 1"}},
 	}
 	// The kinds drawn by the lasso script: their stem and loop are
 	// checked too (lassoProblems).
@@ -221,8 +223,8 @@ func TestEveryKindRendersAndShowsItsHarm(t *testing.T) {
 			} else if w.Lasso != nil || strings.Contains(dom, "lasso-picture") {
 				t.Error("a witness of no lasso is drawn as one")
 			}
-			if c.kind == "observation" && len(w.Harm) > 0 {
-				t.Errorf("an observation claims harm: %q", w.Harm)
+			if c.kind == "observation" && (len(w.Harm) > 0 || !w.Observed || strings.Contains(dom, "violation: ") || strings.Contains(dom, "jump to violation")) {
+				t.Errorf("an observation claims harm %q or is drawn as a violation (observed %t)", w.Harm, w.Observed)
 			}
 		})
 	}

@@ -81,12 +81,24 @@ func rewriteCeiling(w *Witness) {
 // verdictOf is the verdict of a witness as the command line words it when
 // nothing replayed it: a history witness of the rule set's documented
 // limitation says so (its text prints "documented limitation"), every
-// other witness is a violation of its invariant.
+// other witness is a violation of its invariant. An observation is a
+// situation the search was asked to reach, not a failure: verdictOf
+// leaves it to observationVerdict.
 func verdictOf(w *witnessfile.Witness, text string) (verdict string, documented bool) {
 	if strings.Contains(text, "\ndocumented limitation "+w.Invariant+":") {
 		return "documented limitation: " + w.Invariant + " fails, as the rule set's text says it does", true
 	}
 	return "violation: " + w.Invariant + " fails", false
+}
+
+// KindObservation is the kind of an observation's witness (package
+// exhaustive's; a test keeps the two equal).
+const KindObservation = "observation"
+
+// observationVerdict is an observation's verdict: the situation reached,
+// which is no failure of any check.
+func observationVerdict(w *witnessfile.Witness) string {
+	return "observed: " + w.Invariant + " is reached (a situation looked for, not a failure)"
 }
 
 // lineLegend is the explorer's notation, and what the page's colours mean.

@@ -11,6 +11,9 @@ import (
 // The network liveness check's names, repeated in this package so it
 // depends on the witness file only, are the check's own.
 func TestNetworkLassoNamesAreTheChecks(t *testing.T) {
+	if KindObservation != exhaustive.KindObservation {
+		t.Errorf("observation kind %q, the search writes %q", KindObservation, exhaustive.KindObservation)
+	}
 	if KindNetworkLasso != exhaustive.KindLiveness || invRepublish != exhaustive.InvNoRepublishCycle || invAgreement != exhaustive.InvOverrideReaches {
 		t.Errorf("kind %q, invariants %q %q; the check writes %q, %q %q", KindNetworkLasso, invRepublish, invAgreement,
 			exhaustive.KindLiveness, exhaustive.InvNoRepublishCycle, exhaustive.InvOverrideReaches)

@@ -49,6 +49,9 @@ type Witness struct {
 	// violation).
 	Verdict    string `json:"verdict"`
 	Documented bool   `json:"documented,omitempty"`
+	// Observed marks an observation: a situation reached, drawn as found
+	// rather than as a failure.
+	Observed bool `json:"observed,omitempty"`
 	// Changed says what differs from the production rules in the run that
 	// found the witness: a mutant and its rule change, an amendment, or
 	// the rule set.
@@ -95,6 +98,9 @@ var stepLine = regexp.MustCompile(`^step (\d+): (.*)$`)
 func FromWitness(w *witnessfile.Witness, text string, found []string) (out Witness) {
 	out = Witness{Kind: w.Kind, Invariant: w.Invariant, Detail: w.Detail, Found: found, Legend: slices.Clone(Legend)}
 	out.Verdict, out.Documented = verdictOf(w, text)
+	if w.Kind == KindObservation {
+		out.Verdict, out.Observed = observationVerdict(w), true
+	}
 	out.Changed = []string{"rules " + w.Rules}
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	if len(lines) > 0 {

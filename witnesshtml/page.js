@@ -159,7 +159,7 @@
   // was changed from the production rules, and what the replay found: the
   // first thing the witness's section shows.
   function verdictBox(w, i) {
-    var v = el("div", "violation " + (w.documented ? "documented" : "violated"));
+    var v = el("div", "violation " + (w.observed ? "observed" : w.documented ? "documented" : "violated"));
     v.id = "w" + (i + 1) + "-violation";
     v.appendChild(el("h3", "verdict", w.verdict || ("violation: " + w.invariant + " fails")));
     var det = codeLine("", w.detail || "");
@@ -244,7 +244,7 @@
       sec.appendChild(stepsTable(w, i, marker));
     }
     main.appendChild(sec);
-    var a = el("a", "", "jump to " + (w.documented ? "documented limitation " : "violation ") + (i + 1) + ": " + w.invariant);
+    var a = el("a", "", "jump to " + (w.observed ? "observation " : w.documented ? "documented limitation " : "violation ") + (i + 1) + ": " + w.invariant);
     a.href = "#" + v.id;
     jump.appendChild(a);
   }
