@@ -8,6 +8,7 @@ import (
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/printable"
+	"github.com/nip-rs/harness/itf"
 )
 
 // FileValidation is a log file's validation: the file and the universe it
@@ -85,4 +86,29 @@ func (v *FileValidation) WriteText(w io.Writer) {
 	default:
 		fmt.Fprintf(w, "%s: explained in universe %s: %d records, at most %d states per record\n", v.File, v.Universe, v.Records, v.MaxStates)
 	}
+}
+
+// CheckFile reads the ITF trace at path and checks it against the model
+// (Check): it returns the number of states when every one agrees, a
+// *Divergence (IsDivergence) at the first that does not, and any other
+// error, naming the file, for a file that is not a trace of a known
+// universe.
+func CheckFile(cat *exhaustive.Catalog, path string) (states int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	tr, err := itf.Read(f)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	err = Check(cat, tr)
+	if _, ok := IsDivergence(err); ok {
+		return 0, err
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	return len(tr.States), nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/model"
 )
 
 // TestValidateFile validates log files as the explorer's -validate does:
@@ -64,6 +65,52 @@ func TestValidateFile(t *testing.T) {
 	} {
 		if v, err := ValidateFile(cat, c.path, c.universe, c.rules); err == nil || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("%s in %s under %s: %+v, %v; want an error saying %q", c.path, c.universe, c.rules, v, err, c.says)
+		}
+	}
+}
+
+// TestCheckFile: a trace written by WriteTraces checks state by state
+// against the model; the same file with one observed value changed
+// diverges at a step; a file that is not a trace, or no file, is an error
+// naming the path and not a divergence.
+func TestCheckFile(t *testing.T) {
+	dir := t.TempDir()
+	trs := simTraces(t, 1, 12, 9)
+	if err := WriteTraces(dir, 0, model.ClearWins, trs); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "walk-0000-clear.itf.json")
+	cat := exhaustive.NewCatalog()
+	if n, err := CheckFile(cat, p); err != nil || n != len(trs[0].States) {
+		t.Fatalf("as written: %d states, %v; want %d", n, err, len(trs[0].States))
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	i := strings.LastIndex(s, `"effective":`)
+	if i < 0 {
+		t.Fatal("the walk observed no frontier to alter")
+	}
+	i += len(`"effective":`)
+	altered := filepath.Join(dir, "altered.itf.json")
+	if err := os.WriteFile(altered, []byte(s[:i]+"1"+s[i:]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CheckFile(cat, altered); err == nil {
+		t.Error("altered: no divergence")
+	} else if d, ok := IsDivergence(err); !ok || d.Step < 1 {
+		t.Errorf("altered: %v, want a divergence at a step", err)
+	}
+	garbage := filepath.Join(dir, "garbage.itf.json")
+	if err := os.WriteFile(garbage, []byte(`{"#meta": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{garbage, filepath.Join(dir, "nonesuch")} {
+		_, err := CheckFile(cat, bad)
+		if _, div := IsDivergence(err); err == nil || div || !strings.Contains(err.Error(), bad) {
+			t.Errorf("%s: %v, want an error naming the file", bad, err)
 		}
 	}
 }
