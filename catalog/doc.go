@@ -21,5 +21,6 @@
 // rule set names, a summary's findings), files.go (the core rule set by
 // name, a witness file read and replayed, an override run's inputs),
 // diff.go (a difference of two rule sets in an override universe, the
-// load's scenarios or the walk, its witness written).
+// load's scenarios or the walk, its witness written), replayunder.go (a
+// witness file replayed under the rules and tie it names or others).
 package catalog
