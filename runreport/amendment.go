@@ -10,6 +10,7 @@ import (
 
 	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/ruleset"
@@ -30,6 +31,22 @@ type Suite struct {
 	Progress func(string)
 	// Warn receives a witness that could not be written; the run goes on.
 	Warn func(error)
+}
+
+// AmendmentTies is the tie policies a run of the amendment covers when
+// tie ("clear", "set" or "both") is asked for: those, or the amendment's
+// own when it decides ties itself (Amendment.Ties). named says the caller
+// named tie rather than took a default: a policy named other than the
+// one the amendment decides is refused.
+func AmendmentTies(am amendments.Amendment, tie string, named bool) ([]model.TiePolicy, error) {
+	tl, err := cli.ParseTies(tie)
+	if err != nil {
+		return nil, err
+	}
+	if am.Pinned && named && (len(tl) != 1 || tl[0] != am.Tie) {
+		return nil, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", tie, am.Name, am.Tie)
+	}
+	return am.Ties(tl), nil
 }
 
 // AmendmentReport is what a whole-suite run of an amendment found, as its

@@ -31,7 +31,7 @@ func exploreAmendment(o *options, am amendments.Amendment, stdout, stderr io.Wri
 		return usageError(stderr, err)
 	}
 	s := runreport.Suite{Amendment: am, Ties: tl, Workers: o.workers, Catalog: cat, WitnessDir: o.witness,
-		Head: fmt.Sprintf("explore -rules=%s -tie=%s -workers=%d: the whole suite (version %s)", am.Name, tieNames(tl), o.workers, cli.Version()),
+		Head: fmt.Sprintf("explore -rules=%s -tie=%s -workers=%d: the whole suite (version %s)", am.Name, cli.TiesName(tl), o.workers, cli.Version()),
 		Warn: func(err error) { fmt.Fprintln(stderr, "explore:", err) }}
 	if o.progress > 0 {
 		s.Progress = func(line string) { fmt.Fprintln(stderr, "explore:", line) }
@@ -52,24 +52,10 @@ func exploreAmendment(o *options, am amendments.Amendment, stdout, stderr io.Wri
 	return out.Exit()
 }
 
-func tieNames(tl []model.TiePolicy) string {
-	if len(tl) == 2 {
-		return "both"
-	}
-	return tl[0].String()
-}
-
-// cliTies is the tie policies an amendment's run covers: -tie, or the
-// amendment's own when it decides ties itself (another -tie is refused).
+// cliTies is the tie policies an amendment's run covers
+// (runreport.AmendmentTies): -tie, or the amendment's own.
 func cliTies(o *options, am amendments.Amendment) ([]model.TiePolicy, error) {
-	tl, err := cli.ParseTies(o.tie)
-	if err != nil {
-		return nil, err
-	}
-	if am.Pinned && o.isSet("tie") && (len(tl) != 1 || tl[0] != am.Tie) {
-		return nil, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", o.tie, am.Name, am.Tie)
-	}
-	return am.Ties(tl), nil
+	return runreport.AmendmentTies(am, o.tie, o.isSet("tie"))
 }
 
 // readingAmendment is a reading of the text judged as an amendment

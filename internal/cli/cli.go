@@ -55,3 +55,12 @@ func ParseTies(s string) ([]model.TiePolicy, error) {
 	}
 	return []model.TiePolicy{t}, nil
 }
+
+// TiesName is ParseTies's inverse: "both" for the two policies, or the
+// one policy's name.
+func TiesName(tl []model.TiePolicy) string {
+	if len(tl) == 2 {
+		return "both"
+	}
+	return tl[0].String()
+}
