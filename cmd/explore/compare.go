@@ -19,12 +19,8 @@ const compareFlagDoc = "compare candidates side by side, comma-separated: the en
 // applicable, 1 when some cell is violated, 3 when a run hit -max-states
 // first, 2 on a usage error.
 func compare(o *options, names string, stdout, stderr io.Writer) int {
-	for _, f := range o.set {
-		switch f {
-		case "compare", "depth", "tie", "workers", "max-states", "json", "html", "witness", "universe":
-		default:
-			return usageError(stderr, fmt.Errorf("-%s has no meaning with -compare", f))
-		}
+	if f := cli.Unmeant(o.set, "compare", "depth", "tie", "workers", "max-states", "json", "html", "witness", "universe"); f != "" {
+		return usageError(stderr, fmt.Errorf("-%s has no meaning with -compare", f))
 	}
 	opts := comparison.Options{Catalog: cat, Depth: o.depth, Workers: o.workers, MaxStates: o.maxStates}
 	if err := opts.Parse(names, o.tie); err != nil {

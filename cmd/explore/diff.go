@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/nip-rs/harness/catalog"
@@ -31,10 +30,8 @@ func diffRules(o *options, stdout, stderr io.Writer) int {
 	case history.UniverseName:
 		takes, with = []string{"variant", "depth"}, " -universe "+o.universe
 	}
-	for _, f := range o.set {
-		if !slices.Contains(takes, f) && f != "diff" && f != "universe" && f != "witness" && f != "json" {
-			return usageError(stderr, fmt.Errorf("-%s has no meaning with -diff%s (it takes -%s, -witness and -json)", f, with, strings.Join(takes, ", -")))
-		}
+	if f := cli.Unmeant(o.set, append(takes, "diff", "universe", "witness", "json")...); f != "" {
+		return usageError(stderr, fmt.Errorf("-%s has no meaning with -diff%s (it takes -%s, -witness and -json)", f, with, strings.Join(takes, ", -")))
 	}
 	req := catalog.DiffRequest{A: names[0], B: names[1], Universe: o.universe, Variant: o.variant, Depth: o.depth,
 		Cases: o.cases, Seed: mutants.DefaultSeed, WitnessDir: o.witness}

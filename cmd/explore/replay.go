@@ -11,20 +11,16 @@ import (
 	"github.com/nip-rs/harness/witnessfile"
 )
 
-// replayFlags are the flags that mean something with -replay: the rule
-// set and tie policy to re-run the witness under, and the HTML page.
-var replayFlags = map[string]bool{"replay": true, "rules": true, "tie": true, "html": true}
-
 // replay re-runs a witness file (catalog.ReplayUnder), prints what the
 // replay itself found (runreport.ReplayText), and flags a stored detail
 // that differs from it (runreport.ReplayVerdict). Exit 1 when any check
 // fails along the witness, 0 when none does, 2 when the file or a flag is
 // bad.
 func replay(o *options, stdout, stderr io.Writer) int {
-	for _, f := range o.set {
-		if !replayFlags[f] {
-			return usageError(stderr, fmt.Errorf("-%s has no meaning with -replay (a witness names its own universe and bounds; -rules and -tie re-run it under others)", f))
-		}
+	// The rule set and tie policy to re-run the witness under, and the
+	// page, mean something; a witness names its own universe and bounds.
+	if f := cli.Unmeant(o.set, "replay", "rules", "tie", "html"); f != "" {
+		return usageError(stderr, fmt.Errorf("-%s has no meaning with -replay (a witness names its own universe and bounds; -rules and -tie re-run it under others)", f))
 	}
 	data, err := witnessfile.ReadFile(o.replay)
 	if err != nil {
