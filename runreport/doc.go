@@ -17,6 +17,6 @@
 //
 // Files: run.go (the run), witnesses.go (its status, exit code and
 // witness files), text.go (the table), json.go (the document),
-// verdict.go (the verdict and the scope), replay.go (a replay's text,
-// verdict line and exit code), amendment.go, page.go, control.go.
+// verdict.go (the verdict and the scope), replay.go (a replay's verdict
+// line and exit code), amendment.go, page.go, control.go.
 package runreport
