@@ -5,4 +5,9 @@
 // each step on its row with publications and deliveries drawn as arrows
 // between lanes (SVG), the register and verdict changes of the step, and
 // the violated invariant marked, with a link that jumps to it.
+//
+// A lasso (the walk's or a community property's, FromLasso) is drawn by
+// one more script, carried only by a page that has one: its stem and its
+// loop as a picture and as marked rows, and what the user sees go wrong
+// while the loop repeats.
 package witnesshtml

@@ -103,6 +103,8 @@ func TestEveryKindRendersAndShowsItsHarm(t *testing.T) {
 			return parsed(t, `{"kind":"walk-diff","tie":"","rules":"spec","invariant":"differs","detail":"stores differ"}`,
 				"universe walk, variant plain, spec vs healing\nstep 1: publish relay0\n  store: spec {} healing {2}\n")
 		}, []string{"store: spec {} healing {2}"}},
+		{KindWalkLasso, func() Witness { return lassoFile(t, "../mutants/testdata/H21.clear.json") }, []string{"the walk never ends: the device keeps paging"}},
+		{KindCommunityLasso, func() Witness { return lassoFile(t, "../mutants/testdata/K32.clear.json") }, []string{"a rotation is never adopted"}},
 	}
 	for _, c := range cases {
 		t.Run(c.kind, func(t *testing.T) {

@@ -62,6 +62,9 @@ type Witness struct {
 	// Harm is what a user would see go wrong, in words: what each device
 	// shows and where they disagree, read from the witness's last state.
 	Harm []string `json:"harm,omitempty"`
+	// Lasso is a walk or community lasso's shape (FromLasso): its steps
+	// are the stem and the loop, drawn by the lasso script.
+	Lasso *Lasso `json:"lasso,omitempty"`
 }
 
 // Step is one action of a witness.
@@ -77,6 +80,8 @@ type Step struct {
 	From   int      `json:"from"`
 	To     int      `json:"to"`
 	Lines  []string `json:"lines"`
+	// Part is a lasso step's part: "prefix", "approach" or "loop".
+	Part string `json:"part,omitempty"`
 }
 
 // Legend is the notation the explorer's witness lines use.
@@ -204,6 +209,15 @@ var picturesScript string
 //go:embed page.css
 var pageStyle string
 
+// The lasso's script and style go only into a page that has a lasso, so
+// a page of any other kind keeps the bytes it had before lassos had pages.
+var (
+	//go:embed lasso.js
+	lassoScript string
+	//go:embed lasso.css
+	lassoStyle string
+)
+
 var tmpl = template.Must(template.New("page").Parse(pageTemplate))
 
 // WriteFile writes the page to path, whole or not at all: a failure to
@@ -230,12 +244,16 @@ func Write(w io.Writer, p Page) error {
 	if err != nil {
 		return fmt.Errorf("witness page: %w", err)
 	}
+	script, style := picturesScript+pageScript, pageStyle
+	if slices.ContainsFunc(p.Witnesses, func(w Witness) bool { return w.Lasso != nil }) {
+		script, style = script+lassoScript, style+lassoStyle
+	}
 	return tmpl.Execute(w, struct {
 		Title  string
 		Data   template.JS
 		Script template.JS
 		Style  template.CSS
-	}{p.Title, template.JS(safeJSON(data)), template.JS(picturesScript + pageScript), template.CSS(pageStyle)})
+	}{p.Title, template.JS(safeJSON(data)), template.JS(script), template.CSS(style)})
 }
 
 // safeJSON keeps embedded JSON from closing its script element.

@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/nip-rs/harness/history"
+	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/runreport"
 	"github.com/nip-rs/harness/witnessfile"
 	"github.com/nip-rs/harness/witnesshtml"
@@ -16,6 +19,33 @@ func writeHTML(path string, ws []*witnessfile.Witness, rs []*witnessfile.Replaye
 	if err != nil {
 		return fmt.Errorf("-html: %v", err)
 	}
+	if err := witnesshtml.WriteFile(path, p); err != nil {
+		return fmt.Errorf("-html: %w", err)
+	}
+	return nil
+}
+
+// writeLassoHTML writes a walk or community lasso as one page: data is the
+// file, rules the rule set it was replayed under ("" for the file's), and
+// text and reproduced what catalog.ReplayLasso returned. A file the page
+// cannot read writes nothing.
+func writeLassoHTML(path string, data []byte, rules, text string, reproduced bool) error {
+	f, err := witnesshtml.ParseLassoFile(data)
+	if err != nil {
+		return fmt.Errorf("-html: %v", err)
+	}
+	if rules == "" {
+		rules = f.Rules
+	}
+	w := witnesshtml.FromLasso(f, rules, text, reproduced)
+	// What the rule set changes, said as for a witness of the same
+	// universes (the walk's, the community's).
+	family := history.KindHistory
+	if f.Kind == witnesshtml.KindCommunityLasso {
+		family = mutants.KindCommunity
+	}
+	w.Changed = runreport.Changes(&witnessfile.Witness{Kind: family, Rules: rules})
+	p := witnesshtml.Page{Title: fmt.Sprintf("%s lasso: %s", strings.ReplaceAll(f.Kind, "-", " "), f.Invariant), Witnesses: []witnesshtml.Witness{w}}
 	if err := witnesshtml.WriteFile(path, p); err != nil {
 		return fmt.Errorf("-html: %w", err)
 	}

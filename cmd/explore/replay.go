@@ -26,15 +26,15 @@ func replay(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
 	}
+	if kind := catalog.LassoKind(data); kind != "" {
+		return replayLasso(o, kind, data, stdout, stderr)
+	}
 	var rules, tie *string
 	if o.isSet("rules") {
 		rules = &o.rules
 	}
 	if o.isSet("tie") {
 		tie = &o.tie
-	}
-	if kind := catalog.LassoKind(data); kind != "" {
-		return replayLasso(o, kind, data, stdout, stderr)
 	}
 	w, stored, res, err := universes.ReplayUnder(o.replay, data, rules, tie)
 	if err != nil {
@@ -59,20 +59,27 @@ func replay(o *options, stdout, stderr io.Writer) int {
 
 // replayLasso replays a walk or community lasso (catalog.ReplayLasso)
 // under the rule set the file names, or the one -rules names: exit 1 when
-// the loop is reproduced, 0 when it is not, 2 when the file, a flag or
-// the rule set is bad.
+// the loop is reproduced, 0 when it is not, 2 when the file, -tie or the
+// rule set is bad (and -html then writes no page).
 func replayLasso(o *options, kind string, data []byte, stdout, stderr io.Writer) int {
-	if o.isSet("tie") || o.isSet("html") {
-		return usageError(stderr, fmt.Errorf("%s: a %s lasso replays under a rule set only; -tie and -html have no meaning with it", o.replay, kind))
+	if o.isSet("tie") {
+		return usageError(stderr, fmt.Errorf("%s: a %s lasso replays under a rule set only; -tie has no meaning with it", o.replay, kind))
 	}
 	rules := ""
 	if o.isSet("rules") {
 		rules = o.rules
 	}
 	text, reproduced, err := catalog.ReplayLasso(data, rules)
-	switch {
-	case err != nil:
+	if err != nil {
 		return usageError(stderr, fmt.Errorf("%s: %v", o.replay, err))
+	}
+	if o.html != "" {
+		if err := writeLassoHTML(o.html, data, rules, text, reproduced); err != nil {
+			return usageError(stderr, err)
+		}
+		fmt.Fprintf(stdout, "page written to %s\n", o.html)
+	}
+	switch {
 	case !reproduced:
 		fmt.Fprintf(stdout, "not reproduced: %s\n", text)
 		return exitOK
