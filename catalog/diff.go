@@ -7,7 +7,6 @@ import (
 	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/history"
-	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/props"
 	"github.com/nip-rs/harness/witnessfile"
@@ -63,7 +62,7 @@ func (c *Catalog) Diff(r DiffRequest) (*DiffOutcome, error) {
 	}
 	tie := model.ClearWins
 	if r.Tie != "" {
-		tl, err := cli.ParseTies(r.Tie)
+		tl, err := model.ParseTies(r.Tie)
 		if err != nil {
 			return nil, err
 		}

@@ -14,7 +14,8 @@
 //
 // Files by concern: entry.go (the type, the catalogue, lookup),
 // override.go (exhaustive and candidate entries), walk.go (the walk and
-// its variants), community.go (the community universes), replay.go (a
+// its variants), walk_bound.go (a walk run under the bound's state limit
+// and progress), community.go (the community universes), replay.go (a
 // universe's witness replayed under the rule set its file names),
 // kinds.go (every other kind of witness dispatched to the package whose
 // check wrote it), rules.go (an entry's rule set by name, the walk's

@@ -5,7 +5,6 @@ import (
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/history"
-	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/witnessfile"
@@ -58,7 +57,7 @@ func (c *Catalog) OverrideInputs(universe, tie, rules string) (exhaustive.Univer
 	if err != nil {
 		return exhaustive.Universe{}, nil, nil, err
 	}
-	tl, err := cli.ParseTies(tie)
+	tl, err := model.ParseTies(tie)
 	if err != nil {
 		return exhaustive.Universe{}, nil, nil, err
 	}

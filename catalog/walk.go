@@ -28,15 +28,7 @@ func walkEntries() []Entry {
 		e := Entry{Name: WalkVariantName(v.Name), Doc: walkVariantDoc(v.Name, u), Layer: ruleset.LayerHistory, Depth: u.Depth,
 			Kind: history.KindHistory,
 			explore: func(rules ruleset.Set, b Bound) (*Summary, error) {
-				u := u
-				u.Depth = b.Depth
-				out, err := history.Explore(u, rules.History, history.ReportAll, b.Workers, false)
-				if err != nil {
-					return nil, err
-				}
-				s := walkSummary(rules.History, out.Status, out.Distinct, out.Violations, out.Witness, out.Text)
-				s.PerDepth, s.Counters = out.PerDepth, map[string]int64{"rounds": out.Rounds}
-				return s, nil
+				return exploreWalk(u, rules, b)
 			},
 			simulate: func(rules ruleset.Set, s SimBound) (*Summary, error) {
 				out, err := history.Simulate(u, rules.History, history.ReportAll, s.Walks, s.Steps, s.Seed)

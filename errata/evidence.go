@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"strings"
 
+	entries "github.com/nip-rs/harness/catalog"
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/history/community"
 	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/props"
+	"github.com/nip-rs/harness/ruleset"
 	"github.com/nip-rs/harness/vectors/gen"
 )
 
@@ -91,16 +93,26 @@ func Evidence(f Finding) (string, error) {
 		}
 		return fmt.Sprintf("`explore -universe walk -variant %s -rules %s`, depth %d: %s states, %s.", f.Where, f.FixRules(), u.Depth, num.Commas(int64(out.Distinct)), found), nil
 	case LayerCommunity:
-		u, ok := community.UniverseNamed(f.Where)
-		if !ok {
+		// The catalogue's run of the universe, as the explorer makes it:
+		// under the proposed rules (the community layer's are rekey-heal,
+		// which heal both known findings, so none is left out).
+		e, err := entries.Lookup(f.Where)
+		if err != nil || e.Layer != ruleset.LayerCommunity {
 			return "", fmt.Errorf("%s: no community universe %q", f.ID, f.Where)
 		}
-		res := community.Explore(u, community.Heal(), nil, true)
-		found := "no invariant violated"
-		if res.Witness != nil {
-			found = "VIOLATED: " + res.Witness.Invariant
+		rules := ruleset.Proposed()
+		if name := rules.Community.Name; name != community.Heal().Name {
+			return "", fmt.Errorf("%s: the proposed community rules are %s, not rekey-heal", f.ID, name)
 		}
-		return fmt.Sprintf("The %s community universe under rekey-heal, depth %d: %s states, %s.", f.Where, u.Depth, num.Commas(int64(res.Distinct)), found), nil
+		res, err := e.Explore(rules, entries.Bound{})
+		if err != nil {
+			return "", err
+		}
+		found := "no invariant violated"
+		if res.Invariant != "" {
+			found = "VIOLATED: " + res.Invariant
+		}
+		return fmt.Sprintf("The %s community universe under rekey-heal, depth %d: %s states, %s.", f.Where, res.Depth, num.Commas(int64(res.Distinct)), found), nil
 	}
 	return "", fmt.Errorf("%s: unknown layer %q", f.ID, f.Layer)
 }

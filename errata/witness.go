@@ -119,6 +119,11 @@ func Generate(f Finding) ([]byte, error) {
 		}
 		return out.Witness.JSON(), nil
 	case LayerCommunity:
+		// Not the catalogue's entry: its runs leave out the rule set's
+		// known findings (community.Known), and under the text's rules
+		// those are exactly the findings recorded here. The universe is
+		// the one the entry explores (the catalogue builds its community
+		// entries from community.Universes).
 		u, ok := community.UniverseNamed(f.Where)
 		if !ok {
 			return nil, fmt.Errorf("%s: no community universe %q", f.ID, f.Where)

@@ -21,7 +21,8 @@
 // in-memory store), relay.go (simulated relays and Drive, which runs a
 // round against them), drive.go (DriveWire, a round over websockets);
 // world.go, world_state.go, world_round.go and invariants.go are the
-// exhaustive universe over search.World and its variants, witness.go
-// its witness files, Explore and Replay, and liveness.go the check that
+// exhaustive universe over search.World and its variants, explore.go
+// Explore and ExploreWith (the engine's state limit and progress),
+// witness.go its witness files and Replay, and liveness.go the check that
 // every walk ends (Liveness, ReplayLasso).
 package history

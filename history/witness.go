@@ -14,59 +14,6 @@ const KindHistory = witnessfile.KindHistory
 // UniverseName names the universe in witness files.
 const UniverseName = "walk"
 
-// Outcome is one exploration of the universe.
-type Outcome struct {
-	Status   search.Status
-	Distinct int
-	PerDepth []int
-	Rounds   int64
-	// Violations counts each invariant's violations (every one, unless the
-	// run stopped at the first).
-	Violations map[string]int64
-	Witness    *witnessfile.Witness // the smallest violation, or nil
-	Text       string               // its rendering
-}
-
-// Explore searches the universe under rules breadth first to u.Depth,
-// reporting the invariants report selects, on workers (0: GOMAXPROCS);
-// the figures and the witness do not depend on the worker count.
-func Explore(u UniverseConfig, rules *Rules, report Report, workers int, stopAtFirst bool) (*Outcome, error) {
-	w, err := NewWorld(u, rules, report)
-	if err != nil {
-		return nil, err
-	}
-	run, err := search.Explore[*worker](w, search.Config{Depth: u.Depth, Workers: workers, StopAtFirst: stopAtFirst})
-	if err != nil {
-		return nil, err
-	}
-	out := &Outcome{Status: run.Status, Distinct: run.Distinct, PerDepth: run.PerDepth, Rounds: run.Tally.Units(UnitRounds), Violations: map[string]int64{}}
-	for i, inv := range Invariants {
-		if v := run.Tally.Violations(i); v > 0 {
-			out.Violations[inv.ID] = v
-		}
-	}
-	hit := run.Tally.Best()
-	if hit == nil {
-		return out, nil
-	}
-	path := run.Store.Path(hit.Parent)
-	if hit.Trans >= 0 {
-		path = append(path, hit.Trans)
-	}
-	wit := &witnessfile.Witness{Kind: KindHistory, Universe: UniverseName, Depth: u.Depth, Rules: rules.Name,
-		Invariant: Invariants[hit.Finding.Inv].ID, Detail: hit.Finding.Detail, Point: u.params()}
-	for _, t := range path {
-		wit.Actions = append(wit.Actions, actionOf(t))
-	}
-	rep, err := ReplayWith(wit, rules)
-	if err != nil {
-		return nil, err
-	}
-	out.Witness, out.Text = wit, rep.Text
-	wit.Text = rep.Text
-	return out, nil
-}
-
 func (u UniverseConfig) params() witnessfile.Params {
 	p := witnessfile.Params{
 		{Name: "page", Num: int64(u.Round.PageWraps)},

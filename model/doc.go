@@ -127,8 +127,8 @@
 //     [CoordPeer], [ErrNotOwn], [ErrLiveCarrier], [ErrNotCarried]
 //   - registers and merged state: [Reg], [Reg.Ceiling], [Reg.Virgin],
 //     [MaxU32], [Shape], [ShapeOmit], [ShapeLive], [ShapeFloor], [Shapes],
-//     [TiePolicy], [ClearWins], [SetWins], [ParseTiePolicy], [State],
-//     [State.Effective], [MergeBlobs]
+//     [TiePolicy], [ClearWins], [SetWins], [ParseTiePolicy], [ParseTies],
+//     [State], [State.Effective], [MergeBlobs]
 //   - contexts and the hierarchy: [ThreadPrefix], [MsgPrefix],
 //     [ThreadContext], [MsgContext], [Scheme], [SchemeOpaque],
 //     [SchemeThread], [SchemeMsg], [ContextScheme], [ParentResolver],

@@ -53,6 +53,21 @@ func ParseTiePolicy(s string) (TiePolicy, error) {
 	return 0, fmt.Errorf("unknown tie policy %q (want clear or set)", s)
 }
 
+// ParseTies reads a list of policies to run under: "clear", "set", or
+// "both" (clear-wins first, the conforming policy). It is what a command's
+// -tie flag takes, kept beside the policies so that a new one is parsed
+// where it is defined.
+func ParseTies(s string) ([]TiePolicy, error) {
+	if s == "both" {
+		return []TiePolicy{ClearWins, SetWins}, nil
+	}
+	t, err := ParseTiePolicy(s)
+	if err != nil {
+		return nil, fmt.Errorf("-tie: %v (or both)", err)
+	}
+	return []TiePolicy{t}, nil
+}
+
 // joinReg is the componentwise max (Merge Rule, Override Registers).
 func joinReg(a, b Reg) Reg {
 	return Reg{S: max(a.S, b.S), C: max(a.C, b.C), B: max(a.B, b.B)}

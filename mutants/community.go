@@ -273,6 +273,10 @@ var reached struct {
 // text's rules, skips only a universe whose run under the text's rules
 // never reached the field it changes.
 func (r *runner) community(c Check, rules *community.Rules, m *Mutant) *Finding {
+	// The universe by the community package's own name lookup, not the
+	// catalogue's (package catalog): the catalogue imports this package
+	// (its community and walk entries replay witnesses through it), so it
+	// cannot be imported here. Both resolve a name in community.Universes.
 	u, ok := community.UniverseNamed(c.Universe)
 	if !ok {
 		return setupFailure(community.ErrWitness)

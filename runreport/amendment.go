@@ -10,7 +10,6 @@ import (
 
 	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/exhaustive"
-	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/ruleset"
@@ -39,7 +38,7 @@ type Suite struct {
 // named tie rather than took a default: a policy named other than the
 // one the amendment decides is refused.
 func AmendmentTies(am amendments.Amendment, tie string, named bool) ([]model.TiePolicy, error) {
-	tl, err := cli.ParseTies(tie)
+	tl, err := model.ParseTies(tie)
 	if err != nil {
 		return nil, err
 	}

@@ -25,7 +25,7 @@ func exploreAmendment(o *options, am amendments.Amendment, stdout, stderr io.Wri
 		return usageError(stderr, err)
 	}
 	s := runreport.Suite{Amendment: am, Ties: tl, Workers: o.workers, Catalog: cat, WitnessDir: o.witness,
-		Head: fmt.Sprintf("explore -rules=%s -tie=%s -workers=%d: the whole suite (version %s)", am.Name, cli.TiesName(tl), o.workers, cli.Version()),
+		Head: fmt.Sprintf("explore -rules=%s -tie=%s -workers=%d: the whole suite (version %s)", am.Name, tieNames(tl), o.workers, cli.Version()),
 		Warn: func(err error) { fmt.Fprintln(stderr, "explore:", err) }}
 	if o.progress > 0 {
 		s.Progress = func(line string) { fmt.Fprintln(stderr, "explore:", line) }
@@ -44,6 +44,14 @@ func exploreAmendment(o *options, am amendments.Amendment, stdout, stderr io.Wri
 		out.WriteText(stdout)
 	}
 	return out.Exit()
+}
+
+// tieNames is the -tie that reproduces a run of the policies tl.
+func tieNames(tl []model.TiePolicy) string {
+	if len(tl) == 2 {
+		return "both"
+	}
+	return tl[0].String()
 }
 
 // cliTies is the tie policies an amendment's run covers

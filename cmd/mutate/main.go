@@ -187,7 +187,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	tl, err := cli.ParseTies(o.tie)
+	tl, err := model.ParseTies(o.tie)
 	if err != nil {
 		return usageError(stderr, err)
 	}

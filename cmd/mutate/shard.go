@@ -62,7 +62,7 @@ func runConfig(run string) (ties []model.TiePolicy, baseline string, only []stri
 		return nil, "", nil, fmt.Errorf("not a mutate run line: %q", run)
 	}
 	tie, _, _ := strings.Cut(strings.TrimPrefix(run, "mutate -tie="), " ")
-	if ties, err = cli.ParseTies(tie); err != nil {
+	if ties, err = model.ParseTies(tie); err != nil {
 		return nil, "", nil, err
 	}
 	baseline = "proposed"

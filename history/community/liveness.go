@@ -13,7 +13,7 @@ import (
 // pending", under weak fairness on some of those steps.
 //
 // The graph: its roots are every state the universe reaches within its
-// depth bound (through its own Step, all actions); its edges are the
+// depth bound (the engine's states, all actions); its edges are the
 // member's steps (Property.System) from a state where something is pending
 // (Property.Pending) to another such state. A step that leaves nothing
 // pending is counted and not followed: the property is met there. So every
@@ -83,28 +83,34 @@ type rootPath struct {
 	path  []Action
 }
 
-// reachAll is every state u reaches within its depth bound under r, each
-// once, with its first path, in breadth-first order (actions in their
-// fixed order): the graph's roots. It is the one place the graph is
-// enumerated, through the universe's Step alone.
-func reachAll(u *Universe, r *Rules) []rootPath {
-	init := u.Initial()
-	seen := map[string]bool{init.Key(): true}
-	out := []rootPath{{state: init}}
-	for i := 0; i < len(out); i++ {
-		if len(out[i].path) >= u.Depth {
-			continue
-		}
-		for _, a := range u.Actions {
-			next, ok, _ := u.Step(r, out[i].state, a)
-			if !ok || seen[next.Key()] {
-				continue
-			}
-			seen[next.Key()] = true
-			out = append(out, rootPath{state: next, path: append(slices.Clone(out[i].path), a)})
+// reachedRoots is every state u reaches within its depth bound under r,
+// each once, with its first path: the graph's roots. They are the engine's
+// (package search, through the same world the safety checks explore), so
+// the liveness checks and the safety checks enumerate one state space;
+// the store keeps them in generation order (breadth first, then by parent
+// and action), which does not depend on the number of workers, so neither
+// do the figures nor the lasso.
+func reachedRoots(u *Universe, r *Rules) ([]rootPath, error) {
+	w := newWorld(u, r, nil)
+	run, err := search.Explore[struct{}](w, search.Config{Depth: u.Depth})
+	if err != nil {
+		return nil, fmt.Errorf("liveness: the roots of universe %s: %w", u.Name, err)
+	}
+	defer run.Store.Free()
+	if run.BoundHit != "" {
+		return nil, fmt.Errorf("liveness: the roots of universe %s are unknown: %s", u.Name, run.BoundHit)
+	}
+	out := make([]rootPath, run.Store.Len())
+	row := make([]int32, 1)
+	for i := range out {
+		run.Store.RowInto(i, row)
+		out[i].state = w.state(row[0])
+		// A parent is stored before its children: its path is built.
+		if p := run.Store.Parent(int32(i)); p >= 0 {
+			out[i].path = append(slices.Clone(out[p].path), u.Actions[run.Store.Trans(int32(i))])
 		}
 	}
-	return out
+	return out, nil
 }
 
 // propGraph is the graph of a property, numbered as search.Cycles
@@ -176,7 +182,10 @@ func CheckLiveness(p *Property, rules *Rules) (*LivenessResult, error) {
 	u := p.Universe()
 	g := &propGraph{p: p, u: u, r: rules, index: map[string]int32{}}
 	cy := search.NewCycles(g, search.CycleConfig{Fairness: g})
-	roots := reachAll(u, rules)
+	roots, err := reachedRoots(u, rules)
+	if err != nil {
+		return nil, err
+	}
 	res := &LivenessResult{Property: p.Name, Universe: u.Name, Rules: rules.Name, Roots: len(roots)}
 	for _, rt := range roots {
 		for _, a := range p.Triggers {

@@ -18,7 +18,11 @@ func TestLiveSafetyFace(t *testing.T) {
 	u := p.Universe()
 	r := noReinstall()
 	faced, atBound := 0, 0
-	for _, rt := range reachAll(u, r) {
+	roots, err := reachedRoots(u, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rt := range roots {
 		if !p.Pending(r, rt.state) {
 			continue
 		}

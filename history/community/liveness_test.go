@@ -164,3 +164,43 @@ func BenchmarkLiveness(b *testing.B) {
 		})
 	}
 }
+
+// TestLivenessRootsAreTheEngines: a property's roots are the states the
+// safety exploration stores, as many, each once, in breadth-first order,
+// each reached from the initial state by its path (the prefix a lasso
+// starts with).
+func TestLivenessRootsAreTheEngines(t *testing.T) {
+	u, r := LiveUniverse(5), Spec()
+	roots, err := reachedRoots(u, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	safety, err := ExploreWith(u, r, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(roots) != safety.Distinct || len(roots) < 2 {
+		t.Fatalf("%d roots, the safety exploration stores %d states", len(roots), safety.Distinct)
+	}
+	seen := map[string]bool{}
+	for i, rt := range roots {
+		if i > 0 && len(rt.path) < len(roots[i-1].path) {
+			t.Fatalf("root %d at depth %d after one at depth %d", i, len(rt.path), len(roots[i-1].path))
+		}
+		if len(rt.path) > u.Depth || seen[rt.state.Key()] {
+			t.Fatalf("root %d: depth %d, or stored twice: %s", i, len(rt.path), rt.state)
+		}
+		seen[rt.state.Key()] = true
+		s := u.Initial()
+		for _, a := range rt.path {
+			n, ok, _ := u.Step(r, s, a)
+			if !ok {
+				t.Fatalf("root %d: %s is not enabled on its path", i, a)
+			}
+			s = n
+		}
+		if s.Key() != rt.state.Key() {
+			t.Fatalf("root %d: its path reaches %s, not %s", i, s, rt.state)
+		}
+	}
+}

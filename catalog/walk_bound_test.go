@@ -1,0 +1,49 @@
+package catalog
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nip-rs/harness/history"
+	"github.com/nip-rs/harness/ruleset"
+	"github.com/nip-rs/harness/search"
+)
+
+// TestWalkStateLimit: the walk's entry takes the bound's state limit, as
+// every other layer's does. Under the text's rules, a limit just below
+// what the whole run stores ends it unknown, though all it found is the
+// rule set's documented limitation (the states past the limit did not
+// run); the whole run is ok with that limitation documented; a limit
+// hit early is unknown with no witness.
+func TestWalkStateLimit(t *testing.T) {
+	e, err := Lookup(history.UniverseName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hr, ok := WalkRules("spec")
+	if !ok {
+		t.Fatal("no walk rule set spec")
+	}
+	rules := ruleset.Set{Name: "spec", History: hr}
+	whole, err := e.Explore(rules, Bound{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Status != search.StatusOK || whole.BoundHit != "" || len(whole.Documented) == 0 || len(whole.Violations) != 0 {
+		t.Fatalf("the whole run: %s %q, documented %v, violations %v", whole.Status, whole.BoundHit, whole.Documented, whole.Violations)
+	}
+	late, err := e.Explore(rules, Bound{MaxStates: whole.Distinct - 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if late.Status != search.StatusUnknown || !strings.Contains(late.BoundHit, "state limit") || len(late.Documented) == 0 || len(late.Violations) != 0 {
+		t.Fatalf("limit %d: %s %q, documented %v, violations %v", whole.Distinct-1, late.Status, late.BoundHit, late.Documented, late.Violations)
+	}
+	early, err := e.Explore(rules, Bound{MaxStates: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if early.Status != search.StatusUnknown || early.BoundHit == "" || early.Witness != nil || early.Distinct >= whole.Distinct {
+		t.Fatalf("limit 100: %s %q, witness %v, %d states of %d", early.Status, early.BoundHit, early.Witness != nil, early.Distinct, whole.Distinct)
+	}
+}
