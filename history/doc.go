@@ -25,4 +25,42 @@
 // Explore and ExploreWith (the engine's state limit and progress),
 // witness.go its witness files and Replay, and liveness.go the check that
 // every walk ends (Liveness, ReplayLasso).
+//
+// # The round
+//
+// The newest page is asked at Opening (cold: no since; warm: newest -
+// CursorOverlapMs); the bridge runs from its oldest wrap down to the saved
+// newest (until = oldest - 1, at most CatchUpPages pages, ended by a short
+// page); the older pass runs below the saved oldest, at most CatchUpPages
+// pages on catch-up and LoadOlderPages on scroll-up, and is skipped once
+// the cursor is exhausted. Wraps the live subscription stored shape the
+// pages as they do in the client, since the round reads each page back
+// from the store.
+//
+// A relay delivering fewer wraps than the limit is bottomed out; a page is
+// complete when no relay of the round failed; a relay that refuses (a
+// CLOSED other than auth-required:, which waits for the re-issued REQ),
+// fails AUTH or is silent past the deadline is out for the round. newest
+// advances only on a complete, non-empty newest page with a bottomed
+// bridge; oldest moves down only on a complete page contiguous with a
+// complete region; exhausted needs a complete, contiguous, bottomed older
+// page in a round that fetched a wrap with no failure. The merge is
+// monotone, and a rekey clears exhausted.
+//
+// # The universe
+//
+// The default universe: one channel, two relays, wraps at created_at 1..5,
+// pages of one wrap, a catch-up budget of one page and a scroll-up budget
+// of two, no overlap, depth 7; relay 0 also holds a prior epoch's wrap at
+// t=1, addressable after the rekey. In each round both relays answer, or
+// one answers after auth-required, refuses, is silent, fails AUTH or goes
+// silent from its second page. Transitions: publish to relay 0, 1 or
+// both; a notification that arrives only live; the rekey (once); a
+// catch-up or scroll-up round under each relay behaviour, with or without
+// a wrap delivered live after the newest page. Variants (Variants) change
+// one of these to expose one hole each. Timestamps near the int64 edges
+// (oldest - 1 wrapping, until becoming the largest int64) lie outside the
+// universe's small dates: a test checks them under every rule set, and
+// the round bounds its input to [0, the largest time] for every rule set,
+// a bound rather than a rule, so no mutant drops it.
 package history

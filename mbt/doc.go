@@ -108,6 +108,16 @@
 // behaviour. By default the universe is validate-pair
 // (PairUniverse), where the client hosts both devices.
 //
+// A guided round that saw every state consistent with the log without
+// explaining it proves that no behaviour does; the breadth-first search
+// then names the line. On the worked client's network-whole logs (seed
+// 11, 30 steps) the breadth-first search alone passed its 400,000-state
+// bound on 5 of 5 logs (4 of 5 walks of 10 steps, 5 of 5 of 20); guided,
+// all 10 logs of the golden file are explained, visiting at most 122,859
+// states, half of them under 1,000. go test ./mbt/ -bench
+// ValidateNetworkWhole -benchtime 3x -count 3 measured 0.66 to 0.95 s per
+// run of the first 5 logs (2 cores, load average 9 to 20).
+//
 // # Load records
 //
 // A log may also record a hosted device's full-state loads, one record per

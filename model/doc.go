@@ -93,6 +93,86 @@
 // [MarkUnreadKeepBaseline] is another reading of mark-unread that takes
 // effect only once installed in Rules.MarkUnread.
 //
+// # Codec decisions
+//
+// Where Content Validation and Wire Encoding leave the parser a choice, it
+// decides as follows; NOTE.md, "Blob codec", weighs the choices that bear
+// on the text.
+//
+// Top-level members resolve last-wins and unknown ones are skipped. A
+// plaintext over [MaxPlaintextBytes] is rejected before it is scanned, and
+// nesting deeper than [MaxNesting] levels rejects the blob even inside an
+// unknown member: no writer of this protocol nests, so the bound costs no
+// honest blob. A key that is not
+// UTF-8 (raw bytes, or an unpaired \u surrogate escape) drops its entry
+// under [Spec] and the whole event under [UTF8DiscardsEvent].
+//
+// The entry limit counts raw members, duplicates and invalid ones
+// included. The scanner keeps at most one member more than 65,535 / 5: the
+// shortest member with its comma, "":0, takes 5 bytes, so the densest
+// plaintext holds 13,099 members and the bound is never reached by real
+// input, yet it caps the scanner's allocation on hostile input under
+// either reading of the limit.
+//
+// Override groups are collected after last-wins and before any per-entry
+// discard: per raw context, its ov_s:, ov_c: and ov_b: entries, each with
+// a validity flag (the value an integer in range, the key UTF-8 and at
+// most [MaxKeyBytes] bytes). The group is then accepted or rejected
+// whole, and the context's frontier entry stays either way, so one bad
+// sibling can never leave a partial register behind.
+//
+// # Readings
+//
+// Three sentences of Content Validation read two ways; [Spec] takes the
+// literal reading and the other is a rule set of its own.
+//
+// "Integer": Content Validation drops an entry whose timestamp is not an
+// integer in 0..4294967295, and Wire Encoding bounds override values
+// alike. By the literal (Spec) an integer is a digit string without sign,
+// fraction or exponent, so 1.0, -0, 1e3, 1E+3 and 10.0 are dropped as
+// entries and "v": 1.0 discards the blob; by the value
+// ([ByValueIntegers], what JSON.parse-based clients do) those read as 1,
+// 0, 1000 and 10. v stays literal in both. Canonical writers write 1, so
+// only a non-canonical writer tells the readings apart.
+//
+// The entry limit: a blob "containing more than 10,000 context entries"
+// contains its members as written, and duplicate resolution is a later
+// SHOULD of the same list. Counted over what last-wins leaves
+// ([DistinctKeyLimit]) the sentence is dead: at most 9,370 distinct valid
+// keys, 9,389 of any bytes, fit a plaintext. Literally it bites only
+// through duplicates: a hostile blob of 10,001 members is discarded by one
+// reader and read last-wins by the other, and a blob of 10,001 distinct
+// members is discarded for its size under both.
+//
+// A key that is not UTF-8: the blob-level rules name the JSON, v,
+// client_id (its UTF-8 included) and contexts, never a key, and an id
+// failing a bound is discarded as an entry, "the rest of the blob still
+// processed", so Spec drops the entry. Through RFC 8259 (JSON text is
+// UTF-8) the plaintext is not JSON and the event is discarded
+// ([UTF8DiscardsEvent], unpaired surrogate escapes included). The decision
+// follows the envelope rules and precedes the entry limit.
+//
+// # Slot decisions
+//
+// The split groups wire entries by logical context (a frontier key is
+// unescaped first, so esc:ov_s:evil stays with ov_*:ov_s:evil), evicts,
+// and deals whole groups: override-bearing groups with their frontier
+// entries into the primary, then frontier-only groups in key order,
+// next-fit. One state always splits one way, and every blob is measured
+// again after the split.
+//
+// Eviction drops dominated child entries first (at or below the channel's
+// effective frontier, an overridden child's inert frontier entry
+// included); then, with a horizon, older frontier entries; then, over the
+// coordinate limit, msg: before thread: before other contexts, oldest
+// first, ties by key. ov_* entries and the frontier entry of a context
+// that carries an override are never evicted.
+//
+// A coordinate's capacity is the least of the plaintext budget, the
+// largest plaintext whose event fits the relay's event limit at the widest
+// created_at, and [MaxPlaintextBytes]; event sizes follow NIP-44's padding
+// and are compared byte for byte with built events by the tests.
+//
 // # Index
 //
 // Replica and actions:

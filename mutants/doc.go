@@ -12,7 +12,16 @@
 // the runner and cmd/mutate need no test machinery.
 //
 // The history mutants change the paged history walk's history.Rules and
-// are checked by its universe (history:walk) alone.
+// are checked by its universe (history:walk) and the walk's liveness
+// check (walk-liveness:walk) alone; the community mutants change
+// community.Rules and are checked by the community universes and their
+// two liveness checks alone.
+//
+// The control runs every check first, under the production rules and
+// both tie policies; cost orders the suite, cheapest first. Per mutant
+// and tie policy the suite runs to the first catching check; under
+// clear-wins every expected check then runs and must catch it. With -all
+// the catching checks must be exactly the expected ones.
 //
 // The control runs each check through traced rules (trace.go) that record
 // which decisions the check asked and ask every mutant's replacement the
@@ -23,8 +32,8 @@
 // rests). Only outcomes that catch nothing are taken so; every catch is a
 // run of its own.
 //
-// Files: catalogue.go (M1–M31), load.go (L1–L12), community.go (K1–K31)
-// and history.go (H1–H18,
+// Files: catalogue.go (M1–M33), load.go (L1–L15), community.go (K1–K33)
+// and history.go (H1–H22,
 // with the walk's check and ReplayHistory) are the catalogue;
 // registry.go registers every mutant's rules (and the one-device universe
 // variants) with the explorer so witnesses replay; checks.go is the suite

@@ -38,4 +38,26 @@
 // the ones the property checks feed, from the same simulator.
 // HoldUnproven makes the loads hold the relay unproven, for the vectors of
 // an unproven relay; the checks never set it.
+//
+// A scenario draws a profile, a cap in [2,5], a limit n in [2,6] and its
+// steps. The soundness scenario interleaves the load's messages with
+// other installations' writes (new coordinates, same-second replacements
+// with a lower or higher id, moves above everything, versions below),
+// foreign data, deletions, lapses, closed fences and further loads; a
+// running load with nothing left to exchange is a violation too. The
+// quiescent prediction, with e = min(cap, n): cannot prove complete iff
+// some second holds e or more events, or all of at least two events share
+// one second; complete otherwise.
+//
+// TerminationBound is (Q + backlog)(n + 4) + 2U + S + 2 messages, with
+// Q = P(E + U + 1)(R + 2) + 2: E the stored events plus pending splits,
+// S the pending splits, U the pushes still receivable, P the passes, R
+// the three repeats of a band answered only by pushes, and backlog the
+// messages queued when the fair schedule starts. Its comment argues it
+// for any relay meeting the requirements; the checks test it on the
+// simulated profiles only. The mutant gate runs soundness over every
+// profile meeting the five requirements, quiescent over conformant
+// (nothing is written, so no push lands on a query) and termination over
+// the soundness profiles; only termination reports a load that gives no
+// verdict.
 package props

@@ -29,6 +29,20 @@
 // the check says the probability. Checks that need events at one second
 // are sized to the cap the probe measured.
 //
+// What each check sends, in outline: two connections (one writes, one
+// reads) and events dated a day back. R1-R3 ask three windows that differ
+// only in their time bounds, read the newest prefix, ask with a limit of
+// 2, size the pinned window to the measured cap, and put enough ties at
+// one second to decide the tie order. The races (R4, R5, R6) run
+// sequentially: a violation ends the check; otherwise trials run until
+// the exercised ones bound the rate or the trial cap leaves it unknown,
+// each trial's delay set so its queries land where the write lands.
+// push-settled opens four subscriptions, waits PushSettle after their
+// answers and awaits one write on all four. R7 sends a filter, an
+// acknowledged write, and the same filter again. R8 opens up to 64
+// subscriptions on one connection and checks the fence still receives
+// once the load's two are open; the capacity goes into the record.
+//
 // The gate (Gate, GateWith) trusts positive evidence only. Records
 // (Store: MemStore, or FileStore, one JSON file shared safely by
 // processes) carry the probe's version, date and expiry (30 days by

@@ -14,4 +14,16 @@
 // the caller interleaves the relay's steps (which pending client message
 // it processes next, when a delayed push goes out, when a split
 // replacement finishes) explicitly.
+//
+// The knobs a Profile turns: the cap (by the requested limit and by the
+// REQs seen), tie order, prefix selection, whether tags filter before or
+// after the cap, the same-second rule, delete-then-save replacement,
+// stale versions, since and until exclusivity, the push mode (before any
+// EOSE, past it, or none), a cache that writes do not invalidate, and
+// soft-deleted rows that count toward the cap. conformant applies tags
+// after the cap, which NIP-01 allows, and queues pushes.
+//
+// The driver processes pending client messages in any order, as a
+// conforming relay may; this is why a load counts its fence as
+// established at the fence's EOSE, not when its REQ was sent.
 package relaysim

@@ -7,6 +7,7 @@ import (
 	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/candidate"
 	"github.com/nip-rs/harness/history"
+	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/witnessfile"
 	"github.com/nip-rs/harness/witnesshtml"
@@ -75,9 +76,11 @@ func kindName(k string) string {
 
 // Changes says what differs from the production rules in the run a
 // witness names: a mutant applied to a universe's device ("ceiling+M3")
-// or named as the rule set, an amendment, or nothing (the production
-// rules, or the walk's own rule sets); then the wire encoding and the tie
-// policy the run used, when it names them.
+// or named as the rule set, an amendment, or a named rule set of the
+// layer the witness's kind runs (the core's model.Rules, the walk's
+// history.Rules, the community's community.Rules), said against that
+// layer's production rules; then the wire encoding and the tie policy the
+// run used, when it names them.
 func Changes(w *witnessfile.Witness) []string {
 	var out []string
 	if base, id, ok := strings.Cut(w.Universe, "+"); ok {
@@ -89,17 +92,11 @@ func Changes(w *witnessfile.Witness) []string {
 	switch m, isMutant := mutants.Lookup(w.Rules); {
 	case isMutant:
 		out = append(out, fmt.Sprintf("mutant %s: it drops the rule \u201c%s\u201d (%s)", m.ID, m.Rule, m.Section), whereChanged(m, ""))
-	case w.Rules == "healing" && w.Kind == history.KindHistory:
-		out = append(out, "rules healing: the walk with the fix the document names (a bridge out of budget records the region it left)")
 	default:
 		if a, ok := amendments.Lookup(w.Rules); ok {
 			out = append(out, fmt.Sprintf("amendment %s: %s (%s); why: %s", a.Name, a.Title, a.Section, a.Rationale))
 		} else if len(out) == 0 {
-			what := "the production rules (model.Proposed)"
-			if w.Kind == history.KindHistory {
-				what = "the walk as community-history-sync.md states it"
-			}
-			out = append(out, fmt.Sprintf("nothing: rules %s, %s", w.Rules, what))
+			out = append(out, namedRules(w.Kind, w.Rules))
 		}
 	}
 	if w.Encoding != "" {
@@ -111,12 +108,53 @@ func Changes(w *witnessfile.Witness) []string {
 	return out
 }
 
+// namedRules says what a named rule set is, in the layer a witness of
+// kind runs: the walk's rules for the walk's witnesses, the community
+// mechanisms' for the community's, the core's for every other. Each
+// layer's production rule set is "nothing" changed; any other is said
+// with the constructor that builds it.
+func namedRules(kind, name string) string {
+	switch kind {
+	case history.KindHistory, history.KindWalkLiveness:
+		switch name {
+		case "proposed":
+			return "nothing: rules proposed, the walk's production rules (history.Proposed)"
+		case "healing":
+			return "rules healing: the walk with the fix the document names (a bridge out of budget records the region it left) (history.Healing), not the walk's production rules (history.Proposed)"
+		case "spec":
+			return "rules spec: the walk as community-history-sync.md states it (history.Spec), not the walk's production rules (history.Proposed)"
+		}
+		return "rules " + name + ": a rule set of the walk (history.Rules), not its production rules (history.Proposed)"
+	case mutants.KindCommunity, mutants.KindCommunityLiveness:
+		switch name {
+		case "rekey-heal":
+			return "nothing: rules rekey-heal, the community mechanisms' production rules (community.Heal: the text's rules with the fixes for the epochs universe's findings)"
+		case "spec":
+			return "rules spec: the community mechanisms as community-history-sync.md states them (community.Spec), not their production rules (community.Heal, rules rekey-heal)"
+		}
+		return "rules " + name + ": a rule set of the community mechanisms (community.Rules), not their production rules (community.Heal)"
+	}
+	switch p, without := strings.CutPrefix(name, model.ProposedName+"-without-"); {
+	case name == model.ProposedName:
+		return "nothing: rules proposed, the production rules (model.Proposed)"
+	case name == "spec":
+		return "rules spec: NIP-RS.md as written (model.Spec), without the proposals the production rules add (model.Proposed)"
+	case without:
+		return "rules " + name + ": the production rules less proposal " + p + " (model.Without)"
+	}
+	return "rules " + name + ": a rule set of the core (model.Rules), not the production rules (model.Proposed)"
+}
+
 // whereChanged says which rule fields the mutant replaces, so a reader
-// knows where its change is (the rules of the core, or the walk's).
+// knows where its change is: the core's rules, the walk's or the
+// community mechanisms' (each mutant changes one layer).
 func whereChanged(m mutants.Mutant, whose string) string {
 	kind := "model.Rules"
-	if m.Change.History != nil {
+	switch {
+	case m.Change.History != nil:
 		kind = "history.Rules"
+	case m.Change.Community != nil:
+		kind = "community.Rules"
 	}
 	return fmt.Sprintf("what the mutant changes: %s%s.%s", whose, kind, strings.Join(m.ChangedFields(), ", "+kind+"."))
 }

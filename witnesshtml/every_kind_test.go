@@ -2,12 +2,16 @@ package witnesshtml
 
 import (
 	"bytes"
+	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/witnessfile"
 )
@@ -21,34 +25,114 @@ import (
 // on a page whose script did not finish, or on an empty witness section.
 func renderChecked(t *testing.T, ws ...Witness) string {
 	t.Helper()
-	bin := chromium(t)
-	dir := t.TempDir()
-	path := filepath.Join(dir, "page.html")
-	if err := WriteFile(path, Page{Title: "witness", Witnesses: ws}); err != nil {
-		t.Fatal(err)
-	}
-	out, stderr := runChromiumLogged(t, bin, "--enable-logging=stderr", "--v=0", "--dump-dom", "file://"+path)
-	dom := string(out)
-	if strings.Contains(stderr, "Uncaught") {
-		t.Errorf("script error in the console:\n%s", stderr)
-	}
-	if m := regexp.MustCompile(`data-draw-error="[^"]*"`).FindString(dom); m != "" {
-		t.Errorf("a witness could not be drawn: %s", m)
-	}
-	if want := `data-rendered="` + strconv.Itoa(len(ws)) + `"`; !strings.Contains(dom, want) {
-		t.Errorf("the script did not finish (no %s)", want)
-	}
-	for i := range ws {
-		id := `id="witness-` + strconv.Itoa(i+1) + `"`
-		at := strings.Index(dom, id)
-		if at < 0 || !strings.Contains(dom[at:], "<table") && !strings.Contains(dom[at:], "<ul") {
-			t.Errorf("witness %d has an empty section", i+1)
-		}
+	dom, stderr := render(t, ws...)
+	for _, p := range pageProblems(dom, stderr, len(ws)) {
+		t.Error(p)
 	}
 	if t.Failed() {
 		t.Logf("DOM:\n%s", dom)
 	}
 	return dom
+}
+
+// scripts are the page's script elements: the embedded data holds every
+// sentence the page may show, so what the page shows is looked for in the
+// DOM without them.
+var scripts = regexp.MustCompile(`(?s)<script\b.*?</script>`)
+
+// render writes one page of ws and returns the DOM Chromium built,
+// without its script elements, and its console.
+func render(t *testing.T, ws ...Witness) (dom, console string) {
+	t.Helper()
+	bin := chromium(t)
+	path := filepath.Join(t.TempDir(), "page.html")
+	if err := WriteFile(path, Page{Title: "witness", Witnesses: ws}); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr := runChromiumLogged(t, bin, "--enable-logging=stderr", "--v=0", "--dump-dom", "file://"+path)
+	return scripts.ReplaceAllString(string(out), ""), stderr
+}
+
+// pageProblems is what is wrong with a page of n witnesses as drawn: a
+// script error, a script that did not finish, an empty section.
+func pageProblems(dom, console string, n int) []string {
+	var out []string
+	if strings.Contains(console, "Uncaught") {
+		out = append(out, "script error in the console:\n"+console)
+	}
+	if m := regexp.MustCompile(`data-draw-error="[^"]*"`).FindString(dom); m != "" {
+		out = append(out, "a witness could not be drawn: "+m)
+	}
+	if want := `data-rendered="` + strconv.Itoa(n) + `"`; !strings.Contains(dom, want) {
+		out = append(out, "the script did not finish (no "+want+")")
+	}
+	for i := range n {
+		id := `id="witness-` + strconv.Itoa(i+1) + `"`
+		at := strings.Index(dom, id)
+		if at < 0 || !strings.Contains(dom[at:], "<table") && !strings.Contains(dom[at:], "<ul") {
+			out = append(out, fmt.Sprintf("witness %d has an empty section", i+1))
+		}
+	}
+	return out
+}
+
+// domText writes text as Chromium's DOM dump does.
+var domText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+// lassoProblems is what is missing from a page of the one lasso w: the
+// lasso script's mark that it drew it, an arrow per stem step, the loop's
+// arrows on the ring (or, for a loop of no steps, the ring that says the
+// state stays), the loop's rows marked, a heading per part present, the
+// row that closes the loop, and the harm.
+func lassoProblems(dom string, w Witness) []string {
+	var out []string
+	l := w.Lasso
+	if l == nil {
+		return []string{"no lasso to draw"}
+	}
+	stem := l.Prefix + l.Approach
+	if !strings.Contains(dom, `data-lassos-drawn="1"`) {
+		out = append(out, "the lasso script did not draw the lasso")
+	}
+	if n := strings.Count(dom, `class="lasso-edge lasso-stem"`); n != stem {
+		out = append(out, fmt.Sprintf("%d stem arrows, want %d", n, stem))
+	}
+	if n := strings.Count(dom, `class="lasso-edge lasso-loop"`); n != l.Loop {
+		out = append(out, fmt.Sprintf("%d loop arrows, want %d", n, l.Loop))
+	}
+	if n := strings.Count(dom, `class="step lasso-loop"`); n != l.Loop {
+		out = append(out, fmt.Sprintf("%d rows marked as the loop, want %d", n, l.Loop))
+	}
+	// Markup is looked for as it is; text as the DOM writes it.
+	markup := []string{`id="w1-loop"`}
+	text := []string{l.Heads.Loop, "what a user would see:"}
+	text = append(text, w.Harm...)
+	if l.Prefix > 0 {
+		markup, text = append(markup, `id="w1-prefix"`), append(text, l.Heads.Prefix)
+	}
+	if l.Approach > 0 {
+		markup, text = append(markup, `id="w1-approach"`), append(text, l.Heads.Approach)
+	}
+	start := "the state after step " + strconv.Itoa(stem)
+	if stem == 0 {
+		start = "the initial state"
+	}
+	if l.Loop > 0 {
+		text = append(text, "\u21ba back to "+start+": the loop begins again")
+	} else {
+		markup, text = append(markup, `class="lasso-rest"`), append(text, "\u21ba "+start+" stays as it is for ever: "+l.Rest)
+	}
+	for _, s := range markup {
+		if !strings.Contains(dom, s) {
+			out = append(out, fmt.Sprintf("the page lacks %s", s))
+		}
+	}
+	for _, s := range text {
+		if !strings.Contains(dom, domText.Replace(s)) {
+			out = append(out, fmt.Sprintf("the page lacks %q", s))
+		}
+	}
+	return out
 }
 
 // storedPage is a stored witness's page view.
@@ -105,12 +189,24 @@ func TestEveryKindRendersAndShowsItsHarm(t *testing.T) {
 		}, []string{"store: spec {} healing {2}"}},
 		{KindWalkLasso, func() Witness { return lassoFile(t, "../mutants/testdata/H21.clear.json") }, []string{"the walk never ends: the device keeps paging"}},
 		{KindCommunityLasso, func() Witness { return lassoFile(t, "../mutants/testdata/K32.clear.json") }, []string{"a rotation is never adopted"}},
+		{KindNetworkLasso, func() Witness { return storedPage(t, "../mutants/testdata/M32.clear") },
+			[]string{"d0 and d1 keep re-publishing to each other for ever", "traffic and battery use never stop"}},
+		// The agreement witness is a file of kind liveness, told apart by
+		// its invariant.
+		{"agreement", func() Witness { return storedPage(t, "../mutants/testdata/M33.clear") },
+			[]string{"the mark unread the user set on d0 at step 1 never reaches d1", "one shows c0 unread, the other read, for ever"}},
+		// An observation is a situation reached, not a failure: its page
+		// shows its trace and where it was observed, and claims no harm.
+		{"observation", func() Witness { return observationPage(t) }, []string{`id="w1-step-3"`, "observed legacy-holds-override-key after 3 actions"}},
 	}
+	// The kinds drawn by the lasso script: their stem and loop are
+	// checked too (lassoProblems).
+	lassos := []string{KindWalkLasso, KindCommunityLasso, KindNetworkLasso, "agreement"}
 	for _, c := range cases {
 		t.Run(c.kind, func(t *testing.T) {
 			w := c.w()
-			if w.Kind != c.kind {
-				t.Fatalf("kind %q, want %q", w.Kind, c.kind)
+			if want := kindOfCase(c.kind); w.Kind != want {
+				t.Fatalf("kind %q, want %q", w.Kind, want)
 			}
 			dom := renderChecked(t, w)
 			for _, h := range c.harm {
@@ -118,8 +214,46 @@ func TestEveryKindRendersAndShowsItsHarm(t *testing.T) {
 					t.Errorf("the page does not show %q", h)
 				}
 			}
+			if slices.Contains(lassos, c.kind) {
+				for _, p := range lassoProblems(dom, w) {
+					t.Error(p)
+				}
+			} else if w.Lasso != nil || strings.Contains(dom, "lasso-picture") {
+				t.Error("a witness of no lasso is drawn as one")
+			}
+			if c.kind == "observation" && len(w.Harm) > 0 {
+				t.Errorf("an observation claims harm: %q", w.Harm)
+			}
 		})
 	}
+}
+
+// kindOfCase is the file kind of an every-kind case: the agreement
+// witness is written as a liveness file.
+func kindOfCase(name string) string {
+	if name == "agreement" {
+		return KindNetworkLasso
+	}
+	return name
+}
+
+// observationPage is the stored observation's page, rendered by its
+// replay (the file is stored without its text).
+func observationPage(t *testing.T) Witness {
+	t.Helper()
+	data, err := os.ReadFile("../exhaustive/testdata/observe-legacy-holds-override-key.witness.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := witnessfile.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := exhaustive.ReplayObservationFile(exhaustive.NewCatalog(), w)
+	if err != nil || !res.Reproduced {
+		t.Fatalf("replay: %v, %+v", err, res)
+	}
+	return FromWitness(w, res.Text, res.Found)
 }
 
 // A witness with no step lines is written with an empty list of steps,
@@ -185,5 +319,42 @@ func TestLongIDIsShortenedAndKept(t *testing.T) {
 	}
 	if !strings.Contains(pageStyle, "overflow-wrap: anywhere") {
 		t.Error("the style does not wrap long lines")
+	}
+}
+
+// The every-kind checks of a lasso fail on a broken renderer: the lasso
+// script is changed, one rule at a time, and the page drawn with it must
+// be found wanting. Each change must apply (a script rewritten so that it
+// no longer matches would pass for the wrong reason).
+func TestBrokenLassoRendererIsCaught(t *testing.T) {
+	chromium(t)
+	for _, tc := range []struct {
+		name, old, new string
+		w              func() Witness
+	}{
+		{"no part headings", "var td = el(\"td\", \"\", l.heads[part]);", "var td = el(\"td\", \"\", part);",
+			func() Witness { return storedPage(t, "../mutants/testdata/M32.clear") }},
+		{"no loop on the ring", "g.appendChild(svg(\"path\", {", "if (false) g.appendChild(svg(\"path\", {",
+			func() Witness { return storedPage(t, "../mutants/testdata/M32.clear") }},
+		{"an empty loop refused", "(l.loop < 1 && !l.rest)", "l.loop < 1",
+			func() Witness { return storedPage(t, "../mutants/testdata/M33.clear") }},
+		{"an empty loop drawn without its ring", "\"class\": \"lasso-rest\"", "\"class\": \"lasso-none\"",
+			func() Witness { return storedPage(t, "../mutants/testdata/M33.clear") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := tc.w()
+			saved := lassoScript
+			defer func() { lassoScript = saved }()
+			lassoScript = strings.Replace(saved, tc.old, tc.new, 1)
+			if lassoScript == saved {
+				t.Fatalf("the lasso script has no %q to break", tc.old)
+			}
+			dom, console := render(t, w)
+			problems := append(pageProblems(dom, console, 1), lassoProblems(dom, w)...)
+			if len(problems) == 0 {
+				t.Errorf("a lasso script with %s passes the checks", tc.name)
+			}
+			t.Logf("found: %q", problems)
+		})
 	}
 }

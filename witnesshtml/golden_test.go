@@ -16,7 +16,8 @@ var update = flag.Bool("update", false, "rewrite the golden figures under testda
 // The page of every witness kind that had one before lassos had pages is
 // pinned by its bytes (length and SHA-256): a page is read, linked to and
 // compared across runs, so adding a kind must not change any other kind's
-// page, down to the embedded script and style.
+// page, down to the embedded script and style. The network's lassos
+// (M32, M33) are pinned as the lasso script draws them.
 func TestExistingPagesKeepTheirBytes(t *testing.T) {
 	walk := func() Witness {
 		w, text := stored(t, "../history/testdata/ties.spec")

@@ -16,7 +16,8 @@ import (
 // and nothing stops the device from going round it for ever. The walk's
 // and the community's lassos are files of their own packages, read here
 // by their kind, and drawn from the text their replay renders, so this
-// package depends on neither.
+// package depends on neither. The network's lassos (netlasso.go) are
+// witness files read by FromWitness; one script draws them all.
 
 // The kinds of the lasso files a page draws.
 const (
@@ -40,6 +41,32 @@ type Lasso struct {
 	Approach int    `json:"approach"`
 	Loop     int    `json:"loop"`
 	Closes   string `json:"closes"`
+	// Heads is the heading row of each part, in the words of the kind's
+	// actors (the device's own steps, the network's publications and
+	// deliveries): one script draws every kind.
+	Heads PartHeads `json:"heads"`
+	// Lines heads the steps' lines: the state after each step, or what
+	// the step does when the file holds actions only.
+	Lines string `json:"lines"`
+	// Rest, for a loop of no steps, says why the state where the stem
+	// ends stays as it is for ever (nothing is enabled there); a lasso
+	// with an empty loop and no Rest is not drawn.
+	Rest string `json:"rest,omitempty"`
+}
+
+// PartHeads are a lasso's heading rows, one per part.
+type PartHeads struct {
+	Prefix   string `json:"prefix"`
+	Approach string `json:"approach"`
+	Loop     string `json:"loop"`
+}
+
+// deviceHeads are the parts of a lasso whose loop is one device's own
+// steps (the walk's, a community member's).
+var deviceHeads = PartHeads{
+	Prefix:   "prefix: what the user, the relays or the community do",
+	Approach: "approach: the device's own steps to the loop's first state",
+	Loop:     "loop: the device's own steps, back to the loop's first state; they repeat for ever",
 }
 
 // LassoFile is what the page reads of a lasso file itself: its kind, the
@@ -104,7 +131,7 @@ func FromLasso(f LassoFile, rules, text string, reproduced bool) Witness {
 		out.Detail = lines[1]
 		lines = lines[2:]
 	}
-	l := &Lasso{}
+	l := &Lasso{Heads: deviceHeads, Lines: "the state after the step"}
 	var root []string
 	inRoot := false
 	for _, line := range lines {
@@ -173,12 +200,15 @@ func placeRoot(out *Witness, l *Lasso, root []string) {
 	last.Lines = append(last.Lines, root...)
 }
 
+// lassoPicture explains a lasso's picture, for every kind.
+const lassoPicture = "the picture: the stem left to right, one arrow per step, then the loop as a ring; each arrow's number is its step's row"
+
 // lassoLegend is a lasso's notation: the parts, then its kind's states.
 func lassoLegend(kind string) []string {
 	out := []string{
 		"a lasso: the stem reaches a state, the loop returns to it; nothing makes the device leave the loop, so it can go round for ever and what the property waits for never happens",
 		"prefix: what the user, the relays or the community do (any action); approach: the device's own steps from there to the loop's first state; loop: the device's own steps back to that state",
-		"the picture: the stem left to right, one arrow per step, then the loop as a ring; each arrow's number is its step's row",
+		lassoPicture,
 	}
 	if kind == KindWalkLasso {
 		return append(out,
@@ -192,15 +222,7 @@ func lassoLegend(kind string) []string {
 // lassoHarm says what the user sees go wrong along the loop: in the words
 // of the property the lasso breaks, with the state it sticks in.
 func lassoHarm(f LassoFile, w Witness) []string {
-	l := w.Lasso
-	span := "for ever"
-	if l.Loop > 0 {
-		first := l.Prefix + l.Approach + 1
-		span = fmt.Sprintf("steps %d to %d repeat for ever", first, first+l.Loop-1)
-		if l.Loop == 1 {
-			span = fmt.Sprintf("step %d repeats for ever", first)
-		}
-	}
+	span := loopSpan(w.Lasso)
 	switch {
 	case f.Kind == KindWalkLasso:
 		out := []string{"the walk never ends: the device keeps paging through the same history (" + span + ") and never shows the history complete, nor says that loading it failed"}
@@ -224,6 +246,18 @@ func lassoHarm(f LassoFile, w Witness) []string {
 		}
 	}
 	return []string{fmt.Sprintf("%s never holds along the loop (%s): %s", f.Invariant, span, w.Detail)}
+}
+
+// loopSpan names the loop's rows: "steps 5 to 8 repeat for ever".
+func loopSpan(l *Lasso) string {
+	if l.Loop == 0 {
+		return "for ever"
+	}
+	first := l.Prefix + l.Approach + 1
+	if l.Loop == 1 {
+		return fmt.Sprintf("step %d repeats for ever", first)
+	}
+	return fmt.Sprintf("steps %d to %d repeat for ever", first, first+l.Loop-1)
 }
 
 var (

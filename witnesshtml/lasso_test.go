@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -125,7 +124,7 @@ func TestEveryCommunityPropertyHasItsHarm(t *testing.T) {
 // walk's state after the prefix on the prefix's last step.
 func TestLassoStepsAreReadByPart(t *testing.T) {
 	w := lassoFile(t, "../mutants/testdata/H22.clear.json")
-	if *w.Lasso != (Lasso{Prefix: 3, Approach: 1, Loop: 1, Closes: "the loop returns to its first state"}) {
+	if *w.Lasso != (Lasso{Prefix: 3, Approach: 1, Loop: 1, Closes: "the loop returns to its first state", Heads: deviceHeads, Lines: "the state after the step"}) {
 		t.Errorf("lasso %+v", *w.Lasso)
 	}
 	var parts []string
@@ -145,7 +144,7 @@ func TestLassoStepsAreReadByPart(t *testing.T) {
 		t.Errorf("loop step %+v", w.Steps[4])
 	}
 	c := lassoFile(t, "../mutants/testdata/K32.clear.json")
-	if *c.Lasso != (Lasso{Prefix: 3, Approach: 0, Loop: 1, Closes: "the loop returns to its first state, fair"}) || c.Steps[3].Action != "round(0)" || c.Steps[3].Part != "loop" {
+	if *c.Lasso != (Lasso{Prefix: 3, Approach: 0, Loop: 1, Closes: "the loop returns to its first state, fair", Heads: deviceHeads, Lines: "the state after the step"}) || c.Steps[3].Action != "round(0)" || c.Steps[3].Part != "loop" {
 		t.Errorf("community lasso %+v, steps %+v", *c.Lasso, c.Steps)
 	}
 }
@@ -163,32 +162,14 @@ func TestLassoPagesRenderInChromium(t *testing.T) {
 		{"walk H22", func() Witness { return lassoFile(t, "../mutants/testdata/H22.set.json") }},
 		{"rekey K32", func() Witness { return lassoFile(t, "../mutants/testdata/K32.clear.json") }},
 		{"live K33", func() Witness { return liveLasso(t) }},
+		{"republish M32", func() Witness { return storedPage(t, "../mutants/testdata/M32.set") }},
+		{"agreement M33", func() Witness { return storedPage(t, "../mutants/testdata/M33.set") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := tc.w()
 			dom := renderChecked(t, w)
-			l := w.Lasso
-			stem := l.Prefix + l.Approach
-			if !strings.Contains(dom, `data-lassos-drawn="1"`) {
-				t.Error("the lasso script did not draw the lasso")
-			}
-			if n := strings.Count(dom, `class="lasso-edge lasso-stem"`); n != stem {
-				t.Errorf("%d stem arrows, want %d", n, stem)
-			}
-			if n := strings.Count(dom, `class="lasso-edge lasso-loop"`); n != l.Loop {
-				t.Errorf("%d loop arrows, want %d", n, l.Loop)
-			}
-			if n := strings.Count(dom, `class="step lasso-loop"`); n != l.Loop {
-				t.Errorf("%d rows marked as the loop, want %d", n, l.Loop)
-			}
-			heads := []string{`id="w1-prefix"`, `id="w1-loop"`, "loop: the device's own steps, back to the loop's first state; they repeat for ever"}
-			if l.Approach > 0 {
-				heads = append(heads, `id="w1-approach"`)
-			}
-			for _, want := range append(heads, "\u21ba back to the state after step "+strconv.Itoa(stem)+": the loop begins again", "what a user would see:", w.Harm[0]) {
-				if !strings.Contains(dom, want) {
-					t.Errorf("the page lacks %q", want)
-				}
+			for _, p := range lassoProblems(dom, w) {
+				t.Error(p)
 			}
 			if t.Failed() {
 				t.Logf("DOM:\n%s", dom)

@@ -62,7 +62,8 @@ type Witness struct {
 	// Harm is what a user would see go wrong, in words: what each device
 	// shows and where they disagree, read from the witness's last state.
 	Harm []string `json:"harm,omitempty"`
-	// Lasso is a walk or community lasso's shape (FromLasso): its steps
+	// Lasso is a lasso's shape (a walk or community lasso's, FromLasso; a
+	// network liveness or agreement witness's, FromWitness): its steps
 	// are the stem and the loop, drawn by the lasso script.
 	Lasso *Lasso `json:"lasso,omitempty"`
 }
@@ -115,6 +116,10 @@ func FromWitness(w *witnessfile.Witness, text string, found []string) (out Witne
 	case KindCommunity:
 		out.Legend = slices.Clone(communityLegend)
 		communityView(lines, &out)
+		rewriteCeiling(&out)
+		return out
+	case KindNetworkLasso:
+		netLassoView(w, lines, &out)
 		rewriteCeiling(&out)
 		return out
 	}

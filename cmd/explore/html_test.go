@@ -7,9 +7,11 @@ import (
 	"testing"
 )
 
-// -html with a walk or community lasso writes its page: the lasso's shape
-// for the lasso script, the harm in words, what the rule set changes; a
-// lasso that does not repeat under other rules gets a page that says so.
+// -html with a lasso (the walk's, a community property's, the network's
+// re-publish lasso or agreement witness) writes its page: the lasso's
+// shape for the lasso script, the harm in words, what the rule set
+// changes; a lasso that does not repeat under other rules gets a page
+// that says so.
 func TestReplayHTMLOfLassos(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -19,15 +21,23 @@ func TestReplayHTMLOfLassos(t *testing.T) {
 	}{
 		{"walk", []string{"-replay", "../../mutants/testdata/H21.clear.json"}, exitViolation, []string{
 			`<title>walk liveness lasso: every-walk-ends</title>`,
-			`"lasso":{"prefix":1,"approach":1,"loop":1,"closes":"the loop returns to its first state"}`,
+			`"lasso":{"prefix":1,"approach":1,"loop":1,"closes":"the loop returns to its first state",`,
 			`"harm":["the walk never ends: the device keeps paging through the same history (step 3 repeats for ever)`,
 			`"changed":["mutant H21: it drops the rule`,
 			`data-lassos-drawn`}},
 		{"community", []string{"-replay", "../../mutants/testdata/K32.set.json"}, exitViolation, []string{
 			`<title>community liveness lasso: eventually-rekey</title>`,
-			`"lasso":{"prefix":3,"approach":0,"loop":1,"closes":"the loop returns to its first state, fair"}`,
+			`"lasso":{"prefix":3,"approach":0,"loop":1,"closes":"the loop returns to its first state, fair",`,
 			`"harm":["a rotation is never adopted: the device stays on the key of epoch 1 while the community has moved to epoch 2 (step 4 repeats for ever)"`,
-			`"changed":["mutant K32: it drops the rule`}},
+			`"changed":["mutant K32: it drops the rule`, `"what the mutant changes: community.Rules.Rewatch (a function of its own)"`}},
+		{"network lasso", []string{"-replay", "../../mutants/testdata/M32.clear.json"}, exitViolation, []string{
+			`"lasso":{"prefix":1,"approach":5,"loop":4,`,
+			`"harm":["after the user marks c0 unread on d0 (step 1), d0 and d1 keep re-publishing to each other for ever`,
+			`"changed":["mutant M32: it drops the rule`, `data-lassos-drawn`}},
+		{"agreement", []string{"-replay", "../../mutants/testdata/M33.clear.json"}, exitViolation, []string{
+			`"lasso":{"prefix":1,"approach":0,"loop":0,`,
+			`"harm":["the mark unread the user set on d0 at step 1 never reaches d1: no publication or delivery is left to bring them together"`,
+			`"changed":["mutant M33: it drops the rule`}},
 		{"not reproduced", []string{"-replay", "../../mutants/testdata/K32.clear.json", "-rules", "spec"}, exitOK, []string{
 			`"verdict":"not reproduced: `, `replayed under rules spec`}},
 	} {

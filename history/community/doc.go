@@ -24,4 +24,43 @@
 // pump.go (routing, the page registry, the burst window), reach.go (which
 // decisions a universe reaches, and which a variant changed), witness.go
 // (witness files, Parse and Replay).
+//
+// # How the universes are checked
+//
+// The universes run on the explorer's engine, so they share its state
+// bound, worker-count independence and smallest, replayable witnesses. A
+// property test drives the same steps up to 40 actions under both rule
+// sets; chained adoption is checked for up to 24 missed rotations with
+// forks (TestMissedRotations); and a universe fails when a rules field is
+// never called, so no rule goes unexercised by its universe.
+//
+// Adoption groups the stored rotations by epoch once, so n adoptions
+// cost O(n + |db|) where the document's scan of every stored rotation at
+// each adoption is quadratic.
+//
+// # Liveness
+//
+// The liveness graph holds the states with something pending; a step
+// that leaves nothing pending counts as met and is not followed; the
+// premise counted is the triggering transitions (rotations delivered),
+// and a check whose premise never occurs fails. In the live universe the
+// property has a safety face: from every state with a stale REQ short of
+// the depth bound, a wrap on the plane the REQ lacks can still be
+// published, and W1 fires on its arrival (TestLiveSafetyFace checks this
+// state by state), so no rule change reaches the property alone there.
+// live-quiet is the live universe with no wrap sealed after the first
+// rotation (a channel that goes silent once a member is removed): no
+// safety check fires on K33 there and the live property finds a fair loop
+// of rounds with the REQ stale (TestNoReinstallQuietOnlyLiveness). The
+// gate does not run live-quiet, as it would catch nothing W1 does not.
+//
+// # What is not modelled
+//
+// Decryption and pseudonym derivation (a plane is an epoch number); the
+// rotator's rank (a rotation without a blob is authorised by
+// construction); more than one channel's cursor in the epochs universe
+// (the live universe has two); LIVE_REPLAY and PUMP_WINDOW as bounds
+// against real loads; the reference's WINDOW_SIZE and TIMELINE_PAGE (the
+// side universe reads two rows); and the UI's rendering of the honest
+// states (the model stops at the Panel value).
 package community
