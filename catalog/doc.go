@@ -20,5 +20,8 @@
 // kinds.go (every other kind of witness dispatched to the package whose
 // check wrote it), rules.go (an entry's rule set by name, the walk's
 // rule set names, a summary's findings), files.go (the core rule set by
-// name, a witness file read and replayed, an override run's inputs).
+// name, a witness file read and replayed, an override run's inputs),
+// diff.go (a difference of two rule sets in an override universe, the
+// load's scenarios or the walk, its witness written), replayunder.go (a
+// witness file replayed under the rules and tie it names or others).
 package catalog

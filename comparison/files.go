@@ -1,10 +1,13 @@
 package comparison
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/nip-rs/harness/model"
 )
 
 // ParseCandidates reads a comma-separated list of candidate names, each
@@ -18,6 +21,27 @@ func ParseCandidates(list string) ([]string, error) {
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// Parse sets the candidates and the tie policies as a command names
+// them: candidates comma-separated (ParseCandidates); one tie policy, or
+// "both" for a column under each. A bad name is an error naming its
+// flag, and o is then left as it was.
+func (o *Options) Parse(candidates, tie string) error {
+	cands, err := ParseCandidates(candidates)
+	if err != nil {
+		return fmt.Errorf("-compare %v", err)
+	}
+	var ties []model.TiePolicy
+	if tie != "both" {
+		t, err := model.ParseTiePolicy(tie)
+		if err != nil {
+			return fmt.Errorf("-tie: %v", err)
+		}
+		ties = []model.TiePolicy{t}
+	}
+	o.Candidates, o.Ties = cands, ties
+	return nil
 }
 
 // WriteWitnesses writes the witness of every violated cell to dir under
@@ -41,4 +65,14 @@ func (t *Table) WriteWitnesses(dir string) ([]string, error) {
 		files = append(files, p)
 	}
 	return files, nil
+}
+
+// WriteHTMLFile writes the page (WriteHTML) to path, and nothing when
+// the page cannot be made.
+func (t *Table) WriteHTMLFile(path, title string) error {
+	var b bytes.Buffer
+	if err := t.WriteHTML(&b, title); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
 }

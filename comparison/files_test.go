@@ -4,8 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -44,5 +46,44 @@ func TestWriteWitnesses(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("directory made for no witness: %v", err)
+	}
+}
+
+// Parse sets the candidates and one column per tie policy asked for
+// ("both": nil, every policy); a bad name is refused naming its flag, and
+// the options are left as they were.
+func TestOptionsParse(t *testing.T) {
+	var o Options
+	if err := o.Parse("A, B", "set"); err != nil || !slices.Equal(o.Candidates, []string{"A", "B"}) || !slices.Equal(o.Ties, []model.TiePolicy{model.SetWins}) {
+		t.Fatalf("A, B under set: %+v, %v", o, err)
+	}
+	if err := o.Parse("spec", "both"); err != nil || !slices.Equal(o.Candidates, []string{"spec"}) || o.Ties != nil {
+		t.Fatalf("spec under both: %+v, %v", o, err)
+	}
+	for _, bad := range []struct{ cands, tie, says string }{{"A,", "both", "-compare "}, {"A", "sometimes", "-tie: "}} {
+		err := o.Parse(bad.cands, bad.tie)
+		if err == nil || !strings.HasPrefix(err.Error(), bad.says) || !slices.Equal(o.Candidates, []string{"spec"}) || o.Ties != nil {
+			t.Errorf("%q under %q: %+v, %v", bad.cands, bad.tie, o, err)
+		}
+	}
+}
+
+// The page is written whole to its file, and a path that cannot be
+// written is an error.
+func TestWriteHTMLFile(t *testing.T) {
+	tb := &Table{Columns: []Column{{Candidate: "A", Tie: "clear"}}, Rows: []Row{{Cells: []Cell{{Verdict: Holds}}}}}
+	p := filepath.Join(t.TempDir(), "page.html")
+	if err := tb.WriteHTMLFile(p, "title <x>"); err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	if err := tb.WriteHTML(&want, "title <x>"); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(p); err != nil || string(b) != want.String() || !strings.Contains(string(b), "title &lt;x&gt;") {
+		t.Errorf("written %q, %v", b, err)
+	}
+	if err := tb.WriteHTMLFile(filepath.Join(t.TempDir(), "no", "page.html"), "t"); err == nil {
+		t.Error("a page written into no directory")
 	}
 }

@@ -32,6 +32,22 @@ type Suite struct {
 	Warn func(error)
 }
 
+// AmendmentTies is the tie policies a run of the amendment covers when
+// tie ("clear", "set" or "both") is asked for: those, or the amendment's
+// own when it decides ties itself (Amendment.Ties). named says the caller
+// named tie rather than took a default: a policy named other than the
+// one the amendment decides is refused.
+func AmendmentTies(am amendments.Amendment, tie string, named bool) ([]model.TiePolicy, error) {
+	tl, err := model.ParseTies(tie)
+	if err != nil {
+		return nil, err
+	}
+	if am.Pinned && named && (len(tl) != 1 || tl[0] != am.Tie) {
+		return nil, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", tie, am.Name, am.Tie)
+	}
+	return am.Ties(tl), nil
+}
+
 // AmendmentReport is what a whole-suite run of an amendment found, as its
 // JSON document.
 type AmendmentReport struct {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,5 +82,35 @@ func TestAmendmentReportText(t *testing.T) {
 	}
 	if r.Exit() != 1 {
 		t.Errorf("exit %d for an unsafe verdict", r.Exit())
+	}
+}
+
+// An amendment's run covers the tie policies asked for, or the one it
+// decides itself; naming another than that one, or no policy at all, is
+// refused.
+func TestAmendmentTies(t *testing.T) {
+	pinned, ok := amendments.Lookup("set-wins-everywhere")
+	free, ok2 := amendments.Lookup("mark-read-own-counter")
+	if !ok || !ok2 || !pinned.Pinned || free.Pinned {
+		t.Fatalf("set-wins-everywhere pinned %v, mark-read-own-counter pinned %v", pinned.Pinned, free.Pinned)
+	}
+	for _, c := range []struct {
+		am    amendments.Amendment
+		tie   string
+		named bool
+		want  []model.TiePolicy // nil: refused
+	}{
+		{free, "both", false, []model.TiePolicy{model.ClearWins, model.SetWins}},
+		{free, "set", true, []model.TiePolicy{model.SetWins}},
+		{free, "sometimes", true, nil},
+		{pinned, "both", false, []model.TiePolicy{pinned.Tie}},
+		{pinned, pinned.Tie.String(), true, []model.TiePolicy{pinned.Tie}},
+		{pinned, "both", true, nil},
+		{pinned, model.ClearWins.String(), true, nil},
+	} {
+		got, err := AmendmentTies(c.am, c.tie, c.named)
+		if (c.want == nil) != (err != nil) || !slices.Equal(got, c.want) {
+			t.Errorf("%s, -tie %s (named %v): %v, %v; want %v", c.am.Name, c.tie, c.named, got, err, c.want)
+		}
 	}
 }

@@ -12,6 +12,35 @@ import (
 	"github.com/nip-rs/harness/witnessfile"
 )
 
+// ReplayText is what a replay prints before its verdict: which witness
+// it is and the rules (and tie) it was stored and replayed under, the
+// replay's own rendering, and every finding of the replay. w is the
+// witness as replayed, stored as the file held it. The text quotes the
+// file: a caller escapes it before a terminal sees it.
+func ReplayText(w, stored *witnessfile.Witness, res *witnessfile.Replayed) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s witness of %s, stored under rules %s%s; replayed under rules %s%s\n",
+		w.Kind, stored.Invariant, stored.Rules, tieText(stored.Tie), w.Rules, tieText(w.Tie))
+	b.WriteString(res.Text)
+	if len(res.Found) == 0 {
+		b.WriteString("replay found: nothing\n")
+		return b.String()
+	}
+	b.WriteString("replay found:\n")
+	for _, f := range res.Found {
+		fmt.Fprintf(&b, "  %s\n", f)
+	}
+	return b.String()
+}
+
+// tieText names a tie policy after a rule set, when there is one.
+func tieText(t string) string {
+	if t == "" {
+		return ""
+	}
+	return ", tie " + t
+}
+
 // ReplayVerdict is a replay's last line and exit code (internal/cli's):
 // whether the witness's invariant failed again, and whether the file's
 // stored detail still matches when it ran under the stored rules and tie;

@@ -43,3 +43,26 @@ func TestReplayVerdict(t *testing.T) {
 		}
 	}
 }
+
+// The replay's text: the witness and the rules it was stored and replayed
+// under (the tie only where there is one), the replay's own rendering,
+// then every finding or "nothing".
+func TestReplayText(t *testing.T) {
+	stored := &witnessfile.Witness{Kind: witnessfile.KindExplore, Invariant: "inv", Rules: "spec", Tie: "clear"}
+	again := *stored
+	again.Rules, again.Tie = "proposed", ""
+	for _, c := range []struct {
+		w    *witnessfile.Witness
+		res  witnessfile.Replayed
+		want string
+	}{
+		{stored, witnessfile.Replayed{Text: "step 1\n", Found: []string{"inv: d", "other: e"}},
+			"explore witness of inv, stored under rules spec, tie clear; replayed under rules spec, tie clear\nstep 1\nreplay found:\n  inv: d\n  other: e\n"},
+		{&again, witnessfile.Replayed{Text: "step 1\n"},
+			"explore witness of inv, stored under rules spec, tie clear; replayed under rules proposed\nstep 1\nreplay found: nothing\n"},
+	} {
+		if got := ReplayText(c.w, stored, &c.res); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+	}
+}

@@ -11,20 +11,14 @@ import (
 	"github.com/nip-rs/harness/runreport"
 )
 
-// suiteFlags are the flags with a meaning when an amendment runs the whole
-// suite (explore -rules NAME without -universe): every other run flag
-// bounds one universe, and the suite's checks have their own bounds.
-var suiteFlags = map[string]bool{"rules": true, "tie": true, "workers": true, "witness": true, "progress": true, "json": true,
-	"cpuprofile": true, "memprofile": true}
-
 // exploreAmendment runs every check of the gate's suite with the
 // amendment as the rule set (runreport.RunSuite) and prints its report;
 // it exits by the verdict, which rests on all of them.
 func exploreAmendment(o *options, am amendments.Amendment, stdout, stderr io.Writer) int {
-	for _, f := range o.set {
-		if !suiteFlags[f] {
-			return usageError(stderr, fmt.Errorf("-%s bounds one universe: with -rules %s alone every check of the suite runs at its own bounds (add -universe U to explore one universe)", f, am.Name))
-		}
+	// Every other run flag bounds one universe, and the suite's checks
+	// have their own bounds.
+	if f := cli.Unmeant(o.set, "rules", "tie", "workers", "witness", "progress", "json", "cpuprofile", "memprofile"); f != "" {
+		return usageError(stderr, fmt.Errorf("-%s bounds one universe: with -rules %s alone every check of the suite runs at its own bounds (add -universe U to explore one universe)", f, am.Name))
 	}
 	tl, err := cliTies(o, am)
 	if err != nil {
@@ -52,6 +46,7 @@ func exploreAmendment(o *options, am amendments.Amendment, stdout, stderr io.Wri
 	return out.Exit()
 }
 
+// tieNames is the -tie that reproduces a run of the policies tl.
 func tieNames(tl []model.TiePolicy) string {
 	if len(tl) == 2 {
 		return "both"
@@ -59,17 +54,10 @@ func tieNames(tl []model.TiePolicy) string {
 	return tl[0].String()
 }
 
-// cliTies is the tie policies an amendment's run covers: -tie, or the
-// amendment's own when it decides ties itself (another -tie is refused).
+// cliTies is the tie policies an amendment's run covers
+// (runreport.AmendmentTies): -tie, or the amendment's own.
 func cliTies(o *options, am amendments.Amendment) ([]model.TiePolicy, error) {
-	tl, err := cli.ParseTies(o.tie)
-	if err != nil {
-		return nil, err
-	}
-	if am.Pinned && o.isSet("tie") && (len(tl) != 1 || tl[0] != am.Tie) {
-		return nil, fmt.Errorf("-tie %s: amendment %s decides ties itself (%s)", o.tie, am.Name, am.Tie)
-	}
-	return am.Ties(tl), nil
+	return runreport.AmendmentTies(am, o.tie, o.isSet("tie"))
 }
 
 // readingAmendment is a reading of the text judged as an amendment

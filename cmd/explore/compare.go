@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/nip-rs/harness/comparison"
 	"github.com/nip-rs/harness/internal/cli"
-	"github.com/nip-rs/harness/model"
 )
 
 // compareFlagDoc is -compare's usage line.
@@ -22,25 +19,12 @@ const compareFlagDoc = "compare candidates side by side, comma-separated: the en
 // applicable, 1 when some cell is violated, 3 when a run hit -max-states
 // first, 2 on a usage error.
 func compare(o *options, names string, stdout, stderr io.Writer) int {
-	for _, f := range o.set {
-		switch f {
-		case "compare", "depth", "tie", "workers", "max-states", "json", "html", "witness", "universe":
-		default:
-			return usageError(stderr, fmt.Errorf("-%s has no meaning with -compare", f))
-		}
+	if f := cli.Unmeant(o.set, "compare", "depth", "tie", "workers", "max-states", "json", "html", "witness", "universe"); f != "" {
+		return usageError(stderr, fmt.Errorf("-%s has no meaning with -compare", f))
 	}
 	opts := comparison.Options{Catalog: cat, Depth: o.depth, Workers: o.workers, MaxStates: o.maxStates}
-	cands, err := comparison.ParseCandidates(names)
-	if err != nil {
-		return usageError(stderr, fmt.Errorf("-compare %v", err))
-	}
-	opts.Candidates = cands
-	if o.tie != "both" {
-		t, err := model.ParseTiePolicy(o.tie)
-		if err != nil {
-			return usageError(stderr, fmt.Errorf("-tie: %v", err))
-		}
-		opts.Ties = []model.TiePolicy{t}
+	if err := opts.Parse(names, o.tie); err != nil {
+		return usageError(stderr, err)
 	}
 	if o.isSet("universe") {
 		opts.Universes = []string{o.universe}
@@ -56,11 +40,7 @@ func compare(o *options, names string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "explore:", err)
 	}
 	if o.html != "" {
-		var b bytes.Buffer
-		if err := t.WriteHTML(&b, head); err != nil {
-			return usageError(stderr, fmt.Errorf("-html: %v", err))
-		}
-		if err := os.WriteFile(o.html, b.Bytes(), 0o644); err != nil {
+		if err := t.WriteHTMLFile(o.html, head); err != nil {
 			return usageError(stderr, fmt.Errorf("-html: %v", err))
 		}
 	}

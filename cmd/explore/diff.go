@@ -6,87 +6,56 @@ import (
 	"io"
 	"strings"
 
-	"github.com/nip-rs/harness/amendments"
-	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/catalog"
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/cli"
-	"github.com/nip-rs/harness/model"
-	"github.com/nip-rs/harness/witnessfile"
+	"github.com/nip-rs/harness/mutants"
 )
 
-// diffFlags are the flags with a meaning for -diff.
-var diffFlags = map[string]bool{"diff": true, "universe": true, "depth": true, "tie": true, "json": true, "witness": true}
-
-// diffRules runs the lockstep search of two rule sets (exhaustive.Diff):
-// the shortest history in which something a user can see differs, or
-// "no difference within the bounds" with the bounds. Exit 0 either way
-// (a difference is what an amendment is for); 2 on a bad flag or name.
+// diffRules runs -diff A,B (catalog.Diff): the lockstep search of two rule
+// sets in an override universe, the load's scenarios (-universe load) or
+// the walk (-universe walk), and says the shortest history after which
+// something a user can see differs, or "no difference within the bounds"
+// with the bounds. Exit 0 either way (a difference is what an amendment
+// is for); 2 on a bad flag or name.
 func diffRules(o *options, stdout, stderr io.Writer) int {
 	names := strings.Split(o.diff, ",")
 	if len(names) != 2 || names[0] == "" || names[1] == "" || names[0] == names[1] {
 		return usageError(stderr, fmt.Errorf("-diff %q: want two different rule sets, A,B (see -list)", o.diff))
 	}
-	if o.universe == loadUniverse {
-		return diffLoad(o, names, stdout, stderr)
+	takes, with := []string{"universe", "depth", "tie"}, ""
+	switch o.universe {
+	case catalog.LoadDiffUniverse:
+		takes, with = []string{"seed", "cases"}, " -universe "+o.universe
+	case history.UniverseName:
+		takes, with = []string{"variant", "depth"}, " -universe "+o.universe
 	}
-	if o.universe == history.UniverseName {
-		return diffWalk(o, names, stdout, stderr)
+	if f := cli.Unmeant(o.set, append(takes, "diff", "universe", "witness", "json")...); f != "" {
+		return usageError(stderr, fmt.Errorf("-%s has no meaning with -diff%s (it takes -%s, -witness and -json)", f, with, strings.Join(takes, ", -")))
 	}
-	for _, f := range o.set {
-		if !diffFlags[f] {
-			return usageError(stderr, fmt.Errorf("-%s has no meaning with -diff (it takes -universe, -depth, -tie, -witness and -json)", f))
-		}
+	req := catalog.DiffRequest{A: names[0], B: names[1], Universe: o.universe, Variant: o.variant, Depth: o.depth,
+		Cases: o.cases, Seed: mutants.DefaultSeed, WitnessDir: o.witness}
+	if o.isSet("tie") {
+		req.Tie = o.tie
 	}
-	u, err := cat.Universe(o.universe)
-	if err != nil {
-		return usageError(stderr, fmt.Errorf("%v; -diff also takes -universe %s, the full-state load's scenarios, and -universe %s, the paged walk", err, loadUniverse, history.UniverseName))
+	if o.isSet("seed") {
+		req.Seed = o.sim.seed
 	}
-	tl, err := cli.ParseTies(o.tie)
-	if err != nil {
-		return usageError(stderr, err)
-	}
-	if !o.isSet("tie") {
-		tl = tl[:1]
-	}
-	if len(tl) != 1 {
-		return usageError(stderr, fmt.Errorf("-diff takes one tie policy (clear or set)"))
-	}
-	rules := make([]*model.Rules, 2)
-	for i, n := range names {
-		r, err := diffSide(n, tl[0])
-		if err != nil {
-			return usageError(stderr, fmt.Errorf("-diff: %v", err))
-		}
-		rules[i] = r
-	}
-	res, err := exhaustive.Diff(u, rules[0], rules[1], o.depth)
-	if err != nil {
-		return usageError(stderr, err)
-	}
-	file, err := writeDiffWitness(o.witness, res.WitnessJSON(tl[0]), res.A, res.B, u.Name, tl[0].String())
+	res, err := universes.Diff(req)
 	if err != nil {
 		return usageError(stderr, err)
 	}
 	if o.json {
-		b, _ := json.MarshalIndent(res.Document(), "", "  ") // plain data always marshals
+		b, _ := json.MarshalIndent(res.Doc, "", "  ") // plain data always marshals
 		fmt.Fprintln(stdout, string(b))
 		return exitOK
 	}
-	fmt.Fprintf(stdout, "explore -diff=%s -universe=%s -depth=%d -tie=%s (version %s)\n", o.diff, u.Name, res.Depth, tl[0], cli.Version())
-	for _, l := range res.Lines() {
+	fmt.Fprintf(stdout, "explore -diff=%s %s (version %s)\n", o.diff, res.Bounds, cli.Version())
+	for _, l := range res.Lines {
 		fmt.Fprintln(stdout, l)
 	}
-	if file != "" {
-		fmt.Fprintf(stdout, "witness written to %s (replay: explore -replay %s)\n", file, file)
+	if res.Witness != "" {
+		fmt.Fprintf(stdout, "witness written to %s (replay: explore -replay %s)\n", res.Witness, res.Witness)
 	}
 	return exitOK
 }
-
-// diffSide is a side of -diff: the rule set named under tie
-// (amendments.RulesUnder).
-func diffSide(name string, tie model.TiePolicy) (*model.Rules, error) {
-	return amendments.RulesUnder(cat, name, tie)
-}
-
-// writeDiffWitness writes a difference witness (witnessfile.WriteDiff).
-var writeDiffWitness = witnessfile.WriteDiff

@@ -5,12 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/nip-rs/harness/exhaustive"
-	"github.com/nip-rs/harness/itf"
 	"github.com/nip-rs/harness/mbt"
 	"github.com/nip-rs/harness/model"
 )
@@ -44,10 +42,9 @@ func splitITFReplay(args []string) ([]string, string, error) {
 }
 
 // writeITF writes walks from..to-1 of the run under the tie policy as
-// traces named walk-<index>-<tie>.itf.json.
+// traces (mbt.Traces, mbt.WriteTraces) and says how many it wrote.
 func writeITF(dir, profile string, u exhaustive.Universe, rules *model.Rules, tie model.TiePolicy, walks, from, steps int, seed uint64, stdout io.Writer) error {
-	r := rules.WithTie(tie)
-	trs, err := mbt.Traces(exhaustive.SimConfig{Universe: u, Rules: r, Walks: walks, From: from, Steps: steps, Seed: seed},
+	trs, err := mbt.Traces(exhaustive.SimConfig{Universe: u, Rules: rules.WithTie(tie), Walks: walks, From: from, Steps: steps, Seed: seed},
 		mbt.Run{Universe: u.Name, Rules: rules.Name, Tie: tie.String(), Seed: seed, Steps: steps, Profile: profile})
 	if err != nil {
 		return fmt.Errorf("-itf: %w", err)
@@ -56,35 +53,25 @@ func writeITF(dir, profile string, u exhaustive.Universe, rules *model.Rules, ti
 		return err
 	}
 	if profile != "" {
-		fmt.Fprintf(stdout, "itf: %d traces (tie %s, profile %s) in %s\n", len(trs), tie, profile, dir)
-		return nil
+		profile = ", profile " + profile
 	}
-	fmt.Fprintf(stdout, "itf: %d traces (tie %s) in %s\n", len(trs), tie, dir)
+	fmt.Fprintf(stdout, "itf: %d traces (tie %s%s) in %s\n", len(trs), tie, profile, dir)
 	return nil
 }
 
-// replayITF checks one trace against the model: exit 0 when every state
-// agrees, 1 at the first divergence (named by its step), 2 for a file
-// that is not a trace of a known universe.
+// replayITF checks one trace against the model (mbt.CheckFile): exit 0
+// when every state agrees, 1 at the first divergence (named by its step),
+// 2 for a file that is not a trace of a known universe.
 func replayITF(file string, stdout, stderr io.Writer) int {
-	f, err := os.Open(file)
-	if err != nil {
-		return usageError(stderr, err)
-	}
-	defer f.Close()
-	tr, err := itf.Read(f)
-	if err != nil {
-		return usageError(stderr, fmt.Errorf("%s: %w", file, err))
-	}
-	err = mbt.Check(cat, tr)
+	n, err := mbt.CheckFile(cat, file)
 	if d, ok := mbt.IsDivergence(err); ok {
 		fmt.Fprintf(stdout, "%s: diverges at step %d (%s): %s: trace has %s, the model has %s\n", file, d.Step, d.Action, d.Var, d.Want, d.Got)
 		return exitViolation
 	}
 	if err != nil {
-		return usageError(stderr, fmt.Errorf("%s: %w", file, err))
+		return usageError(stderr, err)
 	}
-	fmt.Fprintf(stdout, "%s: %d states agree with the model\n", file, len(tr.States))
+	fmt.Fprintf(stdout, "%s: %d states agree with the model\n", file, n)
 	return exitOK
 }
 

@@ -93,6 +93,18 @@ func (c *Command) Set() []string {
 // IsSet reports whether the flag name was given on the command line.
 func (c *Command) IsSet(name string) bool { return slices.Contains(c.Set(), name) }
 
+// Unmeant is the first flag of set (flags given, as Set lists them) that
+// is not among those a mode of the command takes, "" when there is none:
+// a mode refuses a flag it would ignore rather than run as if heeded.
+func Unmeant(set []string, takes ...string) string {
+	for _, f := range set {
+		if !slices.Contains(takes, f) {
+			return f
+		}
+	}
+	return ""
+}
+
 // Fail reports a usage or input error on stderr and returns ExitUsage.
 func (c *Command) Fail(stderr io.Writer, err error) int {
 	fmt.Fprintf(stderr, "%s: %v\n", c.Doc.Name, err)
