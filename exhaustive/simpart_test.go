@@ -39,7 +39,7 @@ func TestSimDocCheckPart(t *testing.T) {
 		if err != nil {
 			return Universe{}, nil, nil, err
 		}
-		tl, err := cli.ParseTies(tie)
+		tl, err := model.ParseTies(tie)
 		if err != nil {
 			return Universe{}, nil, nil, err
 		}

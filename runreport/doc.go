@@ -25,6 +25,6 @@
 // output.go (the finished run's files, page and report), witnesses.go
 // (its status, exit code and witness files), text.go (the table), json.go (the document),
 // verdict.go (the verdict and the scope), replay.go (a replay's verdict
-// line and exit code), amendment.go, page.go, control.go, entry.go,
+// line, its text as ReplayText writes it, and its exit code), amendment.go, page.go, control.go, entry.go,
 // entry_report.go, list.go.
 package runreport

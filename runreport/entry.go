@@ -91,7 +91,7 @@ func EntryRuns(c *catalog.Catalog, a EntryArgs) ([]*EntryRun, error) {
 			return nil, fmt.Errorf("-%s has no meaning with -universe %s", f, e.Name)
 		}
 	}
-	ties, err := cli.ParseTies(a.Tie)
+	ties, err := model.ParseTies(a.Tie)
 	if err != nil {
 		return nil, err
 	}

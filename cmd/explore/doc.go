@@ -22,7 +22,7 @@
 // first point at which a user can tell two rule sets apart: the shortest
 // history in a snapshot universe, or with -universe load the first of the
 // full-state load's seeded scenarios, shrunk, after which a load ends
-// otherwise (package props, DiffSearch).
+// otherwise, or the walk's shortest history (package catalog, Diff).
 //
 // The universes come from package catalog: -list names every one of every
 // layer; -universe walk-VARIANT is -universe walk -variant VARIANT; a

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
+	"github.com/nip-rs/harness/model"
 )
 
 // The two liveness checks -check names: no re-publish cycle without user
@@ -43,7 +44,7 @@ func exploreLiveness(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	tl, err := cli.ParseTies(o.tie)
+	tl, err := model.ParseTies(o.tie)
 	if err != nil {
 		return usageError(stderr, err)
 	}

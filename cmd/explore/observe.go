@@ -7,6 +7,7 @@ import (
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
+	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -39,7 +40,7 @@ func exploreObserve(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	tl, err := cli.ParseTies(o.tie)
+	tl, err := model.ParseTies(o.tie)
 	if err != nil {
 		return usageError(stderr, err)
 	}

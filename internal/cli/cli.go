@@ -9,8 +9,6 @@ package cli
 import (
 	"runtime"
 	"runtime/debug"
-
-	"github.com/nip-rs/harness/model"
 )
 
 // Version identifies the running build for the first line of a run's
@@ -41,10 +39,3 @@ func Version() string {
 	}
 	return v + " " + runtime.Version()
 }
-
-// ParseTies reads a -tie flag: "clear", "set", or "both". The parser is
-// model.ParseTies, beside the tie policies; this forwarder is the last
-// import of the harness in this package, kept only for the callers not yet
-// moved (the explorer's commands, the exhaustive package's tests), and
-// goes with them.
-func ParseTies(s string) ([]model.TiePolicy, error) { return model.ParseTies(s) }
