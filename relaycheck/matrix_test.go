@@ -63,14 +63,41 @@ func TestConformanceMatrix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("probes nine relays")
 	}
+	t.Parallel()
 	ps := matrixPeers()
+	// Each peer is probed in a parallel subtest of its own (its own port
+	// and data directory): a probe spends most of its time waiting on its
+	// relay, so the nine overlap. The matrix is then read in the peers'
+	// order, so it does not depend on which probe ended first.
+	reps := make([]relaycheck.Report, len(ps))
+	urls := make([]string, len(ps))
+	skipped := make([]bool, len(ps))
+	t.Run("probe", func(t *testing.T) {
+		for i, p := range ps {
+			t.Run(p.name, func(t *testing.T) {
+				t.Parallel()
+				// A peer whose tools are absent skips its subtest; the
+				// matrix then lacks a column and is not compared.
+				defer func() { skipped[i] = t.Skipped() }()
+				urls[i] = p.start(t)
+				reps[i] = probe(t, urls[i], 0)
+				t.Logf("%s:\n%s", p.name, reps[i].Text())
+			})
+		}
+	})
+	if t.Failed() {
+		t.FailNow()
+	}
+	for i, p := range ps {
+		if skipped[i] {
+			t.Skipf("%s was not started, so the matrix is incomplete", p.name)
+		}
+	}
 	cells := map[relaycheck.Requirement][]string{}
 	var reqOrder []relaycheck.Requirement
 	var admitted []string
-	for _, p := range ps {
-		url := p.start(t)
-		rep := probe(t, url, 0)
-		t.Logf("%s:\n%s", p.name, rep.Text())
+	for i, p := range ps {
+		url, rep := urls[i], reps[i]
 		for _, rv := range rep.Requirements {
 			if !slices.Contains(reqOrder, rv.Requirement) {
 				reqOrder = append(reqOrder, rv.Requirement)

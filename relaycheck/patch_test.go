@@ -20,6 +20,7 @@ func TestPatchedKhatruAdmitted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("probes two relays")
 	}
+	t.Parallel()
 	decide := func(rep relaycheck.Report, url string) relaycheck.Decision {
 		st := relaycheck.NewMemStore()
 		if err := st.Put(relaycheck.FromReport(rep)); err != nil {
