@@ -43,7 +43,7 @@ func startKhatru(t testing.TB, opts khatrutest.Options) *khatrutest.Relay {
 // capping each sequential check (0: the default).
 func probe(t testing.TB, url string, trials int) relaycheck.Report {
 	t.Helper()
-	rep, err := relaycheck.Probe(context.Background(), url, relaycheck.Options{SecretKey: probeSK, Base: probeBase, Timeout: 3 * time.Second, BarrierTrials: trials})
+	rep, err := relaycheck.Probe(context.Background(), url, probeOptions(trials))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,9 +223,8 @@ func TestProbeKhatru(t *testing.T) {
 		for _, tc := range tests {
 			t.Run(tc.name, func(t *testing.T) {
 				t.Parallel()
-				r := startKhatru(t, tc.opts)
 				start := time.Now()
-				rep := probe(t, r.URL, 0)
+				_, rep := probeKhatru(t, tc.opts)
 				t.Logf("probe run: %s", time.Since(start))
 				if got := violatedExcept(rep, statistical); !slices.Equal(got, tc.violated) {
 					t.Errorf("violated %v, want %v\n%s", got, tc.violated, rep.Text())
@@ -268,8 +267,7 @@ func settle(want int) int {
 // what the profile claims.
 func TestProbeKhatruMatchesProfile(t *testing.T) {
 	t.Parallel()
-	r := startKhatru(t, khatrutest.Options{MaxLimit: 10})
-	real := probe(t, r.URL, 0)
+	_, real := probeKhatru(t, khatrutest.Options{MaxLimit: 10})
 	simRep := simProbe(t, relaysim.KhatruSliceLike(10), nil)
 	for _, rep := range []*relaycheck.Report{&real, &simRep} {
 		rep.Relay, rep.Date, rep.Cleanup = "", time.Time{}, ""
