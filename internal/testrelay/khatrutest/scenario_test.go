@@ -291,6 +291,7 @@ func TestUngatedPassesOnKhatru(t *testing.T) {
 	if os.Getenv("PEERS_LOADS") == "" {
 		t.Skip("make peers runs it (PEERS_LOADS)")
 	}
+	t.Parallel()
 	loads := scenarioLoads(t)
 	for _, passes := range []int{1, 2} {
 		for _, p := range scenarioPeers() {
@@ -304,13 +305,16 @@ func TestUngatedPassesOnKhatru(t *testing.T) {
 					return model.LoadConfig{Limit: scenarioLimit, Passes: passes, PassGap: gapFor(passes)}, nil
 				}
 			}
-			for _, res := range runScenariosOn(t, p, loads, cfg) {
-				t.Logf("ungated, %d pass(es), %s %s", passes, p.name, res)
-				if passes > 1 && res.FalseCompletes != 0 {
-					t.Errorf("%s on %s: %d of %d two-pass loads complete with a coordinate missing or stale (%s)",
-						res.Scenario, p.name, res.FalseCompletes, res.Loads, res.FirstFalse)
+			t.Run(fmt.Sprintf("%d-pass/%s", passes, p.name), func(t *testing.T) {
+				t.Parallel()
+				for _, res := range runScenariosOn(t, p, loads, cfg) {
+					t.Logf("ungated, %d pass(es), %s %s", passes, p.name, res)
+					if passes > 1 && res.FalseCompletes != 0 {
+						t.Errorf("%s on %s: %d of %d two-pass loads complete with a coordinate missing or stale (%s)",
+							res.Scenario, p.name, res.FalseCompletes, res.Loads, res.FirstFalse)
+					}
 				}
-			}
+			})
 		}
 	}
 }
