@@ -32,12 +32,8 @@ lint:
 	@out=$$($(GOBIN)/goimports -l -local github.com/nip-rs/harness $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "goimports needed:"; echo "$$out"; exit 1; fi
 
-# -parallel: the tests that run in parallel are those against relays (real
-# peers, relaysim, fault relays), which mostly wait on their relay, so more
-# of them overlap than there are cores (the default is GOMAXPROCS).
-TEST_PARALLEL ?= 4
 unit: peer-deps
-	$(GO) test -count=1 -timeout 14m -parallel $(TEST_PARALLEL) $(PKGS)
+	$(GO) test -count=1 -timeout 14m $(PKGS)
 
 # The peer relays that run as subprocesses, built and installed into the
 # cache the tests start them from (internal/testrelay/peers): rely and the newest
@@ -142,7 +138,7 @@ simulate:
 # full 2000 race trials; the disk stores on disk, not in RAM.
 PEERS_LOADS ?= 100
 peers: peer-deps
-	KHATRUTEST_DATA_DIR=$${TMPDIR:-/tmp} PEERS_LOADS=$(PEERS_LOADS) $(GO) test -count=1 -timeout 60m -parallel $(TEST_PARALLEL) ./internal/testrelay/khatrutest/ -run 'TestScenariosOnPeers|TestGatedLoadsOnPeers|TestGatedTwoPassLoadsOnPeers|TestUngatedPassesOnKhatru' -v
+	KHATRUTEST_DATA_DIR=$${TMPDIR:-/tmp} PEERS_LOADS=$(PEERS_LOADS) $(GO) test -count=1 -timeout 60m ./internal/testrelay/khatrutest/ -run 'TestScenariosOnPeers|TestGatedLoadsOnPeers|TestGatedTwoPassLoadsOnPeers|TestUngatedPassesOnKhatru' -v
 
 # The conformance vectors (vectors/, README "Test your client against the
 # vectors"): the explorer's paths the traces are made from re-explored,

@@ -29,12 +29,8 @@ const loadSK = "00000000000000000000000000000000000000000000000000000000000000e5
 // events depends on timing here (this store answers at once); relaysim's
 // conformant-query-push profile forces it (props.TestQueryPush*).
 func TestLoadUnderBackdatedWrites(t *testing.T) {
-	t.Parallel()
 	for _, backend := range khatrutest.Backends() {
-		t.Run(backend, func(t *testing.T) {
-			t.Parallel() // a relay of its own per backend
-			loadUnderBackdatedWrites(t, backend)
-		})
+		t.Run(backend, func(t *testing.T) { loadUnderBackdatedWrites(t, backend) })
 	}
 }
 
@@ -114,12 +110,8 @@ func signed(d string, at nostr.Timestamp, content string) *nostr.Event {
 // without pushes on khatru; TestLoadDefaultIDsUnique in model pins the
 // uniqueness itself).
 func TestLoadsShareConnection(t *testing.T) {
-	t.Parallel()
 	for _, backend := range khatrutest.Backends() {
-		t.Run(backend, func(t *testing.T) {
-			t.Parallel() // a relay of its own per backend
-			loadsShareConnection(t, backend)
-		})
+		t.Run(backend, func(t *testing.T) { loadsShareConnection(t, backend) })
 	}
 }
 
