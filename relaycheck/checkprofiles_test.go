@@ -360,8 +360,12 @@ func replicaCache() fault {
 // was sent and what came back, the checks that rightly see the same
 // fault give theirs, and every other check conforms.
 func TestCheckProfiles(t *testing.T) {
+	// Every profile is a relay in memory of its own; the probes wait on
+	// timeouts where a fault silences an answer, so they overlap.
+	t.Parallel()
 	for _, tc := range checkProfiles() {
 		t.Run(tc.check+"-"+string(tc.want), func(t *testing.T) {
+			t.Parallel()
 			r := newFaultRelay(tc.fault())
 			rep, err := relaycheck.Probe(context.Background(), "ws://fault", profileOpts(r.dial))
 			if err != nil {
@@ -422,6 +426,7 @@ func assertEvidence(t *testing.T, c relaycheck.Check, detail, evidence string) {
 // TestCheckProfilesConforming: the conforming khatru peer conforms on
 // every check, the sequential ones at the profiles' bound.
 func TestCheckProfilesConforming(t *testing.T) {
+	t.Parallel()
 	r := startKhatru(t, khatrutest.Options{MaxLimit: 10, Conforming: true})
 	opts := profileOpts(nil)
 	opts.Timeout = 3 * time.Second
@@ -460,6 +465,7 @@ func TestCheckProfilesCoverCatalogue(t *testing.T) {
 // conform, and answers-valid, which judges the answers read, says that
 // none was read.
 func TestSilentRelayConformsNowhere(t *testing.T) {
+	t.Parallel()
 	r := newFaultRelay(fault{silentREQ: func(nostr.Filter) bool { return true }})
 	rep, err := relaycheck.Probe(context.Background(), "ws://fault", profileOpts(r.dial))
 	if err != nil {

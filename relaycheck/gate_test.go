@@ -81,9 +81,11 @@ func cutHistory() []*nostr.Event {
 // violation of the load requirements and the load completes with every
 // coordinate.
 func TestGateKhatru(t *testing.T) {
+	t.Parallel()
 	history := cutHistory()
 	cfg := model.LoadConfig{PubKey: userPK, Limit: 10}
 	t.Run("slicestore", func(t *testing.T) {
+		t.Parallel()
 		r := startKhatru(t, khatrutest.Options{MaxLimit: 3})
 		publishAll(t, r.URL, history...)
 		ungated := driveLoad(t, r.URL, cfg)
@@ -114,6 +116,7 @@ func TestGateKhatru(t *testing.T) {
 		}
 	})
 	t.Run("NIP-01 queries", func(t *testing.T) {
+		t.Parallel()
 		r := startKhatru(t, khatrutest.Options{MaxLimit: 3, Conforming: true})
 		publishAll(t, r.URL, history...)
 		// Unprobed: the load runs, collects every coordinate and says
@@ -339,6 +342,7 @@ func TestGateBranches(t *testing.T) {
 // every coordinate of a conformant relay and ends cannot-prove-complete
 // (unproven), never complete; the same load admitted says complete.
 func TestUnprovenLoadOverProfile(t *testing.T) {
+	t.Parallel()
 	const relay = "ws://relaysim"
 	store := relaycheck.NewMemStore()
 	rep := simProbe(t, relaysim.Conformant(3), nil)

@@ -20,6 +20,7 @@ func TestPatchedKhatruAdmitted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("probes two relays")
 	}
+	t.Parallel()
 	decide := func(rep relaycheck.Report, url string) relaycheck.Decision {
 		st := relaycheck.NewMemStore()
 		if err := st.Put(relaycheck.FromReport(rep)); err != nil {
@@ -32,9 +33,8 @@ func TestPatchedKhatruAdmitted(t *testing.T) {
 		return d
 	}
 
-	before := startKhatru(t, khatrutest.Options{MaxLimit: matrixCap})
-	rep := probe(t, before.URL, 0)
-	d := decide(rep, before.URL)
+	beforeURL, rep := probeKhatru(t, khatrutest.Options{MaxLimit: matrixCap})
+	d := decide(rep, beforeURL)
 	if !d.Config.KnownNonConforming || rep.Verdict() != relaycheck.Violates {
 		t.Fatalf("unpatched khatru: verdict %s, gate %+v; want violates and refused:\n%s", rep.Verdict(), d, rep.Text())
 	}
@@ -58,9 +58,8 @@ func TestPatchedKhatruAdmitted(t *testing.T) {
 	}
 	t.Logf("before:\n%s", rep.Text())
 
-	after := startKhatru(t, khatrutest.Options{MaxLimit: matrixCap, Conforming: true})
-	rep = probe(t, after.URL, 0)
-	d = decide(rep, after.URL)
+	afterURL, rep := probeKhatru(t, khatrutest.Options{MaxLimit: matrixCap, Conforming: true})
+	d = decide(rep, afterURL)
 	if d.Config.KnownNonConforming || d.Unproven || rep.Verdict() != relaycheck.Conforms {
 		t.Fatalf("patched khatru: verdict %s, gate %+v; want conforms and admitted:\n%s", rep.Verdict(), d, rep.Text())
 	}

@@ -43,7 +43,7 @@ func startKhatru(t testing.TB, opts khatrutest.Options) *khatrutest.Relay {
 // capping each sequential check (0: the default).
 func probe(t testing.TB, url string, trials int) relaycheck.Report {
 	t.Helper()
-	rep, err := relaycheck.Probe(context.Background(), url, relaycheck.Options{SecretKey: probeSK, Base: probeBase, Timeout: 3 * time.Second, BarrierTrials: trials})
+	rep, err := relaycheck.Probe(context.Background(), url, probeOptions(trials))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,6 +105,8 @@ const (
 // frame at once, so every verdict here is deterministic (run it with
 // -count=10).
 func TestProbeProfiles(t *testing.T) {
+	// Not parallel with the other tests: the late registration subtest
+	// below runs while nothing else in the package does.
 	maxSubs := relaysim.Conformant(10)
 	maxSubs.Name, maxSubs.MaxSubs = "max-subs-20", 20
 	tests := []struct {
@@ -147,6 +149,13 @@ func TestProbeProfiles(t *testing.T) {
 			name += "+delete-then-save"
 		}
 		t.Run(fmt.Sprintf("%s-%d", name, tc.p.Cap(1000, 0)), func(t *testing.T) {
+			// Each profile runs on a server of its own, so they overlap
+			// (once the late registration is done), except the late
+			// registration, whose verdicts rest on the server's 45 ms
+			// registration lag against PushSettle: it runs alone.
+			if tc.p.Name != relaysim.LateRegistration(10).Name {
+				t.Parallel()
+			}
 			rep := simProbe(t, tc.p, tc.wrap)
 			if got := rep.Violated(); !slices.Equal(got, tc.violated) {
 				t.Errorf("violated %v, want %v\n%s", got, tc.violated, rep.Text())
@@ -207,27 +216,32 @@ func TestProbeKhatru(t *testing.T) {
 		{"NIP-01 queries", khatrutest.Options{MaxLimit: 10, Conforming: true}, nil,
 			checks{"bounds-pinned": conf, "floor-pinned": conf, "order-ties": conf, "fresh-after-write": conf, "subs-capacity": conf}},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			r := startKhatru(t, tc.opts)
-			start := time.Now()
-			rep := probe(t, r.URL, 0)
-			t.Logf("probe run: %s", time.Since(start))
-			if got := violatedExcept(rep, statistical); !slices.Equal(got, tc.violated) {
-				t.Errorf("violated %v, want %v\n%s", got, tc.violated, rep.Text())
-			}
-			got := verdicts(rep)
-			for id, want := range tc.checks {
-				if got[id] != want {
-					t.Errorf("%s: %s, want %s", id, got[id], want)
+	// The two probes overlap (each relay on a port of its own); the group
+	// ends when both have, before the goroutines are counted. The test
+	// itself is not parallel, so nothing else runs beside them.
+	t.Run("probes", func(t *testing.T) {
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				t.Parallel()
+				start := time.Now()
+				_, rep := probeKhatru(t, tc.opts)
+				t.Logf("probe run: %s", time.Since(start))
+				if got := violatedExcept(rep, statistical); !slices.Equal(got, tc.violated) {
+					t.Errorf("violated %v, want %v\n%s", got, tc.violated, rep.Text())
 				}
-			}
-			if tc.opts.Conforming && got["barrier"] == viol {
-				t.Errorf("the barrier violated behind the wrapper that closes it:\n%s", rep.Text())
-			}
-			t.Log(rep.Text())
-		})
-	}
+				got := verdicts(rep)
+				for id, want := range tc.checks {
+					if got[id] != want {
+						t.Errorf("%s: %s, want %s", id, got[id], want)
+					}
+				}
+				if tc.opts.Conforming && got["barrier"] == viol {
+					t.Errorf("the barrier violated behind the wrapper that closes it:\n%s", rep.Text())
+				}
+				t.Log(rep.Text())
+			})
+		}
+	})
 	if n := settle(before); n > before {
 		t.Errorf("%d goroutines after the probes, %d before", n, before)
 	}
@@ -252,8 +266,8 @@ func settle(want int) int {
 // cross-checks the profile against the real relay rather than against
 // what the profile claims.
 func TestProbeKhatruMatchesProfile(t *testing.T) {
-	r := startKhatru(t, khatrutest.Options{MaxLimit: 10})
-	real := probe(t, r.URL, 0)
+	t.Parallel()
+	_, real := probeKhatru(t, khatrutest.Options{MaxLimit: 10})
 	simRep := simProbe(t, relaysim.KhatruSliceLike(10), nil)
 	for _, rep := range []*relaycheck.Report{&real, &simRep} {
 		rep.Relay, rep.Date, rep.Cleanup = "", time.Time{}, ""

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -58,6 +59,7 @@ func TestContract(t *testing.T) {
 // TestUnreachable: a relay that cannot be reached is exit 3, and -json
 // still prints a JSON object saying so.
 func TestUnreachable(t *testing.T) {
+	t.Parallel()
 	var out, errb bytes.Buffer
 	if code := run(context.Background(), []string{"-quiet", "-timeout", "1s", "ws://127.0.0.1:1"}, &out, &errb); code != cli.ExitUnknown {
 		t.Fatalf("exit %d, want %d (%s)", code, cli.ExitUnknown, errb.String())
@@ -75,6 +77,9 @@ func TestUnreachable(t *testing.T) {
 // TestInterrupted: a run whose context ends (SIGINT) prints the report so
 // far, records nothing and exits 3.
 func TestInterrupted(t *testing.T) {
+	// The tests that probe a relay start one of their own (a port of its
+	// own, a store in memory) and mostly wait on it, so they overlap.
+	t.Parallel()
 	r, err := khatrutest.Start(khatrutest.Options{MaxLimit: 10, Conforming: true})
 	if err != nil {
 		t.Fatal(err)
@@ -114,6 +119,7 @@ func (c *cancelOn) Write(p []byte) (int, error) {
 // gate's decision, every requirement and every check, and no script or
 // outside resource.
 func TestHTML(t *testing.T) {
+	t.Parallel()
 	r, err := khatrutest.Start(khatrutest.Options{MaxLimit: 10})
 	if err != nil {
 		t.Fatal(err)
@@ -150,6 +156,7 @@ func TestHTML(t *testing.T) {
 // one the report's verdict gives, and the barrier, which the NIP-01
 // wrapper closes, must never be violated there.
 func TestKhatru(t *testing.T) {
+	t.Parallel()
 	deterministic := []relaycheck.Requirement{relaycheck.ReqPrefix, relaycheck.ReqCap, relaycheck.ReqFloor, relaycheck.ReqPush, relaycheck.ReqFresh, relaycheck.ReqSubs}
 	for _, tc := range []struct {
 		opts     khatrutest.Options
@@ -158,66 +165,75 @@ func TestKhatru(t *testing.T) {
 		{khatrutest.Options{MaxLimit: 10}, []relaycheck.Requirement{relaycheck.ReqPrefix, relaycheck.ReqFloor}},
 		{khatrutest.Options{MaxLimit: 10, Conforming: true}, nil},
 	} {
-		r, err := khatrutest.Start(tc.opts)
-		if err != nil {
-			t.Fatal(err)
+		t.Run(fmt.Sprintf("conforming=%t", tc.opts.Conforming), func(t *testing.T) {
+			t.Parallel()
+			khatruRun(t, tc.opts, tc.violated, deterministic)
+		})
+	}
+}
+
+// khatruRun is one relay of TestKhatru.
+func khatruRun(t *testing.T, opts khatrutest.Options, violated, deterministic []relaycheck.Requirement) {
+	r, err := khatrutest.Start(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := filepath.Join(t.TempDir(), "relays.json")
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-json", "-timeout", "5s", "-store", store, r.URL}, &out, &errb)
+	_ = r.Close()
+	var rep relaycheck.Report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("-json output: %v\n%s", err, errb.String())
+	}
+	want := map[relaycheck.Verdict]int{relaycheck.Conforms: cli.ExitOK, relaycheck.Violates: cli.ExitFailed, relaycheck.Unknown: cli.ExitUnknown}[rep.Verdict()]
+	if code != want {
+		t.Fatalf("exit %d, want %d for a report that %s\n%s", code, want, rep.Verdict(), errb.String())
+	}
+	if len(violated) > 0 && code != cli.ExitFailed {
+		t.Fatalf("exit %d, want %d", code, cli.ExitFailed)
+	}
+	for _, rv := range rep.Requirements {
+		if !slices.Contains(deterministic, rv.Requirement) {
+			continue
 		}
-		store := filepath.Join(t.TempDir(), "relays.json")
-		var out, errb bytes.Buffer
-		code := run(context.Background(), []string{"-json", "-timeout", "5s", "-store", store, r.URL}, &out, &errb)
-		_ = r.Close()
-		var rep relaycheck.Report
-		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-			t.Fatalf("-json output: %v\n%s", err, errb.String())
+		if bad := slices.Contains(violated, rv.Requirement); (rv.Verdict == relaycheck.Violates) != bad || (!bad && rv.Verdict != relaycheck.Conforms) {
+			t.Errorf("%s: %s, violation expected: %v", rv.Requirement, rv.Verdict, bad)
 		}
-		want := map[relaycheck.Verdict]int{relaycheck.Conforms: cli.ExitOK, relaycheck.Violates: cli.ExitFailed, relaycheck.Unknown: cli.ExitUnknown}[rep.Verdict()]
-		if code != want {
-			t.Fatalf("exit %d, want %d for a report that %s\n%s", code, want, rep.Verdict(), errb.String())
+		if rv.Trials == 0 {
+			t.Errorf("%s: no trials recorded", rv.Requirement)
 		}
-		if len(tc.violated) > 0 && code != cli.ExitFailed {
-			t.Fatalf("exit %d, want %d", code, cli.ExitFailed)
-		}
+	}
+	if opts.Conforming {
 		for _, rv := range rep.Requirements {
-			if !slices.Contains(deterministic, rv.Requirement) {
-				continue
-			}
-			if bad := slices.Contains(tc.violated, rv.Requirement); (rv.Verdict == relaycheck.Violates) != bad || (!bad && rv.Verdict != relaycheck.Conforms) {
-				t.Errorf("%s: %s, violation expected: %v", rv.Requirement, rv.Verdict, bad)
-			}
-			if rv.Trials == 0 {
-				t.Errorf("%s: no trials recorded", rv.Requirement)
+			if rv.Requirement == relaycheck.ReqBarrier && rv.Verdict == relaycheck.Violates {
+				t.Errorf("the barrier violated behind the wrapper that closes it")
 			}
 		}
-		if tc.opts.Conforming {
-			for _, rv := range rep.Requirements {
-				if rv.Requirement == relaycheck.ReqBarrier && rv.Verdict == relaycheck.Violates {
-					t.Errorf("the barrier violated behind the wrapper that closes it")
-				}
-			}
-		}
-		if rep.ProbeVersion != relaycheck.ProbeVersion {
-			t.Errorf("probe version %q", rep.ProbeVersion)
-		}
-		if !strings.Contains(errb.String(), "relaycheck: probing barrier") {
-			t.Errorf("no progress on stderr: %s", errb.String())
-		}
-		st := &relaycheck.FileStore{Path: store}
-		rec, ok, err := st.Get(r.URL)
-		if err != nil || !ok {
-			t.Fatalf("store: %v %v", ok, err)
-		}
-		if got := slices.Contains(rec.Violated, relaycheck.ReqPrefix); got != (len(tc.violated) > 0) {
-			t.Errorf("store records R1: %v, want %v: %+v", got, len(tc.violated) > 0, rec)
-		}
-		if rec.ProbeVersion != relaycheck.ProbeVersion || rec.Date.IsZero() || len(rec.Verdicts) == 0 || rec.SubCapacity != 64 {
-			t.Errorf("record lacks version, date, verdicts or capacity: %+v", rec)
-		}
+	}
+	if rep.ProbeVersion != relaycheck.ProbeVersion {
+		t.Errorf("probe version %q", rep.ProbeVersion)
+	}
+	if !strings.Contains(errb.String(), "relaycheck: probing barrier") {
+		t.Errorf("no progress on stderr: %s", errb.String())
+	}
+	st := &relaycheck.FileStore{Path: store}
+	rec, ok, err := st.Get(r.URL)
+	if err != nil || !ok {
+		t.Fatalf("store: %v %v", ok, err)
+	}
+	if got := slices.Contains(rec.Violated, relaycheck.ReqPrefix); got != (len(violated) > 0) {
+		t.Errorf("store records R1: %v, want %v: %+v", got, len(violated) > 0, rec)
+	}
+	if rec.ProbeVersion != relaycheck.ProbeVersion || rec.Date.IsZero() || len(rec.Verdicts) == 0 || rec.SubCapacity != 64 {
+		t.Errorf("record lacks version, date, verdicts or capacity: %+v", rec)
 	}
 }
 
 // TestText: without -json the output is the summary table, then the
 // checks.
 func TestText(t *testing.T) {
+	t.Parallel()
 	r, err := khatrutest.Start(khatrutest.Options{MaxLimit: 10})
 	if err != nil {
 		t.Fatal(err)
@@ -245,6 +261,7 @@ func TestText(t *testing.T) {
 // address that arrives second, so NIP-01 replacement is violated on every
 // run, whatever the races give.
 func TestReadmeLocalRelay(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

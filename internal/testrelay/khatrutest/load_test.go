@@ -44,7 +44,10 @@ func loadUnderBackdatedWrites(t *testing.T, backend string) {
 		history = append(history, signed(fmt.Sprintf("read-state:%032x", i+1), base+nostr.Timestamp(100-7*i), "rs"))
 		history = append(history, signed(fmt.Sprintf("app:%d", i), base+nostr.Timestamp(98-7*i), "app"))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// The bound only keeps a stuck relay from holding the test; the
+	// thirty loads take seconds, but on a loaded machine 30 s was
+	// outlasted (a dial timed out), so it is far above that.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	w, err := relaycheck.Dial(ctx, relaycheck.DialWebsocket, r.URL)
 	if err != nil {

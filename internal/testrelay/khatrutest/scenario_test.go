@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -98,14 +99,22 @@ func runScenariosOn(t *testing.T, p scenarioPeer, loads int, gate func(name, url
 	return out
 }
 
+// The scenario tests run every peer in a parallel subtest of its own: each
+// start is a relay on a port and over a data directory of its own, and a
+// run spends most of its time waiting on the relay (the probe's paced
+// races, the two-pass gap), so the peers overlap. What they assert does
+// not rest on timing (a false complete is counted, never a race won).
+
 // TestScenariosOnPeers measures ungated loads in every dynamic scenario
 // on every peer: the false completes are logged, not asserted, since
 // whether a replacement lands inside a load's queries is timing. The run
 // itself must count every load.
 func TestScenariosOnPeers(t *testing.T) {
+	t.Parallel()
 	loads := scenarioLoads(t)
 	for _, p := range scenarioPeers() {
 		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
 			for _, res := range runScenariosOn(t, p, loads, nil) {
 				t.Logf("ungated %s %s", p.name, res)
 			}
@@ -126,9 +135,11 @@ func TestScenariosOnPeers(t *testing.T) {
 // and atomic replacement, on a sample of races, so it is logged, not
 // asserted.
 func TestGatedLoadsOnPeers(t *testing.T) {
+	t.Parallel()
 	loads := scenarioLoads(t)
 	for _, p := range append(scenarioPeers(), conformingPeer) {
 		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
 			results := runScenariosOn(t, p, loads, clientGate(t))
 			for _, res := range results {
 				t.Logf("gated %s %s", p.name, res)
@@ -148,9 +159,11 @@ func TestGatedLoadsOnPeers(t *testing.T) {
 // gated load says complete with a coordinate missing or stale; how many
 // complete is logged (NOTE.md, "Real relays").
 func TestGatedTwoPassLoadsOnPeers(t *testing.T) {
+	t.Parallel()
 	loads := scenarioLoads(t)
 	for _, p := range scenarioPeers() {
 		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
 			results := runScenariosOn(t, p, loads, clientGateWith(t, 2))
 			for _, res := range results {
 				t.Logf("gated, two passes, %s %s", p.name, res)
@@ -183,9 +196,7 @@ const twoPassGap = 100 * time.Millisecond
 // (and, with two or more, the gap twoPassGap).
 func clientGateWith(t *testing.T, passes int) func(name, url string) func(string) (model.LoadConfig, error) {
 	return func(name, url string) func(string) (model.LoadConfig, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-		defer cancel()
-		rep, err := relaycheck.Probe(ctx, url, relaycheck.Options{BarrierTrials: probeTrials()})
+		rep, err := sharedProbe(t, name, url)
 		if err != nil {
 			t.Fatalf("probe %s: %v", name, err)
 		}
@@ -214,6 +225,47 @@ func clientGateWith(t *testing.T, passes int) func(name, url string) func(string
 	}
 }
 
+// probes holds one probe report per peer for the gated tests. Both
+// probe a fresh start of the same peer at the same cap with the same
+// options, and the probe is most of what they cost, so the first test to
+// reach a peer probes the relay it started and the other reads that
+// report, re-keyed to the URL of its own start: a client's record of the
+// same relay program, as a client keeps it across restarts. A test that
+// asks again (-count) probes afresh.
+var probes = struct {
+	mu sync.Mutex
+	m  map[string]*probeOnce
+}{m: map[string]*probeOnce{}}
+
+type probeOnce struct {
+	once    sync.Once
+	takenBy map[string]bool // top-level tests that read it
+	rep     relaycheck.Report
+	err     error
+}
+
+// sharedProbe is the probe report of the named peer for the test t, the
+// probe run against url if no other test has run it.
+func sharedProbe(t *testing.T, name, url string) (relaycheck.Report, error) {
+	test, _, _ := strings.Cut(t.Name(), "/")
+	probes.mu.Lock()
+	p := probes.m[name]
+	if p == nil || p.takenBy[test] {
+		p = &probeOnce{takenBy: map[string]bool{}}
+		probes.m[name] = p
+	}
+	p.takenBy[test] = true
+	probes.mu.Unlock()
+	p.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+		defer cancel()
+		p.rep, p.err = relaycheck.Probe(ctx, url, relaycheck.Options{BarrierTrials: probeTrials()})
+	})
+	rep := p.rep
+	rep.Relay = url
+	return rep, p.err
+}
+
 // probeTrials caps the probe's sequential checks (the barrier, atomic
 // replacement): the default 2000 under `make peers` (PEERS_LOADS set),
 // 1000 otherwise, enough for the 598 exercised trials of the default
@@ -239,6 +291,7 @@ func TestUngatedPassesOnKhatru(t *testing.T) {
 	if os.Getenv("PEERS_LOADS") == "" {
 		t.Skip("make peers runs it (PEERS_LOADS)")
 	}
+	t.Parallel()
 	loads := scenarioLoads(t)
 	for _, passes := range []int{1, 2} {
 		for _, p := range scenarioPeers() {
@@ -252,13 +305,16 @@ func TestUngatedPassesOnKhatru(t *testing.T) {
 					return model.LoadConfig{Limit: scenarioLimit, Passes: passes, PassGap: gapFor(passes)}, nil
 				}
 			}
-			for _, res := range runScenariosOn(t, p, loads, cfg) {
-				t.Logf("ungated, %d pass(es), %s %s", passes, p.name, res)
-				if passes > 1 && res.FalseCompletes != 0 {
-					t.Errorf("%s on %s: %d of %d two-pass loads complete with a coordinate missing or stale (%s)",
-						res.Scenario, p.name, res.FalseCompletes, res.Loads, res.FirstFalse)
+			t.Run(fmt.Sprintf("%d-pass/%s", passes, p.name), func(t *testing.T) {
+				t.Parallel()
+				for _, res := range runScenariosOn(t, p, loads, cfg) {
+					t.Logf("ungated, %d pass(es), %s %s", passes, p.name, res)
+					if passes > 1 && res.FalseCompletes != 0 {
+						t.Errorf("%s on %s: %d of %d two-pass loads complete with a coordinate missing or stale (%s)",
+							res.Scenario, p.name, res.FalseCompletes, res.Loads, res.FirstFalse)
+					}
 				}
-			}
+			})
 		}
 	}
 }
