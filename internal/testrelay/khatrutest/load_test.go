@@ -20,7 +20,7 @@ const loadSK = "00000000000000000000000000000000000000000000000000000000000000e5
 
 // TestLoadUnderBackdatedWrites: khatru pushes an event it accepts onto
 // every open subscription, a query still being answered included. While
-// loads run against khatru over every backend (cap 3; slicestore
+// loads run against khatru over every backend (pages of 3; slicestore
 // answering as NIP-01 says, the others as they do),
 // another application writes backdated kind 30078 events (up to 10 a
 // load, as fast as khatru acknowledges them); every
@@ -36,7 +36,15 @@ func TestLoadUnderBackdatedWrites(t *testing.T) {
 
 func loadUnderBackdatedWrites(t *testing.T, backend string) {
 	const loads, maxBack = 30, 10
-	r := startPeer(t, khatrutest.Options{Backend: backend, MaxLimit: 3, Conforming: backend == khatrutest.Slicestore})
+	// The store's cap is 4 and the load asks 3 a page, so every backend
+	// answers a page of 3. A cap of 3 would put badger and lmdb on their
+	// degenerate path: a limit at or above the cap gets cap/4 = 0, which
+	// their scans read as one event per index scan (limit 3 under cap 3
+	// returns 1 of 6 stored events here), and under concurrent writes
+	// sometimes none, which a load without the gate takes as the end of
+	// its window. Such a store is outside the load's floor (R3): the
+	// probe's business, not this test's.
+	r := startPeer(t, khatrutest.Options{Backend: backend, MaxLimit: 4, Conforming: backend == khatrutest.Slicestore})
 	pk, _ := nostr.GetPublicKey(loadSK)
 	base := nostr.Timestamp(1_700_000_000)
 	var history []*nostr.Event
