@@ -72,7 +72,30 @@
 // written as a witness of kind observation, or not reached within the
 // bounds; its line and witness file are in observations_report.go.
 //
+// # The reference universe
+//
+// reference is the formal note's bounded model: d0 and d1 upgraded, d2
+// legacy dropping ov_* keys (the reference's simplification, kept as an
+// option; production legacy clients carry them, as the network universes
+// do); c0 and c1 with frontiers 10 and 20. Transitions: per device and
+// context mark-unread, mark-read, compact (iff a register is held) on
+// upgraded devices, and advance; reinstall (client id + "_r", state
+// wiped); a delivery per ordered pair, a synchronous snapshot of the
+// source's canonical publication. A state is, per device, the client id
+// and each held context's frontier, entry flag and register (the
+// reference's signature, so a reinstall makes a state new); states are
+// counted at minimal depth, breadth first.
+//
 // # The network universes
+//
+// Transitions: per device the local actions and reinstall, publish and
+// rotate; per ordered channel and message deliver (receive, remove),
+// duplicate (receive, keep) and drop. publish d puts the current
+// canonical publication, one message per coordinate part, in flight to
+// every other device. A channel holds at most 2 messages and is a set
+// (receipt is idempotent); a publication that would overflow a channel,
+// or has no entry, is not enabled; any message of a channel may go next.
+// A reinstall from the initial state is the initial state.
 //
 // network's frontier-only context is "spill-" and 66 x's, only advanced.
 // Upgraded devices publish through the production split under a 131-byte

@@ -81,6 +81,12 @@
 // ([Replica.Permit]) until a complete one. [MultiLoad] aggregates one load
 // per relay. See the examples of [Load] and [Drive].
 //
+// The load starts with the fence, a REQ on
+// {"kinds":[30078],"authors":[pk],"limit":n}; the queries follow the
+// fence's EOSE, one at a time on its connection: the band, the pinned
+// window {since:T, until:T} and the continuation until:T-1, each closed
+// at its EOSE.
+//
 // Beyond the rule sets, [Proposal] records what each named fix changes:
 // its section, the sentence proposed for the NIP, and the [Rules] fields it
 // sets. The decision functions [Spec] and [Proposed] put in those fields
