@@ -47,6 +47,14 @@
 // page in a round that fetched a wrap with no failure. The merge is
 // monotone, and a rekey clears exhausted.
 //
+// # The pending region
+//
+// Under Healing a bridge out of budget records the unwalked region in the
+// cursor, newest advances over it, and later catch-ups walk it down with
+// their own budget until a short page clears it; a second partial bridge
+// joins the first by their hull; a bridge that reached the saved newest
+// records nothing, since an empty region would widen the hull.
+//
 // # The universe
 //
 // The default universe: one channel, two relays, wraps at created_at 1..5,

@@ -29,4 +29,20 @@
 // stale. It lives in test files so that the package imports nothing of the
 // harness: the relay sits below the load and the probe it is used to test,
 // and cmd/localrelay serves it without them.
+//
+// # The paged walk on real relays
+//
+// The walk's tests (history_test.go) run on these stores: a cold open
+// pages down to an exhausted cursor, a warm open's first REQ carries
+// since = newest - CURSOR_OVERLAP, and a 120-wrap burst is bridged in one
+// round. The capped-relay hole shows under the document's rules and
+// closes under the proposed ones (all 80 stored) on slicestore capped at
+// 20 (40 of 80 stored and sealed) and on badger and lmdb with a maximum
+// limit of 40, which answer a page of 50 with a quarter of their maximum
+// (20 of 80 stored and sealed). On every store, uncapped and capped at
+// 40, the proposed walk never seals with wraps missing, and on badger,
+// lmdb and sqlite3 it reads all 80. slicestore treats since as
+// exclusive, so its pinned pages are empty, a stray under the proposed
+// rules: the proposed walk advances nothing and says why, where the
+// document's, which never pins, pages it down.
 package khatrutest
