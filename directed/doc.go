@@ -32,4 +32,13 @@
 // namespace, and the 63 shapes of an override group with each sibling
 // absent, valid, out of range or not an integer: exactly two accepted,
 // every other rejected whole, the frontier kept.
+//
+// C6 judges actions by what they achieve, not their arithmetic: from every
+// register with S, C in {0, 1, 2, 2^32-2, 2^32-1}, B, F in {10, 20}, and
+// on a context never read, a mark-unread leaves the override active with
+// C unchanged or is refused at the ceiling with the register unchanged; a
+// mark-read advances the frontier and leaves the override inactive with
+// S, B unchanged, or fails at the ceiling, counters unchanged, only while
+// the override stays active; no counter decreases; after a mark-unread at
+// F, a natural read past F deactivates it.
 package directed

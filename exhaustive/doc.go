@@ -188,6 +188,20 @@
 // that with and without symmetry, and with 1 and 3 workers, the reduced
 // run keeps every state.
 //
+// # Liveness runs
+//
+// The re-publish check on network-whole (proposed, clear-wins, product
+// graph bound 2,097,152 states): depth 1 is ok (15 roots, 1,583 states);
+// depth 2 is ok only with -max-states 0 (146 roots, 3,341,430 states,
+// 56,861,833 edges) and unknown under the bound; depth 3 (1,231 roots)
+// is unknown under the bound and passed 3.5 GB of graph without it
+// (stopped); depth 6 (545,364 roots) is unknown, with no fair publishing
+// cycle met. The bounded runs at depths 2, 3 and 6 stop with identical
+// counts (35,586,187 edges, 1,010,947 triggered publications, 2,070,903
+// cyclic components, all unfair): the bound is hit inside the system-step
+// closure of the first few roots, a near-DAG of distinct (channels,
+// intent knowledge, last publications) combinations.
+//
 // # Store, checkpoints and bounds
 //
 // The store keeps records outside the Go heap with 8 bytes of index per

@@ -54,6 +54,18 @@
 // of rounds with the REQ stale (TestNoReinstallQuietOnlyLiveness). The
 // gate does not run live-quiet, as it would catch nothing W1 does not.
 //
+// Both properties hold under Spec and Heal: every cycle of rounds that
+// leaves an adoption pending leaves the rekey pass enabled and untaken,
+// so it is unfair, and the live universe re-installs the REQ in the step
+// that delivers the rotation. K32 (an adoption re-installs the rekey
+// watch) leaves the member deaf to every later rotation: no safety check
+// fails, and the rekey property finds a loop of one round with the member
+// at epoch 1 and the community at 2. K5 (a removed member not marked
+// removed) is caught by the rekey property beside community:epochs. K33
+// (a delivered rotation re-installs the live REQ) is caught by the live
+// property and by W1 as soon as a wrap arrives on the plane the REQ
+// lacks.
+//
 // # What is not modelled
 //
 // Decryption and pseudonym derivation (a plane is an epoch number); the
