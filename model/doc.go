@@ -179,6 +179,15 @@
 // created_at, and [MaxPlaintextBytes]; event sizes follow NIP-44's padding
 // and are compared byte for byte with built events by the tests.
 //
+// A rotation needs a complete load, merges it, splits under the new
+// client_id and a fresh primary, and checks the new primary covers every
+// readable version of the old one and the last publication. Deletion (per
+// coordinate and relay) never deletes the current primary or another
+// installation's coordinate; it deletes own or predecessor frontier-only
+// coordinates freely, and anything with ov_* entries or unreadable only
+// after a covering carry-forward was accepted on that relay; an orphan
+// counts as a carrier whatever it seems to hold.
+//
 // # Index
 //
 // Replica and actions:
