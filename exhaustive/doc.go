@@ -86,6 +86,17 @@
 // reference's signature, so a reinstall makes a state new); states are
 // counted at minimal depth, breadth first.
 //
+// # Observations
+//
+// The pinned answers of Observe: divergence is reached at depth 1
+// (mark_unread d0 c0) in reference and network-pair;
+// legacy-holds-override-key is not reached in reference at depth 4 (its
+// legacy device drops ov_* keys) and is reached in network-whole at depth
+// 3 (mark-unread, publish, deliver to the legacy device);
+// settled-disagreement is not reached in network-pair at depth 4 (605
+// states) nor in network and network-whole at depth 6, and is reached at
+// depth 5 in network-pair with d0 deciding ties set-wins.
+//
 // # The network universes
 //
 // Transitions: per device the local actions and reinstall, publish and
