@@ -25,7 +25,10 @@
 // states the production explorer reaches (a test compares them). Its
 // invariants (checks.go, Table) are generic: frontier regression,
 // per-device delivery-order independence, legacy-rewrite safety and
-// identity-free verdicts. Its witnesses name their encoding and Replay
+// identity-free verdicts: I2 and I3 as in the reference; I7, a production
+// legacy client republishing each upgraded publication, whose fresh
+// reader must end where a reader of the original does; ID, which mirrors
+// every client id and requires no verdict to change. Its witnesses name their encoding and Replay
 // re-runs them (witness.go). Cubes (cubes.go) are the note's I4 and I6
 // stated over any encoding, and A's join laws (I1).
 package candidate
