@@ -64,7 +64,9 @@
 // device reaches every upgraded device once the user stops acting, under
 // fair delivery, over a graph whose every publication is a triggered one,
 // judged by the same search; a violation is a path to devices settled
-// apart, or a lasso.
+// apart, or a lasso. A node apart is accepting, a path that ends apart
+// with nothing enabled is a violation of its own, and of the violations
+// the one with fewest user actions is kept.
 //
 // observations.go is the registry of named predicates over one state
 // (divergence between two screens, and others) that Observe
@@ -120,6 +122,13 @@
 // in neither the replicas' keys nor the messages: all have one length
 // (reinstall and rotation swap the first letter), so they change no
 // behaviour, split sizes included.
+//
+// # The hierarchy universe
+//
+// hierarchy's children are thread:aa…a and msg:bb…b, whose parent the
+// universe's parent resolver resolves to the channel. The channel is only
+// advanced (10, 20); the children are marked read and unread and reach
+// 30, a reply newer than the channel.
 //
 // # Simulation
 //
