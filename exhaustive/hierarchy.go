@@ -55,5 +55,5 @@ func HierarchyUniverse() Universe {
 }
 
 // hierarchyDepth is the hierarchy universe's default depth bound (NOTE.md,
-// "Hierarchy universe").
+// "Hierarchy universe and simulation").
 const hierarchyDepth = 4

@@ -41,7 +41,7 @@
 // universe, exhaustive.Simulate); runner.go runs it, reach.go and trace.go
 // decide which of its checks a mutant's run would repeat from the control;
 // lazy.go orders the suite without the whole control (-only); golden.go
-// compares first witnesses with testdata/; report.go renders NOTE.md's
-// table, table.go the command's; checkdoc.go says what each check
+// compares first witnesses with testdata/; report.go renders the gate's
+// table (testdata/figures/TestGate.txt), table.go the command's; checkdoc.go says what each check
 // covers; context.go gives up a run when its caller is interrupted. cmd/mutate is the CLI, and gate_test.go the gate of `make test`.
 package mutants
