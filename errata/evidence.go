@@ -3,6 +3,7 @@ package errata
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	entries "github.com/nip-rs/harness/catalog"
 	"github.com/nip-rs/harness/exhaustive"
@@ -48,8 +49,8 @@ func Evidence(f Finding) (string, error) {
 		return fmt.Sprintf("The proposal narrows the hole and does not close it: under proposed the soundness search over `%s` still finds, in %d steps, %q. The rest is the relay's: see relay-fresh-answers.",
 			f.Where, len(w.Steps), w.Violation), nil
 	case LayerRelay:
-		profiles := props.GateProfiles(props.CheckSoundness)
-		w, err := props.SearchProfiles(props.SearchConfig{Check: props.CheckSoundness, Rules: model.Proposed(), Cases: LoadCases, Seed: LoadSeed}, profiles)
+		r := relaySearch()
+		profiles, w, err := r.profiles, r.w, r.err
 		if err != nil {
 			return "", err
 		}
@@ -115,6 +116,23 @@ func Evidence(f Finding) (string, error) {
 		return fmt.Sprintf("The %s community universe under rekey-heal, depth %d: %s states, %s.", f.Where, res.Depth, num.Commas(int64(res.Distinct)), found), nil
 	}
 	return "", fmt.Errorf("%s: unknown layer %q", f.ID, f.Layer)
+}
+
+// relaySearch is the search every relay finding's evidence rests on:
+// the load's soundness search under proposed over the gate's relay
+// profiles. Its inputs name no finding, so every relay finding gets the
+// same answer; it runs once per process and the findings share it (the
+// witness is only read).
+var relaySearch = sync.OnceValue(func() relayResult {
+	profiles := props.GateProfiles(props.CheckSoundness)
+	w, err := props.SearchProfiles(props.SearchConfig{Check: props.CheckSoundness, Rules: model.Proposed(), Cases: LoadCases, Seed: LoadSeed}, profiles)
+	return relayResult{profiles, w, err}
+})
+
+type relayResult struct {
+	profiles []string
+	w        *props.Witness
+	err      error
 }
 
 // relaxCases is how many scenarios a relaxation's searches draw (props'
