@@ -135,6 +135,17 @@ type relayResult struct {
 	err      error
 }
 
+// loadVectors is the load vector file every clarification's evidence
+// decides under its own rule set: it depends on no finding, so it is
+// generated once per process (the checks only read it).
+var loadVectors = sync.OnceValues(func() (gen.File, error) {
+	k, ok := gen.KindByName("load")
+	if !ok {
+		return gen.File{}, fmt.Errorf("no load vector kind")
+	}
+	return gen.Generate(k)
+})
+
 // relaxCases is how many scenarios a relaxation's searches draw (props'
 // TestTieOrderIsNotNeeded draws as many).
 const relaxCases = 5000
@@ -173,13 +184,9 @@ func clarifyEvidence(f Finding) (string, error) {
 		}
 		parts = append(parts, fmt.Sprintf("%s over `%s`: nothing", check, strings.Join(profiles, "`, `")))
 	}
-	k, ok := gen.KindByName("load")
-	if !ok {
-		return "", fmt.Errorf("%s: no load vector kind", f.ID)
-	}
-	file, err := gen.Generate(k)
+	file, err := loadVectors()
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%s: %w", f.ID, err)
 	}
 	fails, err := gen.CheckWith(gen.RuleSet{Model: without, History: history.Spec()}, file)
 	if err != nil {
