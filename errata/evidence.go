@@ -3,6 +3,7 @@ package errata
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	entries "github.com/nip-rs/harness/catalog"
 	"github.com/nip-rs/harness/exhaustive"
@@ -48,8 +49,8 @@ func Evidence(f Finding) (string, error) {
 		return fmt.Sprintf("The proposal narrows the hole and does not close it: under proposed the soundness search over `%s` still finds, in %d steps, %q. The rest is the relay's: see relay-fresh-answers.",
 			f.Where, len(w.Steps), w.Violation), nil
 	case LayerRelay:
-		profiles := props.GateProfiles(props.CheckSoundness)
-		w, err := props.SearchProfiles(props.SearchConfig{Check: props.CheckSoundness, Rules: model.Proposed(), Cases: LoadCases, Seed: LoadSeed}, profiles)
+		r := relaySearch()
+		profiles, w, err := r.profiles, r.w, r.err
 		if err != nil {
 			return "", err
 		}
@@ -117,6 +118,34 @@ func Evidence(f Finding) (string, error) {
 	return "", fmt.Errorf("%s: unknown layer %q", f.ID, f.Layer)
 }
 
+// relaySearch is the search every relay finding's evidence rests on:
+// the load's soundness search under proposed over the gate's relay
+// profiles. Its inputs name no finding, so every relay finding gets the
+// same answer; it runs once per process and the findings share it (the
+// witness is only read).
+var relaySearch = sync.OnceValue(func() relayResult {
+	profiles := props.GateProfiles(props.CheckSoundness)
+	w, err := props.SearchProfiles(props.SearchConfig{Check: props.CheckSoundness, Rules: model.Proposed(), Cases: LoadCases, Seed: LoadSeed}, profiles)
+	return relayResult{profiles, w, err}
+})
+
+type relayResult struct {
+	profiles []string
+	w        *props.Witness
+	err      error
+}
+
+// loadVectors is the load vector file every clarification's evidence
+// decides under its own rule set: it depends on no finding, so it is
+// generated once per process (the checks only read it).
+var loadVectors = sync.OnceValues(func() (gen.File, error) {
+	k, ok := gen.KindByName("load")
+	if !ok {
+		return gen.File{}, fmt.Errorf("no load vector kind")
+	}
+	return gen.Generate(k)
+})
+
 // relaxCases is how many scenarios a relaxation's searches draw (props'
 // TestTieOrderIsNotNeeded draws as many).
 const relaxCases = 5000
@@ -155,13 +184,9 @@ func clarifyEvidence(f Finding) (string, error) {
 		}
 		parts = append(parts, fmt.Sprintf("%s over `%s`: nothing", check, strings.Join(profiles, "`, `")))
 	}
-	k, ok := gen.KindByName("load")
-	if !ok {
-		return "", fmt.Errorf("%s: no load vector kind", f.ID)
-	}
-	file, err := gen.Generate(k)
+	file, err := loadVectors()
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%s: %w", f.ID, err)
 	}
 	fails, err := gen.CheckWith(gen.RuleSet{Model: without, History: history.Spec()}, file)
 	if err != nil {

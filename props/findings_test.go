@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/nip-rs/harness/internal/figfile"
@@ -59,14 +60,46 @@ func search(t *testing.T, check string, rules *model.Rules, profile string) *pro
 	return w
 }
 
-// searchGate is search over every profile the gate searches for check.
-func searchGate(t *testing.T, check string, rules *model.Rules) *props.Witness {
+// shared holds the searches of the catalogue's rule sets (rulesNamed)
+// by check, rule set name and profiles: several tests ask the same search
+// (the production rules' termination search over the gate's profiles,
+// L15's three gate searches, the breaking profiles' soundness searches),
+// and the name, the cases and the seed fix its answer, so it runs once per
+// process. A failed search is not kept.
+var shared struct {
+	sync.Mutex
+	m map[string]*props.Witness
+}
+
+// searchShared is search(check, rulesNamed(name)) over profiles in order
+// (props.SearchProfiles), run once per process.
+func searchShared(t *testing.T, check, name string, profiles ...string) *props.Witness {
 	t.Helper()
-	w, err := props.SearchProfiles(props.SearchConfig{Check: check, Rules: rules, Cases: searchCases, Seed: searchSeed}, props.GateProfiles(check))
+	key := check + "|" + name + "|" + strings.Join(profiles, ",")
+	shared.Lock()
+	w, ok := shared.m[key]
+	shared.Unlock()
+	if ok {
+		return w
+	}
+	w, err := props.SearchProfiles(props.SearchConfig{Check: check, Rules: rulesNamed(t, name), Cases: searchCases, Seed: searchSeed}, profiles)
 	if err != nil {
 		t.Fatal(err)
 	}
+	shared.Lock()
+	if shared.m == nil {
+		shared.m = map[string]*props.Witness{}
+	}
+	shared.m[key] = w
+	shared.Unlock()
 	return w
+}
+
+// searchGateShared is searchShared over every profile the gate searches
+// for check.
+func searchGateShared(t *testing.T, check, name string) *props.Witness {
+	t.Helper()
+	return searchShared(t, check, name, props.GateProfiles(check)...)
 }
 
 // record writes a witness and its replayed log with -update; otherwise it
@@ -123,7 +156,7 @@ func rulesNamed(t *testing.T, name string) *model.Rules {
 func TestNecessity(t *testing.T) {
 	for _, p := range relaysim.Breaking(searchCap) {
 		t.Run(p.Name, func(t *testing.T) {
-			w := search(t, props.CheckSoundness, model.Proposed(), p.Name)
+			w := searchShared(t, props.CheckSoundness, model.ProposedName, p.Name)
 			if got := outcome(w); got != "false complete" {
 				t.Fatalf("%s (breaks %s): search found %q, want a false complete", p.Name, p.Breaks[0], got)
 			}
@@ -142,7 +175,7 @@ func TestLoadMutantsCaught(t *testing.T) {
 	checks := []struct{ prop, name string }{{props.CheckSoundness, mutants.CheckLoadSoundness}, {props.CheckQuiescent, mutants.CheckLoadQuiescent},
 		{props.CheckTermination, mutants.CheckLoadTermination}}
 	for _, c := range checks {
-		if w := searchGate(t, c.prop, model.Proposed()); w != nil {
+		if w := searchGateShared(t, c.prop, model.ProposedName); w != nil {
 			t.Fatalf("production rules caught by %s: %s", c.name, w.Violation)
 		}
 	}
@@ -150,7 +183,7 @@ func TestLoadMutantsCaught(t *testing.T) {
 		t.Run(m.ID, func(t *testing.T) {
 			var caught []string
 			for _, c := range checks {
-				w := searchGate(t, c.prop, m.Rules())
+				w := searchGateShared(t, c.prop, m.ID)
 				if w == nil {
 					continue
 				}
@@ -174,8 +207,8 @@ func TestRelayProfileFindings(t *testing.T) {
 	profiles := append(relaysim.Breaking(searchCap), relaysim.RealLike(searchCap)...)
 	for _, p := range profiles {
 		t.Run(p.Name, func(t *testing.T) {
-			s := search(t, props.CheckSoundness, model.Proposed(), p.Name)
-			q := search(t, props.CheckQuiescent, model.Proposed(), p.Name)
+			s := searchShared(t, props.CheckSoundness, model.ProposedName, p.Name)
+			q := searchShared(t, props.CheckQuiescent, model.ProposedName, p.Name)
 			if s != nil && len(p.Breaks) != 1 { // the single-requirement profiles record theirs in TestNecessity
 				record(t, "profile-"+p.Name+"-soundness", s)
 			}

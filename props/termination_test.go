@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/model"
-	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/props"
 )
 
@@ -14,9 +13,9 @@ import (
 // within its bound, and each search had loads running when Finish began
 // (otherwise Search errs). It logs the most of its bound a load used.
 func TestTerminationProduction(t *testing.T) {
-	for _, rules := range []*model.Rules{model.Spec(), model.Proposed()} {
-		if w := searchGate(t, props.CheckTermination, rules); w != nil {
-			t.Fatalf("%s: %s\n%v", rules.Name, w.Violation, w.Steps)
+	for _, name := range []string{"spec", model.ProposedName} {
+		if w := searchGateShared(t, props.CheckTermination, name); w != nil {
+			t.Fatalf("%s: %s\n%v", name, w.Violation, w.Steps)
 		}
 	}
 	worst, worstBound, running := 0.0, 0, 0
@@ -58,16 +57,8 @@ func TestTerminationProduction(t *testing.T) {
 // passes forever is found, the witness says no verdict, and it replays
 // under the mutant but not under the production rules.
 func TestTerminationCatchesEndlessPasses(t *testing.T) {
-	var rules *model.Rules
-	for _, m := range mutants.Load() {
-		if m.ID == "L15" {
-			rules = m.Rules()
-		}
-	}
-	if rules == nil {
-		t.Fatal("mutant L15 missing")
-	}
-	w := searchGate(t, props.CheckTermination, rules)
+	rules := rulesNamed(t, "L15")
+	w := searchGateShared(t, props.CheckTermination, "L15")
 	if w == nil || !strings.HasPrefix(w.Violation, "termination: no verdict after ") {
 		t.Fatalf("endless passes not caught: %+v", w)
 	}
@@ -80,7 +71,7 @@ func TestTerminationCatchesEndlessPasses(t *testing.T) {
 	// Neither safety check reports it: a load with no verdict says
 	// nothing false.
 	for _, check := range []string{props.CheckSoundness, props.CheckQuiescent} {
-		if got := searchGate(t, check, rules); got != nil {
+		if got := searchGateShared(t, check, "L15"); got != nil {
 			t.Errorf("%s reports the endless load: %s", check, got.Violation)
 		}
 	}

@@ -36,7 +36,9 @@ var repoPath = regexp.MustCompile(`^(mutants|props|exhaustive|history)/`)
 // Every explore command the README shows runs, and ends as a pass or a
 // violation (never a usage error or an unknown result). The network
 // universes run at depth 4 here; `make explore` runs them at the README's
-// depth.
+// depth. The walk's own run (not a -diff) runs at depth 5: its whole
+// depth-7 run is TestExploreWalk's through this command and history's
+// TestSpecUniverse's, its state count pinned.
 func TestReadmeExploreCommands(t *testing.T) {
 	cmds := readmeCommands(t, "explore")
 	if len(cmds) < 8 {
@@ -45,7 +47,7 @@ func TestReadmeExploreCommands(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range cmds {
 		run := []string{"-witness", filepath.Join(dir, "w")}
-		network := false
+		network, walk := false, false
 		for i := 0; i < len(args); i++ {
 			a := args[i]
 			switch {
@@ -55,13 +57,19 @@ func TestReadmeExploreCommands(t *testing.T) {
 				a = filepath.Join(dir, a)
 			case a == "-universe" && i+1 < len(args) && strings.HasPrefix(args[i+1], "network"):
 				network = true
+			case a == "-universe" && i+1 < len(args) && args[i+1] == "walk":
+				walk = true
 			}
 			run = append(run, a)
 		}
-		if network {
+		line := strings.Join(args, " ")
+		switch {
+		case network:
 			run = append(run, "-depth", "4")
+		case walk && !strings.Contains(line, "-diff"):
+			run = append(run, "-depth", "5")
 		}
-		switch line := strings.Join(args, " "); {
+		switch {
 		case strings.Contains(line, "-diff") || strings.Contains(line, "-observe"):
 			// -diff and -observe write a witness and show no progress
 		case !strings.Contains(line, "-replay"):
