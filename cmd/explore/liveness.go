@@ -21,8 +21,7 @@ const (
 var checkProperty = map[string]string{checkLiveness: exhaustive.InvNoRepublishCycle, checkAgreement: exhaustive.InvOverrideReaches}
 
 // livenessFlags are the flags that mean something with -check.
-var livenessFlags = map[string]bool{"check": true, "universe": true, "depth": true, "rules": true, "tie": true,
-	"workers": true, "max-states": true, "witness": true}
+var livenessFlags = []string{"check", "universe", "depth", "rules", "tie", "workers", "max-states", "witness"}
 
 // exploreLiveness runs the liveness check -check names (exhaustive.Liveness)
 // on a network universe under each tie policy: with -check liveness, no
@@ -35,10 +34,8 @@ var livenessFlags = map[string]bool{"check": true, "universe": true, "depth": tr
 // holds, 1 on a witness, 2 on bad flags, 3 when the state bound was
 // reached or the premise never met (unknown).
 func exploreLiveness(o *options, stdout, stderr io.Writer) int {
-	for _, f := range o.set {
-		if !livenessFlags[f] {
-			return usageError(stderr, fmt.Errorf("-%s has no meaning with -check %s", f, o.check))
-		}
+	if f := cli.Unmeant(o.set, livenessFlags...); f != "" {
+		return usageError(stderr, fmt.Errorf("-%s has no meaning with -check %s", f, o.check))
 	}
 	u, err := exhaustive.LivenessUniverse(cat, o.universe)
 	if err != nil {

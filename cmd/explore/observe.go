@@ -12,8 +12,7 @@ import (
 )
 
 // observeFlags are the flags that mean something with -observe.
-var observeFlags = map[string]bool{"observe": true, "universe": true, "depth": true, "rules": true, "tie": true,
-	"workers": true, "max-states": true, "witness": true, "symmetry": true, "html": true}
+var observeFlags = []string{"observe", "universe", "depth", "rules", "tie", "workers", "max-states", "witness", "symmetry", "html"}
 
 // exploreObserve searches a universe for a state an observation holds on
 // (exhaustive.Observe), under each tie policy. It prints "reached" with
@@ -23,10 +22,8 @@ var observeFlags = map[string]bool{"observe": true, "universe": true, "depth": t
 // failure: exit 0 for both, 2 for bad flags or an unknown observation, 3
 // when the state bound stopped the search first (unknown).
 func exploreObserve(o *options, stdout, stderr io.Writer) int {
-	for _, f := range o.set {
-		if !observeFlags[f] {
-			return usageError(stderr, fmt.Errorf("-%s has no meaning with -observe", f))
-		}
+	if f := cli.Unmeant(o.set, observeFlags...); f != "" {
+		return usageError(stderr, fmt.Errorf("-%s has no meaning with -observe", f))
 	}
 	obs, err := exhaustive.LookupObservation(o.observe)
 	if err != nil {
