@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/exhaustive"
-	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -153,16 +152,7 @@ func parsed(t *testing.T, file, text string) Witness {
 }
 
 func TestEveryKindRendersAndShowsItsHarm(t *testing.T) {
-	walk := func() Witness {
-		w, text := stored(t, "../history/testdata/ties.spec")
-		pw := FromWitness(w, text, nil)
-		v, err := history.Trace(w, history.Spec())
-		if err != nil {
-			t.Fatal(err)
-		}
-		pw.Walk = v
-		return pw
-	}
+	walk := func() Witness { return tiesWalkPage(t) }
 	cases := []struct {
 		kind string
 		w    func() Witness

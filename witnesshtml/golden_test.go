@@ -19,16 +19,7 @@ var update = flag.Bool("update", false, "rewrite the golden figures under testda
 // page, down to the embedded script and style. The network's lassos
 // (M32, M33) are pinned as the lasso script draws them.
 func TestExistingPagesKeepTheirBytes(t *testing.T) {
-	walk := func() Witness {
-		w, text := stored(t, "../history/testdata/ties.spec")
-		pw := FromWitness(w, text, nil)
-		v, err := history.Trace(w, history.Spec())
-		if err != nil {
-			t.Fatal(err)
-		}
-		pw.Walk = v
-		return pw
-	}
+	walk := func() Witness { return tiesWalkPage(t) }
 	pages := []struct {
 		name string
 		ws   []Witness
@@ -51,4 +42,18 @@ func TestExistingPagesKeepTheirBytes(t *testing.T) {
 		}
 		figs.Line(fmt.Sprintf("%s %d bytes sha256 %x", p.name, b.Len(), sha256.Sum256(b.Bytes())))
 	}
+}
+
+// tiesWalkPage is the stored ties witness's page with its walk traced
+// under the text's rules, as explore -html draws it.
+func tiesWalkPage(t *testing.T) Witness {
+	t.Helper()
+	w, text := stored(t, "../history/testdata/ties.spec")
+	pw := FromWitness(w, text, nil)
+	v, err := history.Trace(w, history.Spec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw.Walk = v
+	return pw
 }
