@@ -1,10 +1,14 @@
-# harness — make targets. `make test` is the CI gate.
+# harness — make targets. `make test` is the quick gate (every package, a
+# full-size run skipped or shrunk under -short, internal/shortrun);
+# `make test-full` runs every test at its full size. CI (.ci/run) runs both.
 GO ?= go
 PKGS := ./...
 
-.PHONY: peer-deps vectors test race fmt-check vet lint tools unit fuzz bench explore explore-deep por-check mutate props-long history-long amendment simulate peers readings
+.PHONY: peer-deps vectors test test-full race fmt-check vet lint tools unit unit-short fuzz bench explore explore-deep por-check mutate props-long history-long amendment simulate peers readings
 
-test: fmt-check vet unit race
+test: fmt-check vet unit-short race
+
+test-full: fmt-check vet unit race
 
 # The lock-free shared tables under the race detector (the explorer's
 # workers read them without a lock).
@@ -34,6 +38,9 @@ lint:
 
 unit: peer-deps
 	$(GO) test -count=1 -timeout 14m $(PKGS)
+
+unit-short: peer-deps
+	$(GO) test -count=1 -short -timeout 10m $(PKGS)
 
 # The peer relays that run as subprocesses, built and installed into the
 # cache the tests start them from (internal/testrelay/peers): rely and the newest

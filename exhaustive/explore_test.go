@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/internal/figfile"
+	"github.com/nip-rs/harness/internal/shortrun"
 
 	"github.com/nip-rs/harness/internal/num"
 	"github.com/nip-rs/harness/model"
@@ -62,8 +63,9 @@ var referenceCounts = []struct {
 // only by a run that computes all of its rows.
 func TestReferenceStateCounts(t *testing.T) {
 	var rows, deepRows figfile.Figures
+	short := shortrun.On(t, "depths up to 5, the golden file not compared")
 	for _, tc := range referenceCounts {
-		if tc.depth > 5 && testing.Short() || tc.depth > 6 && !*deep {
+		if tc.depth > 5 && short || tc.depth > 6 && !*deep {
 			continue
 		}
 		r, err := Explore(Config{Universe: Reference(), Depth: tc.depth, Rules: model.Proposed().WithTie(tc.tie)})
@@ -86,7 +88,7 @@ func TestReferenceStateCounts(t *testing.T) {
 			rows.Line(r.TableRow())
 		}
 	}
-	if !testing.Short() {
+	if !short {
 		figfile.Check(t, figfile.Path(t.Name()), rows.Bytes(), *update)
 	}
 	if *deep {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/internal/figfile"
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/internal/testrelay/khatrutest"
 	"github.com/nip-rs/harness/internal/testrelay/peers"
 	"github.com/nip-rs/harness/model"
@@ -70,9 +71,7 @@ func isSampled(_ string, req relaycheck.Requirement) bool {
 // peer. The peers run as subprocesses need their tools (`make
 // peer-deps`); without them the test skips, unless PEERS_REQUIRE is set.
 func TestConformanceMatrix(t *testing.T) {
-	if testing.Short() {
-		t.Skip("probes nine relays")
-	}
+	shortrun.Skip(t, "probes nine relays")
 	t.Parallel()
 	ps := matrixPeers()
 	// Each peer is probed in a parallel subtest of its own (its own port

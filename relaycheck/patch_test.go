@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/internal/testrelay/khatrutest"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaycheck"
@@ -17,9 +18,7 @@ import (
 // The probe's verdict before and after, and the remedy the report gives
 // for the races points to that patch.
 func TestPatchedKhatruAdmitted(t *testing.T) {
-	if testing.Short() {
-		t.Skip("probes two relays")
-	}
+	shortrun.Skip(t, "probes two relays")
 	t.Parallel()
 	decide := func(rep relaycheck.Report, url string) relaycheck.Decision {
 		st := relaycheck.NewMemStore()

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/internal/testrelay/khatrutest"
 	"github.com/nip-rs/harness/internal/testrelay/peers"
 	"github.com/nip-rs/harness/model"
@@ -32,10 +33,7 @@ func scenarioLoads(t *testing.T) int {
 		}
 		return n
 	}
-	if testing.Short() {
-		return 5
-	}
-	return 10
+	return shortrun.Size(t, 10, 5)
 }
 
 // userKey is a fixed secret key of its own for each run, so that no run
