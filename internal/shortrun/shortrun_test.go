@@ -56,7 +56,7 @@ func TestEveryShortPathNamesTheFullRun(t *testing.T) {
 	if !rule.Match(mk) {
 		t.Fatalf("Makefile has no %q target", name)
 	}
-	if !regexp.MustCompile(`(?m)^test:.*\bunit-short\b`).Match(mk) || !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + `:.*\bunit\b`).Match(mk) {
+	if !regexp.MustCompile(`(?m)^test:.*\bunit-short\b`).Match(mk) || !regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(name)+`:.*\bunit\b`).Match(mk) {
 		t.Errorf("Makefile: want test to run unit-short and %s to run unit", name)
 	}
 	if !regexp.MustCompile(`(?m)^unit-short:[^\n]*\n(\t[^\n]*\n)*\t\$\(GO\) test[^\n]* -short `).Match(mk) {
