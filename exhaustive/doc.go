@@ -211,7 +211,7 @@
 // without symmetry, and with 1 and 3 workers, the reduced run keeps every
 // state; and that every mutant and amendment gives the same states,
 // violations and witness lengths reduced and unreduced (network at depth
-// 3 in make test); make por-check compares reduced and unreduced
+// 3); make por-check compares reduced and unreduced
 // runs of both network universes at depth 5 under both tie policies (224
 // rule sets, 32 violating).
 //
