@@ -172,7 +172,8 @@
 // and such a universe has no reinstall: a fresh installation's counters
 // would race that history by counts, not intent. A mark-read refused at
 // the ceiling whose advance alone ends the override is a natural clear to
-// the oracle.
+// the oracle. The ceiling universe is two upgraded devices, c0, values
+// 10/20/30, headroom 2 and one message per channel.
 //
 // # Symmetry
 //
@@ -205,8 +206,12 @@
 // state; a transition with no counterpart is dropped, which only explores
 // more. Each N0 condition, a function of the words a transition reads, is
 // met in a reduced run exactly when it is met in the full one. Tests check
-// that with and without symmetry, and with 1 and 3 workers, the reduced
-// run keeps every state; make por-check compares reduced and unreduced
+// that every pair called independent commutes and finds the same in
+// every state of both network universes to depth 3; that with and
+// without symmetry, and with 1 and 3 workers, the reduced run keeps every
+// state; and that every mutant and amendment gives the same states,
+// violations and witness lengths reduced and unreduced (network at depth
+// 3); make por-check compares reduced and unreduced
 // runs of both network universes at depth 5 under both tie policies (224
 // rule sets, 32 violating).
 //

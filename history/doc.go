@@ -71,4 +71,12 @@
 // universe's small dates: a test checks them under every rule set, and
 // the round bounds its input to [0, the largest time] for every rule set,
 // a bound rather than a rule, so no mutant drops it.
+//
+// # What is not modelled
+//
+// A relay receiving an old wrap late (the overlap's purpose; the backdate
+// variant stands for it within the overlap); a rekey making a plane
+// addressable inside [oldest, newest]; time and deadlines (a silent relay
+// is a page timeout); the live REQ's window; decryption; side-event
+// budgets; and the expired-row sweep.
 package history

@@ -188,6 +188,24 @@
 // after a covering carry-forward was accepted on that relay; an orphan
 // counts as a carrier whatever it seems to hold.
 //
+// # Load decisions
+//
+// How [Spec] reads each step of Full-State Load (NOTE.md, "What spec
+// means", sorts the load's decisions into stated, proposed and bounds of
+// this core): L is two and never taken from a relay's advertisement; one
+// tag-free filter with one limit n >= L (step 1); the greater created_at,
+// then the lower id, wins, and a fence delivery moves neither T nor C
+// (step 2); every delivered event sets T (step 3); the pinned window is
+// asked before T is passed (step 4) and discharges only below max(C, L)
+// (step 5); only an empty continuation completes, never a count against
+// the limit (step 7); the fence counts from its end-of-stored-events, and
+// a connection lost after it cannot prove complete (step 8; the other
+// reading is [FenceLapseFails]); a relay known to break a requirement
+// gets no load. Where the text leaves the implementation a choice: C
+// takes the pinned delivery after step 5's comparison (the production
+// TypeScript client takes it before, with the same verdicts), and T is
+// the lowest created_at over every query result, so it never rises.
+//
 // # Index
 //
 // Replica and actions:

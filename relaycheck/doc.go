@@ -20,7 +20,10 @@
 // violations in n: the rate is at most 1-(1-c)^(1/n)), or until a cap,
 // which leaves them unknown. A seen violation is a proof, a conforms a
 // bound: on a relay whose race shows near the bound the verdict differs
-// between runs, which no finite sample avoids. A client loading with two
+// between runs, which no finite sample avoids: in ten probes of each
+// peer, R4 flipped on rely and the newest khatru, R5 on slicestore, lmdb
+// and the newest khatru, and R6 on slicestore, at rates of 0.03% to 0.5%
+// per exercised trial (stability_test.go, run by hand). A client loading with two
 // passes and a gap of at least PushSettle rests on none of R4 right
 // after the answer, R5 and R6 (GateOptions.Passes), so the gate's
 // decision for it does not depend on those samples. At the default rate

@@ -30,6 +30,15 @@
 // harness: the relay sits below the load and the probe it is used to test,
 // and cmd/localrelay serves it without them.
 //
+// # Two installations through khatru
+//
+// Two installations exchange real NIP-44 events through khatru: loads
+// with the fence, a live subscription merging and re-publishing after
+// read-before-write, rotations whose carry-forward is refused or fetched
+// back and checked; they end with equal registers and verdicts. 30 loads
+// (cap 3) run while another application writes backdated events, and
+// every complete one holds all 6 coordinates.
+//
 // # The paged walk on real relays
 //
 // The walk's tests (history_test.go) run on these stores: a cold open
