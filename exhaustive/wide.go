@@ -65,7 +65,7 @@ func CeilingUniverse() Universe {
 }
 
 // ceilingDepth is the ceiling universe's default depth bound (NOTE.md,
-// "Hierarchy universe and simulation").
+// "Pinned figures", pins its state count at it).
 const ceilingDepth = 5
 
 // startKnow is device d's initial intent knowledge. Where devices start

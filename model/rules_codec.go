@@ -33,7 +33,7 @@ const DistinctKeyLimitName = "distinct-key-limit"
 // the 10,000-entry limit counts distinct keys, so a blob of
 // 10,001 members of which fewer than 10,001 are distinct is accepted. The
 // parser keeps every member to count them (bounded by the plaintext size,
-// maxContextMembers). NOTE.md, "What spec means", weighs it; a spec author
+// maxContextMembers). NOTE.md, "The entry limit and a key that is not UTF-8", weighs it; a spec author
 // can run the checks with it (cmd/explore -rules distinct-key-limit).
 func DistinctKeyLimit() *Rules {
 	r := Proposed()

@@ -33,8 +33,8 @@ type Mutant struct {
 	// Equivalent, when set, says why no history the modelled universes can
 	// reach tells the mutant apart from the production rules under
 	// clear-wins: it is expected to survive there, and the runner reports it
-	// as equivalent instead of failing (NOTE.md, "Mutants", says what wider
-	// universe would separate it).
+	// as equivalent instead of failing (NOTE.md, "The equivalent mutant",
+	// says why no universe separates it).
 	Equivalent string
 	// SetWinsEquivalent, when set, says why no history tells the mutant
 	// apart from the production rules under set-wins: it is expected to
