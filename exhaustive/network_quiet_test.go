@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/model"
 )
 
@@ -138,8 +139,11 @@ func TestQuiescenceMatchesTheDirectRounds(t *testing.T) {
 		depth    int
 	}
 	var runs []run
+	// The quick gate explores the hierarchy universe to depth 3 (the
+	// network universe at depth 4 is where a fixpoint check fails).
+	four := shortrun.Size(t, 4, 3)
 	for _, nr := range rules {
-		runs = append(runs, run{"network", nr, model.ClearWins, 4}, run{"hierarchy", nr, model.ClearWins, 4},
+		runs = append(runs, run{"network", nr, model.ClearWins, 4}, run{"hierarchy", nr, model.ClearWins, four},
 			run{"network", nr, model.SetWins, 3}, run{"network-whole", nr, model.SetWins, 3})
 	}
 	for _, tie := range []model.TiePolicy{model.ClearWins, model.SetWins} {

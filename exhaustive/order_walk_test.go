@@ -3,6 +3,7 @@ package exhaustive
 import (
 	"testing"
 
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/search"
 )
@@ -42,6 +43,7 @@ type namedRules struct {
 // same checks and violations, under rules that break order independence as
 // under the production rules.
 func TestOrderWalkOfReplicasAlone(t *testing.T) {
+	depth := shortrun.Size(t, 4, 3)
 	for _, name := range []string{"network", "hierarchy"} {
 		u, err := NewCatalog().Universe(name)
 		if err != nil {
@@ -50,7 +52,6 @@ func TestOrderWalkOfReplicasAlone(t *testing.T) {
 		for _, nr := range orderBreakers() {
 			rname, rules := nr.name, nr.rules
 			t.Run(name+"/"+rname, func(t *testing.T) {
-				depth := 4
 				var runs [2]*search.Run
 				for k, whole := range []bool{false, true} {
 					w, _, err := newWorld(&u, rules.WithTie(model.ClearWins), depth, true)

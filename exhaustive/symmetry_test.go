@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/search"
 )
@@ -71,7 +72,7 @@ func TestEveryInvariantIsSymmetric(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		x, w := netStates(t, "network", rules, 4)
+		x, w := netStates(t, "network", rules, shortrun.Size(t, 4, 3))
 		sym := newSymmetry(w)
 		c := x.e.newCache()
 		img, canon := make([]int32, w.Width()), make([]int32, w.Width())

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/search"
 )
 
@@ -14,7 +15,7 @@ import (
 // nothing; a negative one is refused.
 func TestExploreStateLimit(t *testing.T) {
 	u := DefaultUniverse()
-	u.Depth = 5
+	u.Depth = shortrun.Size(t, 5, 4)
 	whole, err := ExploreWith(u, Healing(), ReportAll, Options{})
 	if err != nil {
 		t.Fatal(err)

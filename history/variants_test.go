@@ -2,11 +2,13 @@ package history
 
 import (
 	"flag"
+	"slices"
 	"testing"
 
 	"github.com/nip-rs/harness/internal/figfile"
 
 	"github.com/nip-rs/harness/internal/num"
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/search"
 )
 
@@ -15,13 +17,7 @@ var longVariants = flag.Bool("history.variants", false, "explore every universe 
 // The holes of the document's walk, one universe variant each, at the
 // depths `make test` explores (GateVariants): the invariant the search
 // finds first under the document's rules, and the pinned figures.
-var variantHoles = []struct {
-	name                     string
-	inv                      string
-	steps                    int
-	specStates, propStates   int
-	specViolating, propFound int64
-}{
+var variantHoles = []variantHole{
 	{"ties", "H4-no-gap", 3, 3281, 2763, 255, 0},
 	{"capped", "H4-no-gap", 5, 21213, 16533, 64, 0},
 	{"future", "H5-exhausted-earned", 3, 6536, 4701, 138, 0},
@@ -30,18 +26,36 @@ var variantHoles = []struct {
 	{"plateau", "H4-no-gap", 4, 3075, 2025, 66, 0},
 }
 
+// variantHole is one variant's row: the hole and the pinned figures.
+type variantHole struct {
+	name                     string
+	inv                      string
+	steps                    int
+	specStates, propStates   int
+	specViolating, propFound int64
+}
+
 // TestVariantHoles: in each variant the search finds the hole under the
 // document's rules with no scenario written for it (the smallest witness
 // equals its golden file and replays), and finds nothing under the
 // proposed rules, where the same witness no longer reproduces. Figures
 // are pinned here and in testdata/figures.
 func TestVariantHoles(t *testing.T) {
-	note := figfile.For(t, *update)
+	// The quick gate leaves out the two largest variants; each it runs
+	// keeps its own pinned figures, but the table of part of them is not
+	// the pinned file, so it is not compared.
+	cases := variantHoles
+	note := &figfile.Figures{}
+	if shortrun.On(t, "the variants but capped and backdate, the pinned table not compared") {
+		cases = slices.DeleteFunc(slices.Clone(cases), func(c variantHole) bool { return c.name == "capped" || c.name == "backdate" })
+	} else {
+		note = figfile.For(t, *update)
+	}
 	gate := map[string]UniverseConfig{}
 	for _, v := range GateVariants() {
 		gate[v.Name] = v.U
 	}
-	for _, tc := range variantHoles {
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			u := gate[tc.name]
 			spec, err := Explore(u, Spec(), ReportAll, 0, false)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/itf"
 )
 
@@ -31,7 +32,8 @@ func nodePath(t testing.TB) string {
 // The worked client follows the model through 20 simulated walks.
 func TestJSClientFollowsSimulation(t *testing.T) {
 	node := nodePath(t)
-	trs := simTraces(t, 20, 30, 11)
+	walks := shortrun.Size(t, 20, 5)
+	trs := simTraces(t, walks, 30, 11)
 	r, err := DriveAll([]string{node, filepath.Join(clientDir(t), "adapter.mjs")}, trs)
 	if err != nil {
 		t.Fatal(err)
@@ -39,10 +41,10 @@ func TestJSClientFollowsSimulation(t *testing.T) {
 	if r.Divergence != nil {
 		t.Fatalf("%v\nwitness: %d states", r.Divergence, len(r.Divergence.Witness.States))
 	}
-	if r.Walks != 20 {
-		t.Fatalf("drove %d walks, want 20", r.Walks)
+	if r.Walks != walks {
+		t.Fatalf("drove %d walks, want %d", r.Walks, walks)
 	}
-	t.Logf("20 walks, %d states, all agree", r.States)
+	t.Logf("%d walks, %d states, all agree", walks, r.States)
 }
 
 // A copy of the client with set-wins liveness (an equal set and clear
@@ -75,7 +77,7 @@ func TestJSClientSeededBugDiverges(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	trs := simTraces(t, 20, 30, 11)
+	trs := simTraces(t, shortrun.Size(t, 20, 5), 30, 11)
 	r, err := DriveAll([]string{node, filepath.Join(dir, "adapter.mjs")}, trs)
 	if err != nil {
 		t.Fatal(err)

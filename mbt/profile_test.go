@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/itf"
 	"github.com/nip-rs/harness/model"
 )
@@ -142,18 +143,19 @@ func legacyAdapter(t *testing.T, dir string) []string {
 // last value received instead of the larger.
 func TestJSLegacyClientFollowsMaskedTraces(t *testing.T) {
 	argv := legacyAdapter(t, clientDir(t))
-	r, err := DriveAll(argv, legacyTraces(t, 20, 30, 11))
+	walks := shortrun.Size(t, 20, 5)
+	r, err := DriveAll(argv, legacyTraces(t, walks, 30, 11))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Divergence != nil || r.Walks != 20 {
+	if r.Divergence != nil || r.Walks != walks {
 		t.Fatalf("%d walks, divergence %v", r.Walks, r.Divergence)
 	}
-	t.Logf("20 masked walks, %d states, all agree", r.States)
+	t.Logf("%d masked walks, %d states, all agree", walks, r.States)
 
 	// Forced to stay a legacy decoder on unmasked traces (env sets the
 	// variable after Drive does).
-	r, err = DriveAll(append([]string{"env", "NIPRS_PROFILE=legacy-decoder"}, argv...), simTraces(t, 20, 30, 11))
+	r, err = DriveAll(append([]string{"env", "NIPRS_PROFILE=legacy-decoder"}, argv...), simTraces(t, walks, 30, 11))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +187,7 @@ func TestJSLegacyClientFollowsMaskedTraces(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r, err = DriveAll(legacyAdapter(t, dir), legacyTraces(t, 20, 30, 11))
+	r, err = DriveAll(legacyAdapter(t, dir), legacyTraces(t, walks, 30, 11))
 	if err != nil {
 		t.Fatal(err)
 	}

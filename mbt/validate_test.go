@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/model"
 )
 
@@ -58,7 +59,7 @@ func jsLogs(t *testing.T, walks, steps int, seed uint64) [][]byte {
 // search finds the legacy device's actions, the publications and the
 // drops the logs leave out.
 func TestJSClientLogsExplained(t *testing.T) {
-	for i, b := range jsLogs(t, 10, 30, 11) {
+	for i, b := range jsLogs(t, shortrun.Size(t, 10, 3), 30, 11) {
 		v, err := validateBytes(t, b)
 		if err != nil {
 			t.Fatalf("walk %d: %v", i, err)

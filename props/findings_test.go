@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/internal/figfile"
+	"github.com/nip-rs/harness/internal/shortrun"
 
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
@@ -171,9 +172,13 @@ func TestNecessity(t *testing.T) {
 // catalogue entry names — and the production rules are caught by none.
 // testdata/figures pins the table of what catches each.
 func TestLoadMutantsCaught(t *testing.T) {
-	figs := figfile.For(t, *update)
 	checks := []struct{ prop, name string }{{props.CheckSoundness, mutants.CheckLoadSoundness}, {props.CheckQuiescent, mutants.CheckLoadQuiescent},
 		{props.CheckTermination, mutants.CheckLoadTermination}}
+	if shortrun.On(t, "the mutants L1-L10, each searched by the checks its entry names only, for its recorded witness") {
+		loadMutantsCaughtShort(t, checks)
+		return
+	}
+	figs := figfile.For(t, *update)
 	for _, c := range checks {
 		if w := searchGateShared(t, c.prop, model.ProposedName); w != nil {
 			t.Fatalf("production rules caught by %s: %s", c.name, w.Violation)
@@ -199,12 +204,74 @@ func TestLoadMutantsCaught(t *testing.T) {
 	}
 }
 
+// quickMutants are the load mutants the quick gate searches: those its
+// catching checks find within a few dozen scenarios of the gate's seed
+// (L11-L15 take hundreds of scenarios or a quirk profile).
+var quickMutants = []string{"L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "L10"}
+
+// loadMutantsCaughtShort is TestLoadMutantsCaught in part: each quick
+// mutant is caught by every check its catalogue entry names, over the
+// gate's profiles with the gate's cases and seed, and the witness found
+// is the one recorded under testdata/witness. Whether the other checks
+// miss it, and whether the production rules pass every check, cost the
+// searches' whole bound and are left to the full run.
+func loadMutantsCaughtShort(t *testing.T, checks []struct{ prop, name string }) {
+	for _, id := range quickMutants {
+		m, ok := mutants.Lookup(id)
+		if !ok {
+			t.Fatalf("no load mutant %s", id)
+		}
+		t.Run(id, func(t *testing.T) {
+			for _, c := range checks {
+				if !slices.Contains(m.ExpectedBy, c.name) {
+					continue
+				}
+				w := searchGateShared(t, c.prop, m.ID)
+				if w == nil {
+					t.Errorf("%s not caught by %s, which its entry names", m.ID, c.name)
+					continue
+				}
+				got, err := json.MarshalIndent(w, "", "  ")
+				if err != nil {
+					t.Fatal(err)
+				}
+				path := filepath.Join(witnessDir, fmt.Sprintf("mutant-%s-%s.json", m.ID, c.prop))
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(append(got, '\n')) != string(want) {
+					t.Errorf("%s by %s: the witness found differs from %s", m.ID, c.name, path)
+				}
+			}
+		})
+	}
+}
+
 // TestRelayProfileFindings: for every non-conformant profile, what the
 // two searches find under the production rules is the table pinned in
 // testdata/figures.
+//
+// Each row is one profile's two searches, whatever else runs, so the
+// quick gate runs the single-requirement profiles (whose searches end at
+// an early finding) and holds each row to that profile's pinned row.
 func TestRelayProfileFindings(t *testing.T) {
-	figs := figfile.For(t, *update)
 	profiles := append(relaysim.Breaking(searchCap), relaysim.RealLike(searchCap)...)
+	var pinned map[string]bool
+	figs := &figfile.Figures{}
+	if shortrun.On(t, "the single-requirement profiles, each row held to its pinned row") {
+		profiles = relaysim.Breaking(searchCap)
+		data, err := os.ReadFile(figfile.Path(t.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pinned = map[string]bool{}
+		for _, l := range strings.Split(string(data), "\n") {
+			pinned[l] = true
+		}
+	} else {
+		figs = figfile.For(t, *update)
+	}
 	for _, p := range profiles {
 		t.Run(p.Name, func(t *testing.T) {
 			s := searchShared(t, props.CheckSoundness, model.ProposedName, p.Name)
@@ -217,6 +284,9 @@ func TestRelayProfileFindings(t *testing.T) {
 			}
 			row := fmt.Sprintf("| `%s` | %s | %s |", p.Name, outcome(s), outcome(q))
 			figs.Line(row)
+			if pinned != nil && !pinned[row] {
+				t.Errorf("%s is not the row pinned in %s", row, figfile.Path("TestRelayProfileFindings"))
+			}
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/props"
 )
@@ -13,14 +14,20 @@ import (
 // within its bound, and each search had loads running when Finish began
 // (otherwise Search errs). It logs the most of its bound a load used.
 func TestTerminationProduction(t *testing.T) {
+	// The quick gate searches the conformant profile only, and draws
+	// fewer loads per profile.
+	profiles := props.GateProfiles(props.CheckTermination)
+	if shortrun.On(t, "the searches over the conformant profile only") {
+		profiles = profiles[:1]
+	}
 	for _, name := range []string{"spec", model.ProposedName} {
-		if w := searchGateShared(t, props.CheckTermination, name); w != nil {
+		if w := searchShared(t, props.CheckTermination, name, profiles...); w != nil {
 			t.Fatalf("%s: %s\n%v", name, w.Violation, w.Steps)
 		}
 	}
 	worst, worstBound, running := 0.0, 0, 0
 	for _, p := range props.GateProfiles(props.CheckTermination) {
-		for c := range 200 {
+		for c := range shortrun.Size(t, 200, 40) {
 			src := props.NewSeeded(searchSeed, c)
 			cfg := props.DrawConfig(src, p)
 			w, err := props.NewWorld(cfg, model.Proposed())
@@ -70,8 +77,13 @@ func TestTerminationCatchesEndlessPasses(t *testing.T) {
 	}
 	// Neither safety check reports it: a load with no verdict says
 	// nothing false.
+	short := shortrun.On(t, "the safety searches over the conformant profile only")
 	for _, check := range []string{props.CheckSoundness, props.CheckQuiescent} {
-		if got := searchGateShared(t, check, "L15"); got != nil {
+		profiles := props.GateProfiles(check)
+		if short {
+			profiles = profiles[:1]
+		}
+		if got := searchShared(t, check, "L15", profiles...); got != nil {
 			t.Errorf("%s reports the endless load: %s", check, got.Violation)
 		}
 	}

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/nip-rs/harness/internal/shortrun"
 )
 
 // labelled is grid whose row words are ids into an interning table of
@@ -146,6 +148,10 @@ func labelledCheckpoint(w *labelled, dir string, resume bool, stop func(int) boo
 // reports exactly what an uninterrupted run does, at any worker count, also
 // to a larger depth bound than the stopped run's and with TerminalOnly.
 func TestCheckpointResumeIsExact(t *testing.T) {
+	workerCounts := []int{1, 2}
+	if shortrun.On(t, "resumed with two workers only") {
+		workerCounts = []int{2}
+	}
 	for _, terminal := range []bool{false, true} {
 		cfg := Config{Depth: 24, TerminalOnly: terminal}
 		w := newLabelled(14, 18)
@@ -154,7 +160,7 @@ func TestCheckpointResumeIsExact(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantFig := w.figures(want)
-		for _, workers := range []int{1, 2} {
+		for _, workers := range workerCounts {
 			for _, k := range []int{0, 5, 24} {
 				dir := t.TempDir()
 				cfg.Workers = workers

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 )
@@ -32,6 +33,10 @@ func TestRunsStoreMatchesMemoryOnUniverses(t *testing.T) {
 	cat := exhaustive.NewCatalog()
 	dir := t.TempDir()
 	ref, net := caughtBy(t, "reference"), caughtBy(t, "network")
+	workerCounts := []int{1, 2}
+	if shortrun.On(t, "two workers only") {
+		workerCounts = []int{2}
+	}
 	for _, c := range []struct {
 		universe string
 		depth    int
@@ -47,7 +52,7 @@ func TestRunsStoreMatchesMemoryOnUniverses(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, noSym := range []bool{false, true} {
-			for _, workers := range []int{1, 2} {
+			for _, workers := range workerCounts {
 				cfg := exhaustive.Config{Universe: u, Depth: c.depth, Rules: c.rules, Workers: workers, NoSymmetry: noSym, AllWitnesses: true}
 				want, err := exhaustive.Explore(cfg)
 				if err != nil {

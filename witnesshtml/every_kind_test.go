@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/witnessfile"
 )
 
@@ -194,6 +195,10 @@ func TestEveryKindRendersAndShowsItsHarm(t *testing.T) {
 	// The kinds drawn by the lasso script: their stem and loop are
 	// checked too (lassoProblems).
 	lassos := []string{KindWalkLasso, KindCommunityLasso, KindNetworkLasso, "agreement"}
+	if shortrun.On(t, "every kind drawn on one page in one browser run, a page per kind with its lasso's shape checked left out") {
+		everyKindOnOnePage(t, cases, len(lassos))
+		return
+	}
 	for _, c := range cases {
 		t.Run(c.kind, func(t *testing.T) {
 			w := c.w()
@@ -217,6 +222,37 @@ func TestEveryKindRendersAndShowsItsHarm(t *testing.T) {
 				t.Errorf("an observation claims harm %q or is drawn as a violation (observed %t)", w.Harm, w.Observed)
 			}
 		})
+	}
+}
+
+// everyKindOnOnePage draws the witness of every case on one page, in one
+// browser run: the page must have no script error, every section drawn,
+// each lasso kind drawn by the lasso script, and each case's harm shown,
+// its ids and jump link numbered by its place on the page.
+func everyKindOnOnePage(t *testing.T, cases []struct {
+	kind string
+	w    func() Witness
+	harm []string
+}, lassos int) {
+	var ws []Witness
+	for _, c := range cases {
+		w := c.w()
+		if want := kindOfCase(c.kind); w.Kind != want {
+			t.Fatalf("%s: kind %q, want %q", c.kind, w.Kind, want)
+		}
+		ws = append(ws, w)
+	}
+	dom := renderChecked(t, ws...)
+	if want := `data-lassos-drawn="` + strconv.Itoa(lassos) + `"`; !strings.Contains(dom, want) {
+		t.Errorf("the page lacks %s", want)
+	}
+	for i, c := range cases {
+		at := strings.NewReplacer(`id="w1-`, fmt.Sprintf(`id="w%d-`, i+1), "observation 1", fmt.Sprintf("observation %d", i+1))
+		for _, h := range c.harm {
+			if h = at.Replace(h); !strings.Contains(dom, h) {
+				t.Errorf("%s: the page does not show %q", c.kind, h)
+			}
+		}
 	}
 }
 
@@ -320,7 +356,7 @@ func TestLongIDIsShortenedAndKept(t *testing.T) {
 // no longer matches would pass for the wrong reason).
 func TestBrokenLassoRendererIsCaught(t *testing.T) {
 	chromium(t)
-	for _, tc := range []struct {
+	breaks := []struct {
 		name, old, new string
 		w              func() Witness
 	}{
@@ -332,7 +368,10 @@ func TestBrokenLassoRendererIsCaught(t *testing.T) {
 			func() Witness { return storedPage(t, "../mutants/testdata/M33.clear") }},
 		{"an empty loop drawn without its ring", "\"class\": \"lasso-rest\"", "\"class\": \"lasso-none\"",
 			func() Witness { return storedPage(t, "../mutants/testdata/M33.clear") }},
-	} {
+	}
+	// Each break costs a browser run: the quick gate tries the first.
+	breaks = breaks[:shortrun.Size(t, len(breaks), 1)]
+	for _, tc := range breaks {
 		t.Run(tc.name, func(t *testing.T) {
 			w := tc.w()
 			saved := lassoScript

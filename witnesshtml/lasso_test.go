@@ -12,6 +12,7 @@ import (
 	"github.com/nip-rs/harness/catalog"
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/history/community"
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/mutants"
 )
 
@@ -154,6 +155,7 @@ func TestLassoStepsAreReadByPart(t *testing.T) {
 // per part, the loop's rows marked, the row that closes it) and shows the
 // harm.
 func TestLassoPagesRenderInChromium(t *testing.T) {
+	shortrun.Skip(t, "a page per lasso file with its stem, loop and parts checked (the every-kind page draws one of each kind)")
 	for _, tc := range []struct {
 		name string
 		w    func() Witness
@@ -228,8 +230,10 @@ func TestUnreproducedLassoClaimsNoHarm(t *testing.T) {
 		w.Detail != "the file says (under rules H21): a loop of 1 rounds returns to cursor newest=2 oldest=2 without sealing it or reporting a failure" {
 		t.Errorf("unreproduced lasso: %+v", w)
 	}
-	if dom := renderChecked(t, w); !strings.Contains(dom, "not reproduced: ") {
-		t.Error("the page does not say the lasso was not reproduced")
+	if !shortrun.On(t, "the page's fields and script checked, its drawing in the browser left out") {
+		if dom := renderChecked(t, w); !strings.Contains(dom, "not reproduced: ") {
+			t.Error("the page does not say the lasso was not reproduced")
+		}
 	}
 	var b bytes.Buffer
 	if err := Write(&b, Page{Title: "x", Witnesses: []Witness{w}}); err != nil {
