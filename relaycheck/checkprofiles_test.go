@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/internal/testrelay/khatrutest"
 	"github.com/nip-rs/harness/relaycheck"
 )
@@ -38,13 +39,17 @@ type checkProfile struct {
 	// record, and evicts whether it says the relay evicts past it.
 	capacity int
 	evicts   bool
+	// quick marks the profiles the quick gate runs: one relay violating
+	// each requirement, the one that waits least where there are several
+	// (every profile probes every check, the others conforming).
+	quick bool
 }
 
 func checkProfiles() []checkProfile {
 	return []checkProfile{
 		// The relay's own cap (a query with no limit or one above it)
 		// keeps the oldest matches; a limit within the cap is honoured.
-		{check: "cap-prefix", want: viol, detail: "not the newest", evidence: `d=relaycheck:cap-0 `, fault: func() fault {
+		{check: "cap-prefix", want: viol, quick: true, detail: "not the newest", evidence: `d=relaycheck:cap-0 `, fault: func() fault {
 			return fault{cap: 1000, answer: func(_ *faultRelay, _ *faultConn, s *faultSub, evs []*nostr.Event) []*nostr.Event {
 				if (s.f.Limit == 0 || s.f.Limit > 10) && len(evs) > 10 {
 					return evs[len(evs)-10:]
@@ -73,7 +78,7 @@ func checkProfiles() []checkProfile {
 		}},
 		// The right events, the right seconds, but each second's events
 		// in reverse: only the order within a tie is wrong.
-		{check: "order-ties", want: viol, detail: "did not deliver the lowest ids in ascending order", evidence: `["REQ","ties",`, fault: func() fault {
+		{check: "order-ties", want: viol, quick: true, detail: "did not deliver the lowest ids in ascending order", evidence: `["REQ","ties",`, fault: func() fault {
 			return fault{answer: func(_ *faultRelay, _ *faultConn, _ *faultSub, evs []*nostr.Event) []*nostr.Event {
 				return reverseTies(evs)
 			}}
@@ -104,7 +109,7 @@ func checkProfiles() []checkProfile {
 			}}
 		}},
 		// A window bounded above is capped at 5, an open one at 10.
-		{check: "cap-stable", want: viol, detail: "delivered [10 5 5]", evidence: `["REQ","cap-1",`, fault: func() fault {
+		{check: "cap-stable", want: viol, quick: true, detail: "delivered [10 5 5]", evidence: `["REQ","cap-1",`, fault: func() fault {
 			return fault{answer: func(_ *faultRelay, _ *faultConn, s *faultSub, evs []*nostr.Event) []*nostr.Event {
 				if s.f.Until != nil && (s.f.Limit == 0 || s.f.Limit > 5) && len(evs) > 5 {
 					return evs[:5]
@@ -113,7 +118,7 @@ func checkProfiles() []checkProfile {
 			}}
 		}},
 		// Limit 2 over an open-ended window delivers 1.
-		{check: "floor", want: viol, detail: "limit 2 over 30 matches delivered 1", evidence: `["REQ","floor",`, fault: func() fault {
+		{check: "floor", want: viol, quick: true, detail: "limit 2 over 30 matches delivered 1", evidence: `["REQ","floor",`, fault: func() fault {
 			return fault{answer: func(_ *faultRelay, _ *faultConn, s *faultSub, evs []*nostr.Event) []*nostr.Event {
 				if s.f.Limit == 2 && s.f.Until == nil && len(evs) == 2 {
 					return evs[:1]
@@ -133,7 +138,7 @@ func checkProfiles() []checkProfile {
 		// The live matcher takes since as exclusive: stored answers are
 		// right, but an event at a subscription's since is never pushed.
 		// The subscription checks see no push at all and say so.
-		{check: "push", want: viol, detail: "not pushed within 1s to push-0-0, push-0-1, push-0-2, push-0-3", evidence: "nothing on push-0-0", fault: func() fault {
+		{check: "push", want: viol, quick: true, detail: "not pushed within 1s to push-0-0, push-0-1, push-0-2, push-0-3", evidence: "nothing on push-0-0", fault: func() fault {
 			return fault{push: func(f nostr.Filter, ev *nostr.Event) fate {
 				if f.Since != nil && ev.CreatedAt == *f.Since {
 					return drop
@@ -144,7 +149,7 @@ func checkProfiles() []checkProfile {
 		// A subscription stops receiving after its fifth distinct pushed
 		// event (a push budget per subscription): one write per fresh
 		// subscription, as the push check makes, never runs it out.
-		{check: "push-settled", want: viol, detail: "trial 6: accepted", evidence: "nothing on settled-0", fault: func() fault {
+		{check: "push-settled", want: viol, quick: true, detail: "trial 6: accepted", evidence: "nothing on settled-0", fault: func() fault {
 			seen := map[string]map[string]bool{}
 			return fault{push: func(f nostr.Filter, ev *nostr.Event) fate {
 				if f.Until == nil {
@@ -162,7 +167,7 @@ func checkProfiles() []checkProfile {
 		}},
 		// Pushes to open-ended subscriptions go out through a slower
 		// queue, behind the next end-of-stored-events on the connection.
-		{check: "barrier", want: viol, detail: "delivered", evidence: "the fence push before EOSE bar-0-0", fault: func() fault {
+		{check: "barrier", want: viol, quick: true, detail: "delivered", evidence: "the fence push before EOSE bar-0-0", fault: func() fault {
 			return fault{push: func(f nostr.Filter, _ *nostr.Event) fate {
 				if f.Until == nil {
 					return holdToEOSE
@@ -173,7 +178,7 @@ func checkProfiles() []checkProfile {
 		// While a coordinate replaced twice or more has a version in
 		// flight, a query for it is answered by a replica two versions
 		// behind: older than the version already acknowledged.
-		{check: "atomic", want: viol, detail: "found only versions older than the acknowledged", evidence: `["REQ","atom-2",`, fault: func() fault {
+		{check: "atomic", want: viol, quick: true, detail: "found only versions older than the acknowledged", evidence: `["REQ","atom-2",`, fault: func() fault {
 			return fault{answer: func(r *faultRelay, _ *faultConn, s *faultSub, evs []*nostr.Event) []*nostr.Event {
 				d := s.f.Tags["d"]
 				if !s.inflight || len(d) != 1 {
@@ -190,6 +195,9 @@ func checkProfiles() []checkProfile {
 		// answer holds the acknowledged version, never the one in flight.
 		// That is conformant, but the race is never exercised, so the
 		// check must stop at its cap unknown, not conform.
+		// (Its 200 trials are paced up to 50 ms apart;
+		// TestBarrierNeverExercisedIsUnknown holds the same rule for the
+		// barrier at 3 trials in the quick gate.)
 		{check: "atomic", want: unkn, detail: "in none of 200 trials", fault: func() fault {
 			return fault{answer: func(r *faultRelay, _ *faultConn, s *faultSub, evs []*nostr.Event) []*nostr.Event {
 				d := s.f.Tags["d"]
@@ -205,7 +213,7 @@ func checkProfiles() []checkProfile {
 		}},
 		// A result cache per connection, invalidated by that connection's
 		// own writes only: the prober writes on one and reads on another.
-		{check: "fresh-after-write", want: viol, detail: "is missing from its answer", evidence: `["REQ","fresh-a2",`, fault: func() fault {
+		{check: "fresh-after-write", want: viol, quick: true, detail: "is missing from its answer", evidence: `["REQ","fresh-a2",`, fault: func() fault {
 			return fault{answer: func(r *faultRelay, c *faultConn, s *faultSub, evs []*nostr.Event) []*nostr.Event {
 				key := cacheKey(s.f)
 				if hit, ok := r.caches[c][key]; ok {
@@ -229,14 +237,14 @@ func checkProfiles() []checkProfile {
 		{check: "subs-fence", want: viol, detail: "stopped receiving", evidence: "subs-fence: nothing", fault: func() fault { return fault{maxSubs: 2} },
 			also: checks{"subs-capacity": viol, "push": viol, "push-settled": viol, "barrier": viol}},
 		// 63 subscriptions per connection: the 64th closes the oldest.
-		{check: "subs-capacity", want: viol, detail: "only 63 received the event; 1 (the oldest) were dropped", evidence: "subs-000: nothing", fault: func() fault { return fault{maxSubs: 63} },
+		{check: "subs-capacity", want: viol, quick: true, detail: "only 63 received the event; 1 (the oldest) were dropped", evidence: "subs-000: nothing", fault: func() fault { return fault{maxSubs: 63} },
 			capacity: 63, evicts: true},
 		// 20 subscriptions per connection, the 21st refused with CLOSED: a
 		// stated capacity, which conforms, and is recorded as 20.
 		{check: "subs-capacity", want: conf, detail: "20 subscriptions kept; the relay refused the next with CLOSED", fault: func() fault { return fault{refuseSubs: 20} },
 			capacity: 20},
 		// A version exactly one second newer is stored beside the old one.
-		{check: "replace-newer", want: viol, detail: "holds 2 versions", evidence: `["REQ","replace-newer",`, fault: func() fault {
+		{check: "replace-newer", want: viol, quick: true, detail: "holds 2 versions", evidence: `["REQ","replace-newer",`, fault: func() fault {
 			return fault{version: func(r *faultRelay, cur, ev *nostr.Event) {
 				if cur != nil && ev.CreatedAt == cur.CreatedAt+1 {
 					r.ghosts = append(r.ghosts, cur)
@@ -273,7 +281,7 @@ func checkProfiles() []checkProfile {
 		// forgets the tag when it falls back to a scan). The probe drops
 		// such events as not matching the filter, so answers-valid sees
 		// them too.
-		{check: "tags", want: viol, detail: "events the #t filter does not match", evidence: `["REQ","tags",`, fault: func() fault {
+		{check: "tags", want: viol, quick: true, detail: "events the #t filter does not match", evidence: `["REQ","tags",`, fault: func() fault {
 			return fault{filter: func(f nostr.Filter) nostr.Filter {
 				if _, ok := f.Tags["t"]; ok {
 					f.Tags = nil
@@ -284,7 +292,7 @@ func checkProfiles() []checkProfile {
 		// An event with d = "read-state:" deletes the older read-state:*
 		// coordinates of its author (a prefix match where an exact one was
 		// meant).
-		{check: "collateral-d", want: viol, detail: "3 of 3 coordinates deleted", evidence: `EVENT d="read-state:"`, fault: func() fault {
+		{check: "collateral-d", want: viol, quick: true, detail: "3 of 3 coordinates deleted", evidence: `EVENT d="read-state:"`, fault: func() fault {
 			return fault{version: func(r *faultRelay, _, ev *nostr.Event) {
 				if ev.Tags.GetD() != "read-state:" {
 					return
@@ -358,13 +366,17 @@ func replicaCache() fault {
 // breaks exactly its property, narrowly, and is otherwise conformant:
 // the check gives the wanted verdict, its detail and evidence name what
 // was sent and what came back, the checks that rightly see the same
-// fault give theirs, and every other check conforms.
+// fault give theirs, and every other check conforms. The quick gate runs
+// the profiles marked quick (TestQuickProfilesCoverEveryRequirement).
 func TestCheckProfiles(t *testing.T) {
 	// Every profile is a relay in memory of its own; the probes wait on
 	// timeouts where a fault silences an answer, so they overlap.
 	t.Parallel()
 	for _, tc := range checkProfiles() {
 		t.Run(tc.check+"-"+string(tc.want), func(t *testing.T) {
+			if !tc.quick {
+				shortrun.Skip(t, "this check's profile; the quick gate runs one violating profile per requirement")
+			}
 			t.Parallel()
 			r := newFaultRelay(tc.fault())
 			rep, err := relaycheck.Probe(context.Background(), "ws://fault", profileOpts(r.dial))
@@ -460,14 +472,43 @@ func TestCheckProfilesCoverCatalogue(t *testing.T) {
 	}
 }
 
+// TestQuickProfilesCoverEveryRequirement: the profiles the quick gate
+// runs hold every requirement of the catalogue violated at least once.
+func TestQuickProfilesCoverEveryRequirement(t *testing.T) {
+	byID := map[string]relaycheck.Requirement{}
+	for _, c := range relaycheck.Checks {
+		byID[c.ID] = c.Requirement
+	}
+	held := map[relaycheck.Requirement]bool{}
+	for _, tc := range checkProfiles() {
+		if tc.quick && tc.want == viol {
+			held[byID[tc.check]] = true
+		}
+	}
+	for _, c := range relaycheck.Checks {
+		if !held[c.Requirement] {
+			t.Errorf("%s: no quick profile violates it (%s has none)", c.Requirement, c.ID)
+			held[c.Requirement] = true // said once
+		}
+	}
+}
+
 // TestSilentRelayConformsNowhere: a relay that accepts every write but
 // answers no REQ at all gives the probe nothing to judge: no check may
 // conform, and answers-valid, which judges the answers read, says that
 // none was read.
+//
+// Every query waits out the exchange timeout, which makes the test's
+// time; the quick gate waits 100 ms instead of a second (a relay that
+// never answers sends nothing in either).
 func TestSilentRelayConformsNowhere(t *testing.T) {
 	t.Parallel()
 	r := newFaultRelay(fault{silentREQ: func(nostr.Filter) bool { return true }})
-	rep, err := relaycheck.Probe(context.Background(), "ws://fault", profileOpts(r.dial))
+	opts := profileOpts(r.dial)
+	if shortrun.On(t, "each exchange waits 100 ms for the answer that never comes, not a second") {
+		opts.Timeout = 100 * time.Millisecond
+	}
+	rep, err := relaycheck.Probe(context.Background(), "ws://fault", opts)
 	if err != nil {
 		t.Fatal(err)
 	}

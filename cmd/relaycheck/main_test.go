@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/internal/cli"
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/internal/testrelay/khatrutest"
 	"github.com/nip-rs/harness/relaycheck"
 )
@@ -115,6 +116,20 @@ func (c *cancelOn) Write(p []byte) (int, error) {
 	return c.w.Write(p)
 }
 
+// lighterRule are the flags of TestText's stopping rule for the race
+// checks (11 exercised trials, at most 50): the quick gate probes with
+// them where a test asserts nothing that rests on the default rule's
+// bound, which takes hundreds of paced trials a check.
+var lighterRule = []string{"-trials", "50", "-confidence", "0.9", "-max-rate", "0.2"}
+
+// quickRule is lighterRule under -short, nothing otherwise.
+func quickRule(t *testing.T) []string {
+	if shortrun.On(t, "the race checks at TestText's lighter stopping rule, not the default one") {
+		return slices.Clone(lighterRule)
+	}
+	return nil
+}
+
 // TestHTML: -html writes one self-contained page with the verdict, the
 // gate's decision, every requirement and every check, and no script or
 // outside resource.
@@ -127,7 +142,8 @@ func TestHTML(t *testing.T) {
 	defer r.Close()
 	page := filepath.Join(t.TempDir(), "report.html")
 	var out, errb bytes.Buffer
-	if code := run(context.Background(), []string{"-quiet", "-html", page, r.URL}, &out, &errb); code != cli.ExitFailed {
+	args := append(quickRule(t), "-quiet", "-html", page, r.URL)
+	if code := run(context.Background(), args, &out, &errb); code != cli.ExitFailed {
 		t.Fatalf("exit %d, want %d\n%s", code, cli.ExitFailed, errb.String())
 	}
 	data, err := os.ReadFile(page)
@@ -180,7 +196,7 @@ func khatruRun(t *testing.T, opts khatrutest.Options, violated, deterministic []
 	}
 	store := filepath.Join(t.TempDir(), "relays.json")
 	var out, errb bytes.Buffer
-	code := run(context.Background(), []string{"-json", "-timeout", "5s", "-store", store, r.URL}, &out, &errb)
+	code := run(context.Background(), append(quickRule(t), "-json", "-timeout", "5s", "-store", store, r.URL), &out, &errb)
 	_ = r.Close()
 	var rep relaycheck.Report
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/internal/testrelay/khatrutest"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaycheck"
@@ -25,9 +26,10 @@ const loadSK = "00000000000000000000000000000000000000000000000000000000000000e5
 // another application writes backdated kind 30078 events (up to 10 a
 // load, as fast as khatru acknowledges them); every
 // load that reports complete has collected every read-state coordinate.
-// 30 loads. Whether a write lands on a query before its end-of-stored-
-// events depends on timing here (this store answers at once); relaysim's
-// conformant-query-push profile forces it (props.TestQueryPush*).
+// 30 loads (10 under -short). Whether a write lands on a query before its
+// end-of-stored-events depends on timing here (this store answers at
+// once); relaysim's conformant-query-push profile forces it
+// (props.TestQueryPush*).
 func TestLoadUnderBackdatedWrites(t *testing.T) {
 	for _, backend := range khatrutest.Backends() {
 		t.Run(backend, func(t *testing.T) { loadUnderBackdatedWrites(t, backend) })
@@ -35,7 +37,8 @@ func TestLoadUnderBackdatedWrites(t *testing.T) {
 }
 
 func loadUnderBackdatedWrites(t *testing.T, backend string) {
-	const loads, maxBack = 30, 10
+	const maxBack = 10
+	loads := shortrun.Size(t, 30, 10)
 	// The store's cap is 4 and the load asks 3 a page, so every backend
 	// answers a page of 3. A cap of 3 would put badger and lmdb on their
 	// degenerate path: a limit at or above the cap gets cap/4 = 0, which

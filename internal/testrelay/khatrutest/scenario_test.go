@@ -106,12 +106,17 @@ func runScenariosOn(t *testing.T, p scenarioPeer, loads int, gate func(name, url
 // TestScenariosOnPeers measures ungated loads in every dynamic scenario
 // on every peer: the false completes are logged, not asserted, since
 // whether a replacement lands inside a load's queries is timing. The run
-// itself must count every load.
+// itself must count every load. The quick gate runs khatru over
+// slicestore, in process, alone (every peer starting and serving is
+// peers.TestEveryPeerServes's).
 func TestScenariosOnPeers(t *testing.T) {
 	t.Parallel()
 	loads := scenarioLoads(t)
 	for _, p := range scenarioPeers() {
 		t.Run(p.name, func(t *testing.T) {
+			if p.name != peers.KhatruSlicestore {
+				shortrun.Skip(t, "the scenarios on every peer but khatru over slicestore")
+			}
 			t.Parallel()
 			for _, res := range runScenariosOn(t, p, loads, nil) {
 				t.Logf("ungated %s %s", p.name, res)
@@ -133,6 +138,7 @@ func TestScenariosOnPeers(t *testing.T) {
 // and atomic replacement, on a sample of races, so it is logged, not
 // asserted.
 func TestGatedLoadsOnPeers(t *testing.T) {
+	shortrun.Skip(t, "probes every peer at the default stopping rule (paced race trials) and runs gated loads in every scenario on each")
 	t.Parallel()
 	loads := scenarioLoads(t)
 	for _, p := range append(scenarioPeers(), conformingPeer) {
@@ -157,6 +163,7 @@ func TestGatedLoadsOnPeers(t *testing.T) {
 // gated load says complete with a coordinate missing or stale; how many
 // complete is logged (NOTE.md, "Real relays").
 func TestGatedTwoPassLoadsOnPeers(t *testing.T) {
+	shortrun.Skip(t, "probes every peer at the default stopping rule (paced race trials) and runs two-pass gated loads in every scenario on each")
 	t.Parallel()
 	loads := scenarioLoads(t)
 	for _, p := range scenarioPeers() {
