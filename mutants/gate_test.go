@@ -30,7 +30,8 @@ var (
 
 const goldenDir = "testdata"
 
-// TestGate is the mutant gate of `make test`: the production rules trip
+// TestGate is the mutant gate (whole under `make test-full`; the quick
+// gate runs the quickGate mutants alone): the production rules trip
 // no generic check; every mutant is caught under clear-wins by every check
 // its catalogue entry expects (the equivalent one survives, as declared);
 // each first witness equals its golden file byte for byte; and the mutant
