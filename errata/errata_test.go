@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nip-rs/harness/amendments"
+	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 )
@@ -23,9 +25,21 @@ func readRoot(path string) ([]byte, error) { return os.ReadFile(filepath.Join(".
 // needs the fix it is filed under: with that fix alone left out of the
 // proposal it fails again.
 func TestWitnessesBehaveAsFiled(t *testing.T) {
+	leftOut := map[string]bool{}
+	if shortrun.On(t, "every finding but those whose witness search is a long walk ("+strings.Join(longWitnessSearches, ", ")+")") {
+		for _, id := range longWitnessSearches {
+			if _, ok := Lookup(id); !ok {
+				t.Fatalf("no finding %s to leave out", id)
+			}
+			leftOut[id] = true
+		}
+	}
 	for _, f := range All() {
 		if !f.HasWitness() {
 			continue // no witness: its evidence is a search that finds nothing (TestErrataIsCurrent renders it)
+		}
+		if leftOut[f.ID] {
+			continue
 		}
 		got, err := Generate(f)
 		if err != nil {
@@ -67,9 +81,15 @@ func TestWitnessesBehaveAsFiled(t *testing.T) {
 	}
 }
 
+// longWitnessSearches are the findings whose witness is searched for in a
+// walk variant of several seconds, most of TestWitnessesBehaveAsFiled's
+// time: the quick gate leaves them out and checks every other finding.
+var longWitnessSearches = []string{"bridge-pending-region"}
+
 // ERRATA.md is a fresh rendering: the witnesses' lengths as stored and
 // the evidence computed now.
 func TestErrataIsCurrent(t *testing.T) {
+	shortrun.Skip(t, "ERRATA.md rendered afresh, every finding's evidence searched at its stated size")
 	entries, err := Build(readRoot)
 	if err != nil {
 		t.Fatal(err)

@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/nip-rs/harness/internal/figfile"
+	"github.com/nip-rs/harness/internal/shortrun"
 
 	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/history"
@@ -28,12 +30,17 @@ var (
 
 const goldenDir = "testdata"
 
-// TestGate is the mutant gate of `make test`: the production rules trip
+// TestGate is the mutant gate (whole under `make test-full`; the quick
+// gate runs the quickGate mutants alone): the production rules trip
 // no generic check; every mutant is caught under clear-wins by every check
 // its catalogue entry expects (the equivalent one survives, as declared);
 // each first witness equals its golden file byte for byte; and the mutant
 // table the run computes is the one pinned in testdata/figures.
 func TestGate(t *testing.T) {
+	if shortrun.On(t, "the mutants "+strings.Join(quickGate, ", ")+", each caught with its golden witness and its row of the pinned table, not the whole catalogue") {
+		quickGateRun(t)
+		return
+	}
 	rep, err := Run(Options{All: *all})
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +64,61 @@ func TestGate(t *testing.T) {
 		figs.Line(row)
 	}
 	t.Logf("gate: %d mutants under both tie policies in %s", len(All()), rep.Elapsed)
+}
+
+// quickGate are the mutants the quick gate runs: three of the core (the
+// wire and the actions) and one of the community layer, each caught by a
+// directed or community check the gate's order (cheapest first) places
+// before every universe, so their run explores no universe beyond the
+// control's own walk, which every run of the gate pays.
+var quickGate = []string{"M5", "M13", "M17", "K24"}
+
+// quickGateRun is TestGate for the quick gate's mutants, run as `mutate
+// -only` runs them (the control only on the checks they reach): each is
+// caught under both tie policies with no problem the gate would report,
+// its first witnesses equal their golden files, and its row of the mutant
+// table is the row the whole gate pinned.
+func quickGateRun(t *testing.T) {
+	t.Helper()
+	rep, err := Run(Options{Only: quickGate, All: *all})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range rep.Problems() {
+		t.Error(p)
+	}
+	if len(rep.Results) != 2*len(quickGate) {
+		t.Fatalf("%d results for %d mutants under two tie policies", len(rep.Results), len(quickGate))
+	}
+	for _, r := range rep.Results {
+		if r.Status != StatusCaught {
+			t.Errorf("%s %s: %s", r.Mutant.ID, r.Tie, r.Status)
+		}
+	}
+	changed, err := CompareGolden(goldenDir, rep.Results, *update)
+	switch {
+	case err != nil:
+		t.Fatal(err)
+	case len(changed) > 0 && !*update:
+		t.Errorf("witnesses differ from testdata/ (run with -update to accept): %s", strings.Join(changed, ", "))
+	}
+	if *update {
+		return // the table is the whole gate's to rewrite
+	}
+	pinned, err := os.ReadFile(figfile.Path("TestGate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(pinned), "\n")
+	rows := rep.TableRows()
+	if len(rows) != len(quickGate) {
+		t.Errorf("the mutant table has %d rows for %d mutants", len(rows), len(quickGate))
+	}
+	for _, row := range rows {
+		if !slices.Contains(lines, strings.TrimSpace(row)) {
+			t.Errorf("the row differs from the whole gate's pinned one (%s):\n%s", figfile.Path("TestGate"), row)
+		}
+	}
 }
 
 // TestSuiteHoldsEveryUniverse: the suite explores every registered

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nip-rs/harness/internal/figfile"
+	"github.com/nip-rs/harness/internal/shortrun"
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/model"
@@ -170,6 +171,20 @@ func TestProfilesAreWritten(t *testing.T) {
 // is reported unsafe, exit 1, with a witness of a handful of steps that
 // replays; flags that bound one universe are refused.
 func TestAmendmentWholeSuite(t *testing.T) {
+	if shortrun.On(t, "the amendment judged in the hierarchy universe alone, not over the whole suite") {
+		amendmentUnsafeInOneUniverse(t)
+	} else {
+		amendmentUnsafeOverTheSuite(t)
+	}
+	if code, _, errOut := runCLI(t, "-rules", "mark-read-own-counter", "-depth", "3"); code != exitUsage || !strings.Contains(errOut, "-depth bounds one universe") {
+		t.Errorf("-depth without -universe: exit %d, %q", code, errOut)
+	}
+}
+
+// amendmentUnsafeOverTheSuite is TestAmendmentWholeSuite's run of every
+// check of the suite.
+func amendmentUnsafeOverTheSuite(t *testing.T) {
+	t.Helper()
 	dir := t.TempDir()
 	code, out, _ := runCLI(t, "-rules", "mark-read-own-counter", "-tie", "clear", "-progress=0", "-witness", dir)
 	if code != exitViolation {
@@ -190,8 +205,32 @@ func TestAmendmentWholeSuite(t *testing.T) {
 	if code, rep, errOut := runCLI(t, "-replay", w); code != exitViolation || !strings.Contains(rep, "reproduced: N3-intent-oracle fails again") {
 		t.Errorf("replay of %s: exit %d\n%s%s", w, code, rep, errOut)
 	}
-	if code, _, errOut := runCLI(t, "-rules", "mark-read-own-counter", "-depth", "3"); code != exitUsage || !strings.Contains(errOut, "-depth bounds one universe") {
-		t.Errorf("-depth without -universe: exit %d, %q", code, errOut)
+}
+
+// amendmentUnsafeInOneUniverse is the same amendment judged by the one
+// universe that finds it unsafe: a safety finding there is a verdict
+// (UNSAFE, exit 1) though most of the suite did not run, said in the
+// spec's terms, and its witness replays.
+func amendmentUnsafeInOneUniverse(t *testing.T) {
+	t.Helper()
+	dir := t.TempDir()
+	code, out, _ := runCLI(t, "-rules", "mark-read-own-counter", "-tie", "clear", "-universe", "hierarchy", "-progress=0", "-witness", dir)
+	if code != exitViolation {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for _, want := range []string{
+		"amendment mark-read-own-counter (Actions (explicit mark-read))",
+		"safety: BROKEN: N3 N3-intent-oracle (clear)",
+		"explicit mark-read on register (S, C, B) = (1, 0, 0) (inactive after the frontier advance to 10): proposed makes (1, 2, 0), the amendment makes (1, 1, 0)",
+		"verdict: UNSAFE: ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	w := filepath.Join(dir, "explore-hierarchy-depth4-clear.json")
+	if code, rep, errOut := runCLI(t, "-replay", w); code != exitViolation || !strings.Contains(rep, "reproduced: N3-intent-oracle fails again") {
+		t.Errorf("replay of %s: exit %d\n%s%s", w, code, rep, errOut)
 	}
 }
 
@@ -202,6 +241,23 @@ func TestAmendmentWholeSuite(t *testing.T) {
 // conformance check's failure.
 func TestReadingWholeSuite(t *testing.T) {
 	dir := t.TempDir()
+	if shortrun.On(t, "the reading over one universe, reference, not the whole suite") {
+		// With most of the suite not run the verdict is unknown (exit 3):
+		// still by the verdict, never by the conformance check's failure
+		// (exit 1), and the difference is still a spec-text one.
+		code, out, errOut := runCLI(t, "-rules", "distinct-key-limit", "-tie", "clear", "-universe", "reference", "-progress=0", "-witness", dir)
+		for _, want := range []string{
+			"reading distinct-key-limit (Content Validation",
+			"safety: every check run holds",
+			"spec-text conformance: differs from today's spec text: C1 codec-conformance (clear)",
+			"verdict: UNKNOWN: ",
+		} {
+			if code != exitUnknown || !strings.Contains(out, want) {
+				t.Errorf("exit %d, output lacks %q:\n%s%s", code, want, out, errOut)
+			}
+		}
+		return
+	}
 	code, out, errOut := runCLI(t, "-rules", "distinct-key-limit", "-tie", "clear", "-progress=0", "-witness", dir)
 	for _, want := range []string{
 		"reading distinct-key-limit (Content Validation",

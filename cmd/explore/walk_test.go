@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nip-rs/harness/internal/shortrun"
 )
 
 // The walk universe is listed with its rule sets and invariants.
@@ -28,6 +30,26 @@ func TestListNamesTheWalkUniverse(t *testing.T) {
 // fails the run.
 func TestExploreWalk(t *testing.T) {
 	dir := t.TempDir()
+	if !shortrun.On(t, "the healing and H4 runs at depth 5; the depth-7 run under the text, its state count and documented limitation, left out (TestSimulateWalk still meets and replays the limitation)") {
+		exploreWalkUnderTheText(t, dir)
+	}
+	// The healing and H4 runs check the command's exit and result line at
+	// depth 5, where H4 first breaks an invariant; the whole depth-7 runs
+	// are history's TestHealingHealsUnderSameSearch (healing, its state
+	// count pinned) and the mutant gate (H4 caught by the walk's check).
+	if code, out, errOut := runCLI(t, "-universe", "walk", "-rules", "healing", "-depth", "5", "-witness", dir); code != exitOK || !strings.Contains(out, "result: ok, no violation") {
+		t.Errorf("healing: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := runCLI(t, "-universe", "walk", "-rules", "H4", "-depth", "5", "-witness", dir); code != exitViolation || !strings.Contains(out, "result: violation: H4-no-gap") {
+		t.Errorf("H4: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// exploreWalkUnderTheText is TestExploreWalk's whole depth-7 run under
+// the document's rules: only the documented limitation, written and
+// replayed.
+func exploreWalkUnderTheText(t *testing.T, dir string) {
+	t.Helper()
 	code, out, errOut := runCLI(t, "-universe", "walk", "-witness", dir)
 	if code != exitOK {
 		t.Fatalf("spec: exit %d\n%s%s", code, out, errOut)
@@ -44,16 +66,6 @@ func TestExploreWalk(t *testing.T) {
 	}
 	if code, out, errOut := runCLI(t, "-replay", base+".json"); code != exitViolation || !strings.Contains(out, "reproduced: H8-heal fails again") {
 		t.Errorf("replay: exit %d\n%s%s", code, out, errOut)
-	}
-	// The healing and H4 runs check the command's exit and result line at
-	// depth 5, where H4 first breaks an invariant; the whole depth-7 runs
-	// are history's TestHealingHealsUnderSameSearch (healing, its state
-	// count pinned) and the mutant gate (H4 caught by the walk's check).
-	if code, out, errOut := runCLI(t, "-universe", "walk", "-rules", "healing", "-depth", "5", "-witness", dir); code != exitOK || !strings.Contains(out, "result: ok, no violation") {
-		t.Errorf("healing: exit %d\n%s%s", code, out, errOut)
-	}
-	if code, out, errOut := runCLI(t, "-universe", "walk", "-rules", "H4", "-depth", "5", "-witness", dir); code != exitViolation || !strings.Contains(out, "result: violation: H4-no-gap") {
-		t.Errorf("H4: exit %d\n%s%s", code, out, errOut)
 	}
 }
 
@@ -95,6 +107,7 @@ func TestWalkRefusesWhatItCannotRun(t *testing.T) {
 // -json: one object, the documented limitation counted apart from the
 // violations.
 func TestExploreWalkJSON(t *testing.T) {
+	shortrun.Skip(t, "the walk's whole depth-7 run as JSON, its state count and documented limitation pinned")
 	code, out, errOut := runCLI(t, "-universe", "walk", "-json", "-witness", t.TempDir())
 	var got struct {
 		Status     string           `json:"status"`
