@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/nip-rs/harness/exhaustive"
+	"github.com/nip-rs/harness/history"
+	"github.com/nip-rs/harness/search"
 )
 
 // walk is the suite in run order, cheapest first: at(i) is its i-th check.
@@ -26,11 +28,14 @@ func (s fullSuite) at(i int) (Check, bool) {
 // lazySuite finds the full run's order without running the whole
 // control. The work of a cube (its points under the baseline) and of a
 // load search (fixed) is known without running them, that of a simulation
-// or of the history walk by running its (small) control; a universe's work is
-// the distinct states its control exploration stores, so the next check is
-// decided by exploring each universe not yet placed only up to the work of
-// the cheapest known check: if it completes within that bound it comes
-// first (and its control is done), otherwise the known check does.
+// or of a pair universe's liveness by running its (small) control; a
+// universe's work is the distinct states its control exploration stores,
+// so the next check is decided by exploring each universe not yet placed
+// only up to the work of the cheapest known check: if it completes within
+// that bound it comes first (and its control is done), otherwise the
+// known check does. The paged history walk's two checks are placed the
+// same way (walkProbe): their control explores every gate variant of the
+// walk, the largest of the controls a quick run would otherwise pay.
 type lazySuite struct {
 	r       *runner
 	known   []Check // work known, not yet placed, in order
@@ -50,17 +55,17 @@ func (r *runner) newLazySuite() *lazySuite {
 	first := r.opts.Baseline(r.opts.Ties[0]).Model
 	for _, c := range SuiteChecks(r.opts.Catalog) {
 		switch c.Kind {
-		case KindExplore:
+		case KindExplore, KindHistory, KindWalkLiveness:
 			s.pending = append(s.pending, c)
 			continue
 		case KindDirected:
 			c.Work = int64(len(c.Directed.Cube(first)))
 		case KindLoad:
 			c.Work = int64(r.opts.LoadCases) * loadStepsPerCase
-		case KindSimulate, KindHistory, KindWalkLiveness, KindCommunity, KindCommunityLiveness, KindLiveness:
-			// Bounded walks, the walk's small universe and the liveness
-			// checks' pair universes: cheap enough to run their control for
-			// their work.
+		case KindSimulate, KindCommunity, KindCommunityLiveness, KindLiveness:
+			// Bounded walks, the community's small universes and the
+			// liveness checks' pair universes: cheap enough to run their
+			// control for their work.
 			c.Work = r.controlFinding(c, r.opts.Ties[0]).Work
 		}
 		s.known = append(s.known, c)
@@ -109,6 +114,9 @@ func (s *lazySuite) place() {
 func (s *lazySuite) probe(c Check, bound int64) (int64, bool) {
 	r := s.r
 	tie := r.opts.Ties[0]
+	if c.Kind == KindHistory || c.Kind == KindWalkLiveness {
+		return s.walkProbe(c, bound)
+	}
 	u, err := r.opts.Catalog.Universe(c.Universe)
 	if err != nil {
 		return 0, true // placed at once; running it reports the setup failure
@@ -127,6 +135,47 @@ func (s *lazySuite) probe(c Check, bound int64) (int64, bool) {
 		if err != nil || res.Status == exhaustive.StatusUnknown {
 			s.over[c.Name] = bound
 			return 0, false
+		}
+	}
+	return r.controlFinding(c, tie).Work, true
+}
+
+// walkProbe is probe for the paged history walk's checks. The walk
+// check's work is the distinct states of the control's universes
+// (historyUniverses) summed, so exploring them in turn with what is left
+// of bound decides it exactly; the walk-liveness check's work is the
+// nodes of its graphs, which hold every state of those same explorations
+// as a root, so exceeding bound there exceeds it too, and a walk within
+// bound is placed by running its control.
+func (s *lazySuite) walkProbe(c Check, bound int64) (int64, bool) {
+	r := s.r
+	tie := r.opts.Ties[0]
+	if f, ok := r.sharedFinding(c, tie); ok && f.Invariant != "setup" {
+		if bound > 0 && f.Work > bound {
+			return 0, false
+		}
+		return r.controlFinding(c, tie).Work, true
+	}
+	if bound > 0 {
+		if over, ok := s.over[c.Name]; ok && bound <= over {
+			return 0, false
+		}
+		rules := r.opts.Baseline(tie).History
+		left := bound
+		for _, u := range historyUniverses(rules, nil) {
+			if left <= 0 { // every universe stores its initial state
+				s.over[c.Name] = bound
+				return 0, false
+			}
+			out, err := history.ExploreWith(u.U, rules, history.ReportGate, history.Options{Workers: r.opts.Workers, MaxStates: int(left)})
+			if err != nil {
+				break // placed now; running it reports the setup failure
+			}
+			if out.Status == search.StatusUnknown {
+				s.over[c.Name] = bound
+				return 0, false
+			}
+			left -= int64(out.Distinct)
 		}
 	}
 	return r.controlFinding(c, tie).Work, true
