@@ -34,3 +34,28 @@ func BenchmarkGateMutants(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOnlyOneMutant is `mutate -only M5` as a fresh command runs it:
+// one mutant a cube catches, the suite placed lazily up to that cube
+// (the process's shared controls cleared each time, so no run reuses an
+// earlier one's) (go test ./mutants/ -run '^$' -bench OnlyOneMutant
+// -benchtime 3x).
+func BenchmarkOnlyOneMutant(b *testing.B) {
+	for b.Loop() {
+		sharedControl.Lock()
+		sharedControl.m = nil
+		sharedControl.Unlock()
+		controls.Lock()
+		controls.m = nil
+		controls.Unlock()
+		rep, err := Run(Options{Only: []string{"M5"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range rep.Results {
+			if r.Status != StatusCaught {
+				b.Fatalf("%s %s: %s", r.Mutant.ID, r.Tie, r.Status)
+			}
+		}
+	}
+}

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/nip-rs/harness/internal/shortrun"
 )
 
 // The command-line contract every command keeps (internal/cli): -h and
@@ -78,7 +76,6 @@ func TestInterruptExits3WithThePartialSummary(t *testing.T) {
 // -control runs the mutants against an amendment: the witnesses are not
 // compared with the spec's golden files, and the control is named.
 func TestControlAmendment(t *testing.T) {
-	shortrun.Skip(t, "the gate's run against an amendment, which pays that baseline's own control (the walk's whole universe among it)")
 	code, out, errOut := runCLI(t, "-control", "b-max-frontier", "-only", "M1", "-tie", "clear", "-progress=false")
 	if code != exitOK {
 		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
@@ -92,7 +89,6 @@ func TestControlAmendment(t *testing.T) {
 
 // -control runs the mutants against a reading of the text, named as one.
 func TestControlReading(t *testing.T) {
-	shortrun.Skip(t, "the gate's run against a reading of the text, which pays that baseline's own control (the walk's whole universe among it)")
 	code, out, errOut := runCLI(t, "-control", "utf8-discards-event", "-only", "M1", "-tie", "clear", "-progress=false")
 	if code != exitOK {
 		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)

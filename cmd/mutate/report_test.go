@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 )
@@ -78,7 +77,6 @@ func TestSpecTextSurvivorUnderAnAmendment(t *testing.T) {
 // checked. Its verdict is UNKNOWN (checks not run), exit 3, unless a
 // check it ran fails.
 func TestOnlyReportsFindingsOfChecksRun(t *testing.T) {
-	shortrun.Skip(t, "an -only run against an amendment the control fails, which pays that baseline's own control (the walk's whole universe among it)")
 	code, out, errOut := runCLI(t, "-control", "mark-read-own-counter", "-only", "M1", "-tie", "clear", "-json", "-progress=false", "-witness", t.TempDir())
 	var d gateDoc
 	if err := json.Unmarshal([]byte(out), &d); err != nil {
