@@ -78,7 +78,7 @@ explore:
 	$(GO) run ./cmd/explore -universe network-whole -tie both -directed=false $(EXPLORE_FLAGS) $(NETWORK_FLAGS)
 	$(GO) run ./cmd/explore -universe long-id -tie both -directed=false $(EXPLORE_FLAGS) $(NETWORK_FLAGS)
 
-# The network universes one level deeper than `make test` runs them, under
+# The network universes one level deeper than `make test-full` runs them, under
 # both tie policies (time and memory: NOTE.md, "Benchmarks").
 explore-deep:
 	$(GO) run ./cmd/explore -universe network -depth 7 -tie both -directed=false $(EXPLORE_FLAGS) $(NETWORK_FLAGS)
@@ -140,7 +140,7 @@ simulate:
 # The dynamic load scenarios against every peer relay (internal/testrelay/peers:
 # khatru v0.8.4 over slicestore, badger, lmdb, sqlite3; rely; the newest
 # khatru; the JS relay with and without its cache) with many more loads
-# than `make test` runs (PEERS_LOADS per scenario), ungated figures logged
+# than `make test-full` runs (PEERS_LOADS per scenario), ungated figures logged
 # and gated loads asserted to have no false complete, each probe with its
 # full 2000 race trials; the disk stores on disk, not in RAM.
 PEERS_LOADS ?= 100

@@ -43,5 +43,5 @@
 // lazy.go orders the suite without the whole control (-only); golden.go
 // compares first witnesses with testdata/; report.go renders the gate's
 // table (testdata/figures/TestGate.txt), table.go the command's; checkdoc.go says what each check
-// covers; context.go gives up a run when its caller is interrupted. cmd/mutate is the CLI, and gate_test.go the gate of `make test`.
+// covers; context.go gives up a run when its caller is interrupted. cmd/mutate is the CLI, and gate_test.go the gate of `make test-full` (a few cheap mutants of it under the quick gate).
 package mutants
