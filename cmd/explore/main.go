@@ -274,7 +274,7 @@ func header(o *options, depth int, network bool) string {
 		o.universe, depth, o.tie, o.rules, o.workers, o.directed, o.only, o.maxStates, sym, o.por.header(), cli.Version())
 }
 
-func list(w io.Writer) { runreport.WriteList(w, universes, cat, listObservations) }
+func list(w io.Writer) { runreport.WriteList(w, universes, cat, exhaustive.WriteObservations) }
 
 // runInputs resolves the universe, tie list and rule set a run names
 // (catalog.Catalog.OverrideInputs).
