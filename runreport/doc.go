@@ -25,6 +25,8 @@
 // output.go (the finished run's files, page and report), witnesses.go
 // (its status, exit code and witness files), text.go (the table), json.go (the document),
 // verdict.go (the verdict and the scope), replay.go (a replay's verdict
-// line, its text as ReplayText writes it, and its exit code), amendment.go, page.go, control.go, entry.go,
-// entry_report.go, list.go.
+// line, its text as ReplayText writes it, and its exit code),
+// replay_run.go (a witness file or lasso replayed as -replay reports it),
+// page_file.go (a page of witnesses or of a lasso written to a file),
+// amendment.go, page.go, control.go, entry.go, entry_report.go, list.go.
 package runreport

@@ -339,7 +339,7 @@ func explore(o *options, stdout, stderr io.Writer) int {
 	}
 	rep := runreport.Output{Dir: o.witness, JSON: o.json, Render: witnessText, Warn: func(err error) { fmt.Fprintln(stderr, "explore:", err) }}
 	if o.html != "" {
-		rep.Page = func(ws []*witnessfile.Witness) error { return writeHTML(o.html, ws, nil, nil) }
+		rep.Page = func(ws []*witnessfile.Witness) error { return writeHTML(o.html, ws, nil) }
 	}
 	code, err := out.Report(stdout, cat, rep)
 	if err != nil {
@@ -351,3 +351,9 @@ func explore(o *options, stdout, stderr io.Writer) int {
 // witnessText renders a witness: as found in this run, or replayed
 // (catalog.Catalog.WitnessText).
 var witnessText = universes.WitnessText
+
+// writeHTML writes witnesses as one page (runreport.WritePage); rs holds
+// what replaying each found (nil for one this run found itself).
+func writeHTML(path string, ws []*witnessfile.Witness, rs []*witnessfile.Replayed) error {
+	return runreport.WritePage(path, ws, rs, nil, witnessText)
+}

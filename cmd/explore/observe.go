@@ -55,7 +55,7 @@ func exploreObserve(o *options, stdout, stderr io.Writer) int {
 		for _, f := range found {
 			ws, rs = append(ws, f.Witness), append(rs, f.Replayed)
 		}
-		if err := writeHTML(o.html, ws, rs, nil); err != nil {
+		if err := writeHTML(o.html, ws, rs); err != nil {
 			return usageError(stderr, err)
 		}
 		fmt.Fprintf(stdout, "page written to %s\n", o.html)
