@@ -19,6 +19,7 @@ import (
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/gcfloor"
 	"github.com/nip-rs/harness/internal/num"
+	"github.com/nip-rs/harness/mbt"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/runreport"
@@ -227,14 +228,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, errors.New("-shard splits the walks of -simulate on the explorer's universes (not an exhaustive search, a replay or the walk universe)"))
 	case o.itf.profile != "" && o.itf.dir == "":
 		return usageError(stderr, errors.New("-profile masks the traces of -simulate N -itf DIR"))
-	case profileError(o.itf.profile) != nil:
-		return usageError(stderr, profileError(o.itf.profile))
+	case mbt.ProfileFlagError(o.itf.profile) != nil:
+		return usageError(stderr, mbt.ProfileFlagError(o.itf.profile))
 	case o.itf.dir != "" && o.sim.walks == 0:
 		return usageError(stderr, errors.New("-itf DIR writes the walks of -simulate N (or -replay -itf FILE checks a trace)"))
 	case o.valid.log != "":
 		return validateLog(o.valid.log, o.universe, o.rules, stdout, stderr)
 	case o.itf.replay != "":
-		return replayITF(o.itf.replay, stdout, stderr)
+		code, err := mbt.ReplayTrace(cat, o.itf.replay, stdout)
+		if err != nil {
+			return usageError(stderr, err)
+		}
+		return code
 	case o.replay != "":
 		return replay(o, stdout, stderr)
 	case o.compare != "":
