@@ -21,7 +21,9 @@
 // command line asks for; entry_report.go: their witness files, report
 // and exit code), and list.go is everything a command line can name.
 //
-// Files: run.go (the run), search.go (its searches, one per tie),
+// Files: explore.go (a command line's exploration from plain arguments:
+// its header, checks of the input, searches, directed checks and report),
+// run.go (the run), search.go (its searches, one per tie),
 // output.go (the finished run's files, page and report), witnesses.go
 // (its status, exit code and witness files), text.go (the table), json.go (the document),
 // verdict.go (the verdict and the scope), replay.go (a replay's verdict

@@ -4,13 +4,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"path/filepath"
 
 	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/history"
-	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/model"
 )
 
@@ -30,14 +28,6 @@ func (c *checkpointOptions) register(fs *flag.FlagSet) {
 }
 
 func (c *checkpointOptions) on() bool { return c.dir != "" || c.resume != "" }
-
-// where is the checkpoint directory of the run.
-func (c *checkpointOptions) where() string {
-	if c.resume != "" {
-		return c.resume
-	}
-	return c.dir
-}
 
 // usable says why the flags cannot be honoured by the run o asks for: only
 // the exhaustive exploration of the explorer's universes checkpoints.
@@ -66,27 +56,6 @@ func (c *checkpointOptions) usable(o *options) error {
 		return fmt.Errorf("%s: not with an amendment as the rule set (-rules %s)", flagName, o.rules)
 	}
 	return nil
-}
-
-// prepare checks, before any run starts, that every tie's run of base can
-// write or resume its checkpoint (exhaustive.Checkpoints.Prepare), says
-// where each resumed run starts from, and returns the run's checkpoint
-// directories (nil without the flags), which only the very build that
-// wrote them resumes (cli.BuildID: the version and the executable's
-// digest).
-func (c *checkpointOptions) prepare(base exhaustive.Config, ties []model.TiePolicy, stderr io.Writer) (*exhaustive.Checkpoints, error) {
-	if !c.on() {
-		return nil, nil
-	}
-	cps := &exhaustive.Checkpoints{Dir: c.where(), Resume: c.resume != "", Build: cli.BuildID()}
-	notes, err := cps.Prepare(base, ties)
-	if err != nil {
-		return nil, fmt.Errorf("%s %w", c.flagName(), err)
-	}
-	for _, n := range notes {
-		fmt.Fprintln(stderr, "explore:", n)
-	}
-	return cps, nil
 }
 
 func (c *checkpointOptions) flagName() string {
