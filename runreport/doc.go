@@ -22,7 +22,8 @@
 // and exit code), and list.go is everything a command line can name.
 //
 // Files: explore.go (a command line's exploration from plain arguments:
-// its header, checks of the input, searches, directed checks and report),
+// its header, checks of the input, searches, directed checks and report;
+// checkpoint.go: which command lines may checkpoint),
 // run.go (the run), search.go (its searches, one per tie),
 // output.go (the finished run's files, page and report), witnesses.go
 // (its status, exit code and witness files), text.go (the table), json.go (the document),

@@ -278,11 +278,7 @@ func runInputs(o *options) (exhaustive.Universe, []model.TiePolicy, *model.Rules
 // explore runs the exhaustive search of one of the explorer's universes
 // and the directed checks (runreport.Explore).
 func explore(o *options, stdout, stderr io.Writer) int {
-	a := runreport.ExploreArgs{Universe: o.universe, Tie: o.tie, Rules: o.rules, Only: o.only, TieSet: o.isSet("tie"), Depth: o.depth,
-		Workers: o.workers, MaxStates: o.maxStates, GuardNote: o.maxStates == defaultMaxStates && !o.isSet("max-states"),
-		Directed: o.directed, JSON: o.json, All: o.all, Symmetry: o.symmetry, POR: o.por.on, Progress: o.progress,
-		StoreKind: o.store.kind, StoreDir: o.store.dir, StoreMiB: o.store.memMiB, Checkpoint: o.ckpt.dir, Resume: o.ckpt.resume,
-		WitnessDir: o.witness, HTML: o.html, Tracker: &current, Stop: stopAfter}
+	a := exploreArgs(o)
 	code, err := runreport.Explore(universes, cat, a, stdout, runreport.ExploreLog{
 		Note:     func(s string) { fmt.Fprintln(stderr, "explore:", s) },
 		Progress: func(s string) { fmt.Fprintln(stderr, s) }})
@@ -290,6 +286,15 @@ func explore(o *options, stdout, stderr io.Writer) int {
 		return usageError(stderr, err)
 	}
 	return code
+}
+
+// exploreArgs is the exploration o asks for, as plain values.
+func exploreArgs(o *options) runreport.ExploreArgs {
+	return runreport.ExploreArgs{Universe: o.universe, Tie: o.tie, Rules: o.rules, Only: o.only, TieSet: o.isSet("tie"), Depth: o.depth,
+		Workers: o.workers, MaxStates: o.maxStates, GuardNote: o.maxStates == defaultMaxStates && !o.isSet("max-states"),
+		Directed: o.directed, JSON: o.json, All: o.all, Symmetry: o.symmetry, POR: o.por.on, Progress: o.progress,
+		StoreKind: o.store.kind, StoreDir: o.store.dir, StoreMiB: o.store.memMiB, Checkpoint: o.ckpt.dir, Resume: o.ckpt.resume,
+		WitnessDir: o.witness, HTML: o.html, Tracker: &current, Stop: stopAfter}
 }
 
 // witnessText renders a witness: as found in this run, or replayed
