@@ -31,5 +31,6 @@
 // line, its text as ReplayText writes it, and its exit code),
 // replay_run.go (a witness file or lasso replayed as -replay reports it),
 // page_file.go (a page of witnesses or of a lasso written to a file),
-// amendment.go, page.go, control.go, entry.go, entry_report.go, list.go.
+// amendment.go, suite_run.go (the whole-suite run's head line and
+// report), page.go, control.go, entry.go, entry_report.go, list.go.
 package runreport

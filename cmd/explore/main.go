@@ -254,7 +254,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if rd, ok := mutants.LookupReading(o.rules); ok && !o.isSet("universe") {
 		// The other reading of a sentence runs the whole suite and is
 		// judged as an amendment of proposed would be.
-		return exploreAmendment(o, readingAmendment(rd), stdout, stderr)
+		return exploreAmendment(o, runreport.ReadingAmendment(rd), stdout, stderr)
 	}
 	if am, ok := amendments.Lookup(o.rules); ok && !o.isSet("universe") {
 		return exploreAmendment(o, am, stdout, stderr)
