@@ -22,6 +22,7 @@
 // rule set names, a summary's findings), files.go (the core rule set by
 // name, a witness file read and replayed, an override run's inputs),
 // diff.go (a difference of two rule sets in an override universe, the
-// load's scenarios or the walk, its witness written), replayunder.go (a
+// load's scenarios or the walk, its witness written), diff_report.go (its
+// pair and bounding flags read, its report written), replayunder.go (a
 // witness file replayed under the rules and tie it names or others).
 package catalog

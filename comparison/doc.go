@@ -13,4 +13,7 @@
 // directed check, and the encoding world with its generic checks and cubes.
 // Candidate A runs what its encoding can: the encoding world on the
 // universes without a network, and the cubes.
+//
+// Run is a command line's comparison: the table reported with its header,
+// witness files and page, and the exit code (run.go).
 package comparison

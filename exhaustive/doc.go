@@ -56,9 +56,10 @@
 // (checkpoint_dirs.go), a simulation part's checks against its run line
 // (simpart.go), a simulation's tie documents and witness files
 // (simwrite.go), its run line, block of walks, merge and exit code
-// (simrun.go), the store a run keeps its states in (store.go), and a
+// (simrun.go), the store a run keeps its states in (store.go), a
 // liveness or agreement run's line and witness file
-// (liveness_report.go).
+// (liveness_report.go), a -check run's header, per-tie loop and exit code
+// (liveness_run.go), and an -observe run's (observe_run.go).
 //
 // network_liveness_agree.go checks the second: an override set on one
 // device reaches every upgraded device once the user stops acting, under

@@ -17,7 +17,8 @@
 // state 0 has {"action": "init"}. The trace's #meta records the universe,
 // rules, tie policy, seed, walk index and the legacy devices, so the walk
 // can be recomputed and the trace replayed (`explore -replay -itf FILE`,
-// Check).
+// Check; ReplayTrace says the outcome as the explorer prints it, and
+// WriteWalks writes a block of walks as the explorer's -itf DIR does).
 //
 // # Profiles
 //

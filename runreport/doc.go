@@ -21,10 +21,16 @@
 // command line asks for; entry_report.go: their witness files, report
 // and exit code), and list.go is everything a command line can name.
 //
-// Files: run.go (the run), search.go (its searches, one per tie),
+// Files: explore.go (a command line's exploration from plain arguments:
+// its header, checks of the input, searches, directed checks and report;
+// checkpoint.go: which command lines may checkpoint),
+// run.go (the run), search.go (its searches, one per tie),
 // output.go (the finished run's files, page and report), witnesses.go
 // (its status, exit code and witness files), text.go (the table), json.go (the document),
 // verdict.go (the verdict and the scope), replay.go (a replay's verdict
-// line, its text as ReplayText writes it, and its exit code), amendment.go, page.go, control.go, entry.go,
-// entry_report.go, list.go.
+// line, its text as ReplayText writes it, and its exit code),
+// replay_run.go (a witness file or lasso replayed as -replay reports it),
+// page_file.go (a page of witnesses or of a lasso written to a file),
+// amendment.go, suite_run.go (the whole-suite run's head line and
+// report), page.go, control.go, entry.go, entry_report.go, list.go.
 package runreport

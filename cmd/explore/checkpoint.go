@@ -1,16 +1,8 @@
 package main
 
 import (
-	"errors"
 	"flag"
-	"fmt"
-	"io"
-	"path/filepath"
 
-	"github.com/nip-rs/harness/amendments"
-	"github.com/nip-rs/harness/exhaustive"
-	"github.com/nip-rs/harness/history"
-	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/model"
 )
 
@@ -29,69 +21,17 @@ func (c *checkpointOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.resume, "resume", "", "continue the exploration checkpointed in this directory: the same flags, or a larger -depth (a smaller one is refused); it keeps checkpointing there")
 }
 
-func (c *checkpointOptions) on() bool { return c.dir != "" || c.resume != "" }
-
-// where is the checkpoint directory of the run.
-func (c *checkpointOptions) where() string {
-	if c.resume != "" {
-		return c.resume
-	}
-	return c.dir
-}
-
-// usable says why the flags cannot be honoured by the run o asks for: only
-// the exhaustive exploration of the explorer's universes checkpoints.
+// usable says why the flags cannot be honoured by the run o asks for
+// (runreport.ExploreArgs.CheckpointError).
 func (c *checkpointOptions) usable(o *options) error {
-	if !c.on() {
-		return nil
-	}
-	flagName := c.flagName()
-	_, amended := amendments.Lookup(o.rules)
+	other := ""
 	switch {
-	case c.dir != "" && c.resume != "" && filepath.Clean(c.dir) != filepath.Clean(c.resume):
-		return errors.New("-checkpoint and -resume name different directories (-resume keeps checkpointing in its own)")
 	case o.sim.merge, o.sim.walks != 0:
-		return fmt.Errorf("%s applies to the exhaustive search, not to -simulate or -merge", flagName)
+		other = "-simulate or -merge"
 	case o.replay != "":
-		return fmt.Errorf("%s applies to the exhaustive search, not to -replay", flagName)
+		other = "-replay"
 	case o.compare != "":
-		return fmt.Errorf("%s applies to the exhaustive search, not to -compare", flagName)
-	case o.store.kind == exhaustive.StoreRuns:
-		return fmt.Errorf("%s: not with -store runs (its levels live in files of its own)", flagName)
-	case o.universe == history.UniverseName:
-		return fmt.Errorf("%s applies to the explorer's universes, not to the %s universe (a run of seconds)", flagName, history.UniverseName)
-	case amended:
-		// An amendment's run also records which rule inputs it decided
-		// otherwise than spec, which a checkpoint does not carry.
-		return fmt.Errorf("%s: not with an amendment as the rule set (-rules %s)", flagName, o.rules)
+		other = "-compare"
 	}
-	return nil
-}
-
-// prepare checks, before any run starts, that every tie's run of base can
-// write or resume its checkpoint (exhaustive.Checkpoints.Prepare), says
-// where each resumed run starts from, and returns the run's checkpoint
-// directories (nil without the flags), which only the very build that
-// wrote them resumes (cli.BuildID: the version and the executable's
-// digest).
-func (c *checkpointOptions) prepare(base exhaustive.Config, ties []model.TiePolicy, stderr io.Writer) (*exhaustive.Checkpoints, error) {
-	if !c.on() {
-		return nil, nil
-	}
-	cps := &exhaustive.Checkpoints{Dir: c.where(), Resume: c.resume != "", Build: cli.BuildID()}
-	notes, err := cps.Prepare(base, ties)
-	if err != nil {
-		return nil, fmt.Errorf("%s %w", c.flagName(), err)
-	}
-	for _, n := range notes {
-		fmt.Fprintln(stderr, "explore:", n)
-	}
-	return cps, nil
-}
-
-func (c *checkpointOptions) flagName() string {
-	if c.resume != "" {
-		return "-resume"
-	}
-	return "-checkpoint"
+	return exploreArgs(o).CheckpointError(other)
 }

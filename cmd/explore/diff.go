@@ -1,13 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/nip-rs/harness/catalog"
-	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/mutants"
 )
@@ -19,21 +17,15 @@ import (
 // with the bounds. Exit 0 either way (a difference is what an amendment
 // is for); 2 on a bad flag or name.
 func diffRules(o *options, stdout, stderr io.Writer) int {
-	names := strings.Split(o.diff, ",")
-	if len(names) != 2 || names[0] == "" || names[1] == "" || names[0] == names[1] {
-		return usageError(stderr, fmt.Errorf("-diff %q: want two different rule sets, A,B (see -list)", o.diff))
+	a, b, err := catalog.ParseDiffPair(o.diff)
+	if err != nil {
+		return usageError(stderr, err)
 	}
-	takes, with := []string{"universe", "depth", "tie"}, ""
-	switch o.universe {
-	case catalog.LoadDiffUniverse:
-		takes, with = []string{"seed", "cases"}, " -universe "+o.universe
-	case history.UniverseName:
-		takes, with = []string{"variant", "depth"}, " -universe "+o.universe
-	}
+	takes, with := catalog.DiffFlags(o.universe)
 	if f := cli.Unmeant(o.set, append(takes, "diff", "universe", "witness", "json")...); f != "" {
 		return usageError(stderr, fmt.Errorf("-%s has no meaning with -diff%s (it takes -%s, -witness and -json)", f, with, strings.Join(takes, ", -")))
 	}
-	req := catalog.DiffRequest{A: names[0], B: names[1], Universe: o.universe, Variant: o.variant, Depth: o.depth,
+	req := catalog.DiffRequest{A: a, B: b, Universe: o.universe, Variant: o.variant, Depth: o.depth,
 		Cases: o.cases, Seed: mutants.DefaultSeed, WitnessDir: o.witness}
 	if o.isSet("tie") {
 		req.Tie = o.tie
@@ -45,17 +37,6 @@ func diffRules(o *options, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	if o.json {
-		b, _ := json.MarshalIndent(res.Doc, "", "  ") // plain data always marshals
-		fmt.Fprintln(stdout, string(b))
-		return exitOK
-	}
-	fmt.Fprintf(stdout, "explore -diff=%s %s (version %s)\n", o.diff, res.Bounds, cli.Version())
-	for _, l := range res.Lines {
-		fmt.Fprintln(stdout, l)
-	}
-	if res.Witness != "" {
-		fmt.Fprintf(stdout, "witness written to %s (replay: explore -replay %s)\n", res.Witness, res.Witness)
-	}
+	res.Write(stdout, o.diff, o.json)
 	return exitOK
 }

@@ -29,9 +29,12 @@
 // community universe (epochs, live, ...) or candidate-a is explored on
 // the shared engine and reported in the catalogue's terms on the walk's
 // path (runreport.EntryRuns); every witness, of a universe or of any
-// other check, replays through the catalogue (Catalog.Replay). This command holds the flags, the
-// printing and the exit codes; a run's status, witnesses and verdict are
-// package runreport's.
+// other check, replays through the catalogue (Catalog.Replay). This
+// command holds the flags, the printing and the exit codes; each mode's
+// run is the library's that owns it (runreport.Explore and ReplayFile,
+// exhaustive.LivenessRun and ObserveRun, comparison.Run, catalog's
+// difference, mbt's traces), and a run's status, witnesses and verdict
+// are package runreport's.
 //
 // Exit codes: 0 every check passed; 1 a violation (or, with -replay, the
 // witness reproduced); 2 a usage or input error, including a witness file

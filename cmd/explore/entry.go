@@ -27,7 +27,7 @@ func exploreEntry(o *options, stdout, stderr io.Writer) int {
 	}
 	out := runreport.EntryOutput{Dir: o.witness, Warn: func(err error) { fmt.Fprintln(stderr, "explore:", err) }}
 	if o.html != "" {
-		out.Page = func(w *witnessfile.Witness) error { return writeHTML(o.html, []*witnessfile.Witness{w}, nil, nil) }
+		out.Page = func(w *witnessfile.Witness) error { return writeHTML(o.html, []*witnessfile.Witness{w}, nil) }
 	}
 	code := exitOK
 	for _, r := range runs {

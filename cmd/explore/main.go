@@ -13,12 +13,11 @@ import (
 
 	"github.com/nip-rs/harness/amendments"
 	"github.com/nip-rs/harness/catalog"
-	"github.com/nip-rs/harness/directed"
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/history"
 	"github.com/nip-rs/harness/internal/cli"
 	"github.com/nip-rs/harness/internal/gcfloor"
-	"github.com/nip-rs/harness/internal/num"
+	"github.com/nip-rs/harness/mbt"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/mutants"
 	"github.com/nip-rs/harness/runreport"
@@ -227,14 +226,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, errors.New("-shard splits the walks of -simulate on the explorer's universes (not an exhaustive search, a replay or the walk universe)"))
 	case o.itf.profile != "" && o.itf.dir == "":
 		return usageError(stderr, errors.New("-profile masks the traces of -simulate N -itf DIR"))
-	case profileError(o.itf.profile) != nil:
-		return usageError(stderr, profileError(o.itf.profile))
+	case mbt.ProfileFlagError(o.itf.profile) != nil:
+		return usageError(stderr, mbt.ProfileFlagError(o.itf.profile))
 	case o.itf.dir != "" && o.sim.walks == 0:
 		return usageError(stderr, errors.New("-itf DIR writes the walks of -simulate N (or -replay -itf FILE checks a trace)"))
 	case o.valid.log != "":
 		return validateLog(o.valid.log, o.universe, o.rules, stdout, stderr)
 	case o.itf.replay != "":
-		return replayITF(o.itf.replay, stdout, stderr)
+		code, err := mbt.ReplayTrace(cat, o.itf.replay, stdout)
+		if err != nil {
+			return usageError(stderr, err)
+		}
+		return code
 	case o.replay != "":
 		return replay(o, stdout, stderr)
 	case o.compare != "":
@@ -251,7 +254,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if rd, ok := mutants.LookupReading(o.rules); ok && !o.isSet("universe") {
 		// The other reading of a sentence runs the whole suite and is
 		// judged as an amendment of proposed would be.
-		return exploreAmendment(o, readingAmendment(rd), stdout, stderr)
+		return exploreAmendment(o, runreport.ReadingAmendment(rd), stdout, stderr)
 	}
 	if am, ok := amendments.Lookup(o.rules); ok && !o.isSet("universe") {
 		return exploreAmendment(o, am, stdout, stderr)
@@ -264,17 +267,7 @@ func usageError(stderr io.Writer, err error) int {
 	return exitUsage
 }
 
-// header is the first line of output: everything needed to reproduce.
-func header(o *options, depth int, network bool) string {
-	sym := ""
-	if network {
-		sym = fmt.Sprintf(" -symmetry=%t", o.symmetry)
-	}
-	return fmt.Sprintf("explore -universe=%s -depth=%d -tie=%s -rules=%s -workers=%d -directed=%t -only=%q -max-states=%d%s%s (version %s)",
-		o.universe, depth, o.tie, o.rules, o.workers, o.directed, o.only, o.maxStates, sym, o.por.header(), cli.Version())
-}
-
-func list(w io.Writer) { runreport.WriteList(w, universes, cat, listObservations) }
+func list(w io.Writer) { runreport.WriteList(w, universes, cat, exhaustive.WriteObservations) }
 
 // runInputs resolves the universe, tie list and rule set a run names
 // (catalog.Catalog.OverrideInputs).
@@ -282,72 +275,34 @@ func runInputs(o *options) (exhaustive.Universe, []model.TiePolicy, *model.Rules
 	return universes.OverrideInputs(o.universe, o.tie, o.rules)
 }
 
+// explore runs the exhaustive search of one of the explorer's universes
+// and the directed checks (runreport.Explore).
 func explore(o *options, stdout, stderr io.Writer) int {
-	u, tl, rules, err := runInputs(o)
-	if err != nil {
-		return usageError(stderr, err)
-	}
-	only, err := directed.OnlySet(o.only)
-	if err != nil {
-		return usageError(stderr, fmt.Errorf("-only: %v", err))
-	}
-	am, amended := amendments.Lookup(o.rules)
-	if amended {
-		if tl, err = cliTies(o, am); err != nil {
-			return usageError(stderr, err)
-		}
-		if am.Pinned {
-			o.tie = am.Tie.String() // the header says the policy the run covers
-		}
-	}
-	depth := o.depth
-	if depth == 0 {
-		depth = u.Depth
-	}
-	out := runreport.NewRun(header(o, depth, u.Network != nil), u.Name, o.rules, o.all)
-	if !o.json {
-		fmt.Fprintln(stdout, out.Run)
-	}
-	cfg := exhaustive.Config{Universe: u, Depth: depth, Rules: rules, Workers: o.workers, MaxStates: o.maxStates, NoSymmetry: !o.symmetry,
-		AllWitnesses: o.all, POR: o.por.on, ProgressEvery: o.progress}
-	if o.progress <= 0 {
-		cfg.ProgressEvery = time.Second // the partial summary's snapshots
-	}
-	s := runreport.Search{Ties: tl, Amendment: out.Amendment, Tracker: &current, Stop: stopAfter, Finished: func(r *exhaustive.Result) {
-		if r.Status == exhaustive.StatusUnknown && o.maxStates == defaultMaxStates && !o.isSet("max-states") {
-			fmt.Fprintf(stderr, "explore: stopped by the default state guard: more than %s distinct states (about 2 GB in a network universe); -max-states N raises it, -max-states 0 removes it\n", num.Commas(defaultMaxStates))
-		}
-	}}
-	if s.Checkpoints, err = o.ckpt.prepare(cfg, tl, stderr); err != nil {
-		return usageError(stderr, err)
-	}
-	if s.Config, err = o.store.apply(cfg); err != nil {
-		return usageError(stderr, err)
-	}
-	if o.progress > 0 {
-		s.Progress = func(t model.TiePolicy, p exhaustive.Progress) {
-			fmt.Fprintln(stderr, progressLine(u.Name, t.String(), depth, p))
-		}
-	}
-	if stopped, err := out.Search(s); err != nil {
-		return usageError(stderr, err)
-	} else if stopped {
-		return exitUnknown // as if killed right after the checkpoint
-	}
-	if o.directed {
-		out.Directed = directed.Summarize(directed.RunSuite(rules, tl, o.workers, only))
-	}
-	rep := runreport.Output{Dir: o.witness, JSON: o.json, Render: witnessText, Warn: func(err error) { fmt.Fprintln(stderr, "explore:", err) }}
-	if o.html != "" {
-		rep.Page = func(ws []*witnessfile.Witness) error { return writeHTML(o.html, ws, nil, nil) }
-	}
-	code, err := out.Report(stdout, cat, rep)
+	a := exploreArgs(o)
+	code, err := runreport.Explore(universes, cat, a, stdout, runreport.ExploreLog{
+		Note:     func(s string) { fmt.Fprintln(stderr, "explore:", s) },
+		Progress: func(s string) { fmt.Fprintln(stderr, s) }})
 	if err != nil {
 		return usageError(stderr, err)
 	}
 	return code
 }
 
+// exploreArgs is the exploration o asks for, as plain values.
+func exploreArgs(o *options) runreport.ExploreArgs {
+	return runreport.ExploreArgs{Universe: o.universe, Tie: o.tie, Rules: o.rules, Only: o.only, TieSet: o.isSet("tie"), Depth: o.depth,
+		Workers: o.workers, MaxStates: o.maxStates, GuardNote: o.maxStates == defaultMaxStates && !o.isSet("max-states"),
+		Directed: o.directed, JSON: o.json, All: o.all, Symmetry: o.symmetry, POR: o.por.on, Progress: o.progress,
+		StoreKind: o.store.kind, StoreDir: o.store.dir, StoreMiB: o.store.memMiB, Checkpoint: o.ckpt.dir, Resume: o.ckpt.resume,
+		WitnessDir: o.witness, HTML: o.html, Tracker: &current, Stop: stopAfter}
+}
+
 // witnessText renders a witness: as found in this run, or replayed
 // (catalog.Catalog.WitnessText).
 var witnessText = universes.WitnessText
+
+// writeHTML writes witnesses as one page (runreport.WritePage); rs holds
+// what replaying each found (nil for one this run found itself).
+func writeHTML(path string, ws []*witnessfile.Witness, rs []*witnessfile.Replayed) error {
+	return runreport.WritePage(path, ws, rs, nil, witnessText)
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/internal/cli"
+	"github.com/nip-rs/harness/mbt"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/witnessfile"
 )
@@ -64,7 +65,8 @@ func simulate(o *options, stdout, stderr io.Writer) int {
 	var traces func(t model.TiePolicy, from, n int) error
 	if o.itf.dir != "" {
 		traces = func(t model.TiePolicy, from, n int) error {
-			return writeITF(o.itf.dir, o.itf.profile, u, rules, t, n, from, s.steps, s.seed, stderr)
+			return mbt.WriteWalks(o.itf.dir, mbt.TraceWalks{Universe: u, Rules: rules, Tie: t, Walks: n, From: from, Steps: s.steps, Seed: s.seed,
+				Profile: o.itf.profile}, stderr)
 		}
 	}
 	d, err := sr.Block(cat, u, tl, rules, shard, o.workers, traces)

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"os"
 
-	"github.com/nip-rs/harness/exhaustive"
 	"github.com/nip-rs/harness/search"
 )
 
@@ -20,10 +19,4 @@ func (s *storeOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.kind, "store", "mem", "where stored states live: mem; disk (records in files in -store-dir, for runs larger than memory); or runs (the visited set as sorted files in -store-dir, merged once per depth: for runs larger than memory and its index)")
 	fs.StringVar(&s.dir, "store-dir", os.TempDir(), "directory for -store disk or runs (its files are unlinked at once)")
 	fs.IntVar(&s.memMiB, "store-mem", search.DefaultRunsMemory>>20, "with -store runs: MiB of memory that buffers successors between sorted files")
-}
-
-// apply sets the run's store in cfg, or says why the flags cannot be
-// honoured.
-func (s storeOptions) apply(cfg exhaustive.Config) (exhaustive.Config, error) {
-	return cfg.WithStore(s.kind, s.dir, s.memMiB)
 }
