@@ -64,21 +64,7 @@ func Audit(reqs []Requirement, sents []Sentence, cat *Catalogue) []Problem {
 		case s.Keyword != r.Keyword:
 			add(ProblemKeyword, "the sentence now says %s, the row says %s", s.Keyword, r.Keyword)
 		}
-		for _, c := range r.Checks {
-			if !cat.Known(c) {
-				add(ProblemUnknownCheck, "%s does not exist", c)
-			}
-		}
-		for _, m := range r.Mutants {
-			caught, ok := cat.CaughtBy[m]
-			if !ok {
-				add(ProblemUnknownMutant, "%s is not in the mutant catalogue", m)
-				continue
-			}
-			if !slices.ContainsFunc(r.Checks, func(c string) bool { return caught[c] }) {
-				add(ProblemNotCaught, "%s is caught by none of %s (caught by %s)", m, strings.Join(r.Checks, ", "), strings.Join(sortedSet(caught), ", "))
-			}
-		}
+		out = append(out, checkProblems(r, cat)...)
 	}
 	for _, s := range sents {
 		if !s.Mandatory() || listed[s.Fingerprint] {
@@ -90,6 +76,42 @@ func Audit(reqs []Requirement, sents []Sentence, cat *Catalogue) []Problem {
 		}
 		out = append(out, Problem{Kind: ProblemUnlisted, Detail: fmt.Sprintf("line %d (%s, fingerprint %s), no requirement lists %q%s",
 			s.Line, s.Section, s.Fingerprint, s.Text, hint)})
+	}
+	return out
+}
+
+// AuditChecks is the part of Audit that needs no spec text: every check a
+// row names exists, and every mutant it names is in the catalogue and
+// caught by one of the row's checks. Whether the rows still stand in the
+// text, and every MUST sentence has one, it cannot say.
+func AuditChecks(reqs []Requirement, cat *Catalogue) []Problem {
+	var out []Problem
+	for _, r := range reqs {
+		out = append(out, checkProblems(r, cat)...)
+	}
+	return out
+}
+
+// checkProblems is one row's checks and mutants against the catalogue.
+func checkProblems(r Requirement, cat *Catalogue) []Problem {
+	var out []Problem
+	add := func(kind, format string, args ...any) {
+		out = append(out, Problem{Kind: kind, ID: r.ID, Detail: fmt.Sprintf(format, args...)})
+	}
+	for _, c := range r.Checks {
+		if !cat.Known(c) {
+			add(ProblemUnknownCheck, "%s does not exist", c)
+		}
+	}
+	for _, m := range r.Mutants {
+		caught, ok := cat.CaughtBy[m]
+		if !ok {
+			add(ProblemUnknownMutant, "%s is not in the mutant catalogue", m)
+			continue
+		}
+		if !slices.ContainsFunc(r.Checks, func(c string) bool { return caught[c] }) {
+			add(ProblemNotCaught, "%s is caught by none of %s (caught by %s)", m, strings.Join(r.Checks, ", "), strings.Join(sortedSet(caught), ", "))
+		}
 	}
 	return out
 }

@@ -83,6 +83,11 @@ var testFuncRE = regexp.MustCompile(`^func ((?:Test|Fuzz)[A-Z0-9_]\w*)\(`)
 // and testdata are skipped.
 func ScanTests(root string) (map[string]bool, error) {
 	out := map[string]bool{}
+	// A checkout reached through a link is walked where it stands (the
+	// walk follows no link, the root's own included).
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -41,7 +41,9 @@ disagreement between the table, the spec text and the repository's checks.`,
 an unknown check or mutant, a mutant none of a row's checks catches`},
 		{Code: cli.ExitUsage, Meaning: `usage or input error: unknown flag; a spec file that cannot be read, is
 not text, or holds no normative sentence; a root without the repository`},
-		{Code: cli.ExitUnknown, Meaning: "interrupted (Ctrl-C): what was read so far is printed, no verdict"},
+		{Code: cli.ExitUnknown, Meaning: `interrupted (Ctrl-C): what was read so far is printed, no verdict; or no
+spec text at the default place (a fresh clone) and every check and mutant
+resolves: whether the table traces the text is unknown`},
 	},
 }
 
@@ -89,8 +91,9 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	text, err := os.ReadFile(path)
 	if err != nil && *specFile == "" && errors.Is(err, fs.ErrNotExist) {
 		// The spec text is not part of the repository: its default place
-		// is beside the checkout, which a fresh clone lacks.
-		return c.Fail(stderr, fmt.Errorf("no spec text at %s (the default: %s beside the repository, under -root %s); name NIP-RS.md with -spec FILE", path, spec.DefaultPath, *root))
+		// is beside the checkout, which a fresh clone lacks. The table is
+		// still traced against the repository's checks.
+		return checksOnly(ctx, c, *root, path, reqs, *summary, stdout, stderr)
 	}
 	if err != nil {
 		return c.Fail(stderr, fmt.Errorf("read the spec: %v", err))
@@ -146,4 +149,34 @@ func specSentences(path string, text []byte) ([]spec.Sentence, error) {
 		return nil, fmt.Errorf("-spec %s: no normative sentence (MUST, SHOULD, MAY, ...), so not a spec", path)
 	}
 	return sents, nil
+}
+
+// checksOnly traces the table without the spec text: every row's checks
+// and mutants against the repository (spec.AuditChecks). Exit 1 on a
+// problem; otherwise 3, since whether every MUST sentence is listed and
+// every row still stands in the text was not compared.
+func checksOnly(ctx context.Context, c *cli.Command, root, path string, reqs []spec.Requirement, summary bool, stdout, stderr io.Writer) int {
+	fmt.Fprintf(stderr, "trace: no spec text at %s (the default: %s beside the repository, under -root %s); name NIP-RS.md with -spec FILE to compare the table with the text\n", path, spec.DefaultPath, root)
+	cat, err := spec.NewCatalogue(root)
+	if err != nil {
+		return c.Fail(stderr, err)
+	}
+	if interrupted(ctx, stdout, "read the repository's checks, not compared") {
+		return cli.ExitUnknown
+	}
+	fmt.Fprintf(stdout, "trace -spec=(none): the table against the repository's checks only; the spec text was not read\n")
+	if summary {
+		spec.WriteCounts(stdout, spec.Count(reqs, cat))
+	} else {
+		spec.WriteTable(stdout, reqs, cat)
+	}
+	if problems := spec.AuditChecks(reqs, cat); len(problems) > 0 {
+		fmt.Fprintf(stdout, "%d problems:\n", len(problems))
+		for _, p := range problems {
+			fmt.Fprintf(stdout, "  %s\n", p)
+		}
+		return cli.ExitFailed
+	}
+	fmt.Fprintln(stdout, "every check and mutant resolves; unknown whether every MUST sentence is listed and every row stands in the text (no spec text read)")
+	return cli.ExitUnknown
 }

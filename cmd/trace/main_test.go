@@ -172,15 +172,40 @@ func TestLinksNoTestMachinery(t *testing.T) {
 	}
 }
 
-// TestFreshCloneNamesTheFlag: in a checkout with nothing beside it (a
-// fresh clone) the default spec path is absent; the error names -spec.
-func TestFreshCloneNamesTheFlag(t *testing.T) {
-	clone := filepath.Join(t.TempDir(), "harness")
-	if err := os.MkdirAll(clone, 0o755); err != nil {
+// TestFreshCloneTracesTheChecks: in a checkout with nothing beside it (a
+// fresh clone, here this repository reached through a link in an empty
+// directory) the default spec path is absent. The table is still traced
+// against the repository's checks, the missing text is named with the
+// flag that supplies it, and the verdict is unknown (exit 3), not a pass;
+// a root that is not the repository stays a usage error.
+func TestFreshCloneTracesTheChecks(t *testing.T) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
 		t.Fatal(err)
 	}
-	code, _, errOut := runCLI(t, "-root", clone)
-	if code != 2 || !strings.Contains(errOut, "-spec FILE") || !strings.Contains(errOut, spec.DefaultPath) {
-		t.Errorf("exit %d, stderr %q: want 2 and the flag named", code, errOut)
+	clone := filepath.Join(t.TempDir(), "harness")
+	if err := os.Symlink(abs, clone); err != nil {
+		t.Skipf("no symlink here: %v", err)
+	}
+	for _, args := range [][]string{{"-root", clone}, {"-root", clone, "-summary"}} {
+		code, out, errOut := runCLI(t, args...)
+		if code != 3 || !strings.Contains(errOut, "-spec FILE") || !strings.Contains(errOut, spec.DefaultPath) {
+			t.Errorf("%v: exit %d, stderr %q: want 3 and the flag named", args, code, errOut)
+		}
+		for _, want := range []string{"the spec text was not read", spec.StatusCaught, "unknown whether every MUST sentence is listed"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: output lacks %q:\n%s", args, want, out)
+			}
+		}
+		if strings.Contains(out, "every MUST sentence is listed;") {
+			t.Errorf("%v: claims the text was traced:\n%s", args, out)
+		}
+	}
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.MkdirAll(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI(t, "-root", empty); code != 2 {
+		t.Errorf("a root without the repository: exit %d, stderr %q, want 2", code, errOut)
 	}
 }
