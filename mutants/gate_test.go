@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -105,17 +104,13 @@ func quickGateRun(t *testing.T) {
 	if *update {
 		return // the table is the whole gate's to rewrite
 	}
-	pinned, err := os.ReadFile(figfile.Path("TestGate"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(pinned), "\n")
+	pinned := figfile.Pinned(t, "TestGate")
 	rows := rep.TableRows()
 	if len(rows) != len(quickGate) {
 		t.Errorf("the mutant table has %d rows for %d mutants", len(rows), len(quickGate))
 	}
 	for _, row := range rows {
-		if !slices.Contains(lines, strings.TrimSpace(row)) {
+		if !pinned[strings.TrimSpace(row)] {
 			t.Errorf("the row differs from the whole gate's pinned one (%s):\n%s", figfile.Path("TestGate"), row)
 		}
 	}

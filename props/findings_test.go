@@ -261,14 +261,7 @@ func TestRelayProfileFindings(t *testing.T) {
 	figs := &figfile.Figures{}
 	if shortrun.On(t, "the single-requirement profiles, each row held to its pinned row") {
 		profiles = relaysim.Breaking(searchCap)
-		data, err := os.ReadFile(figfile.Path(t.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		pinned = map[string]bool{}
-		for _, l := range strings.Split(string(data), "\n") {
-			pinned[l] = true
-		}
+		pinned = figfile.Pinned(t, t.Name())
 	} else {
 		figs = figfile.For(t, *update)
 	}

@@ -4,8 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/nip-rs/harness/internal/figfile"
@@ -118,14 +116,7 @@ func TestBenchFigures(t *testing.T) {
 			some = append(some, profiles[i])
 		}
 		profiles = some
-		data, err := os.ReadFile(figfile.Path(t.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		pinned = map[string]bool{}
-		for _, l := range strings.Split(string(data), "\n") {
-			pinned[l] = true
-		}
+		pinned = figfile.Pinned(t, t.Name())
 	} else {
 		figs = figfile.For(t, *update)
 	}

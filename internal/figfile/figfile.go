@@ -103,6 +103,23 @@ func For(tb testing.TB, update bool) *Figures {
 	return f
 }
 
+// Pinned is the set of lines of the named test's golden file, for a
+// smaller run of it (the quick gate) that holds each row it computes to
+// the row the full run pinned: rows that do not depend on which others
+// run.
+func Pinned(tb testing.TB, testName string) map[string]bool {
+	tb.Helper()
+	data, err := os.ReadFile(Path(testName))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, l := range strings.Split(string(data), "\n") {
+		out[strings.TrimSpace(l)] = true
+	}
+	return out
+}
+
 // Path is the golden file of the named test: its name with each subtest
 // separator replaced, under testdata/figures/.
 func Path(testName string) string {
