@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/nip-rs/harness/internal/testrelay/khatrutest"
+	"github.com/nip-rs/harness/internal/testrelay/probeshare"
 	"github.com/nip-rs/harness/relaycheck"
 )
 
@@ -26,18 +25,8 @@ func probeOptions(trials int) relaycheck.Options {
 // (probeOptions(0)): the same probe, and most of what each test costs. The
 // first test to ask probes the relay it started; the others read that
 // report, re-keyed to the URL of their own start. A test that asks again
-// (-count) probes afresh.
-var khatruProbes = struct {
-	mu sync.Mutex
-	m  map[string]*sharedProbe
-}{m: map[string]*sharedProbe{}}
-
-type sharedProbe struct {
-	once    sync.Once
-	takenBy map[string]bool // top-level tests that read it
-	rep     relaycheck.Report
-	err     error
-}
+// (-count) probes afresh (internal/testrelay/probeshare).
+var khatruProbes probeshare.Cache[relaycheck.Report]
 
 // probeKhatru starts khatru with opts for the test and returns its URL
 // and the probe report of a fresh start of that configuration, each
@@ -53,22 +42,12 @@ func probeKhatru(t *testing.T, opts khatrutest.Options) (string, relaycheck.Repo
 		backend = khatrutest.Slicestore
 	}
 	key := fmt.Sprintf("%s cap %d conforming %t", backend, opts.MaxLimit, opts.Conforming)
-	test, _, _ := strings.Cut(t.Name(), "/")
-	khatruProbes.mu.Lock()
-	p := khatruProbes.m[key]
-	if p == nil || p.takenBy[test] {
-		p = &sharedProbe{takenBy: map[string]bool{}}
-		khatruProbes.m[key] = p
-	}
-	p.takenBy[test] = true
-	khatruProbes.mu.Unlock()
-	p.once.Do(func() {
-		p.rep, p.err = relaycheck.Probe(context.Background(), r.URL, probeOptions(0))
+	rep, err := khatruProbes.Get(t, key, func() (relaycheck.Report, error) {
+		return relaycheck.Probe(context.Background(), r.URL, probeOptions(0))
 	})
-	if p.err != nil {
-		t.Fatalf("probe of khatru (%s): %v", key, p.err)
+	if err != nil {
+		t.Fatalf("probe of khatru (%s): %v", key, err)
 	}
-	rep := p.rep
 	rep.Relay = r.URL
 	rep.Requirements = slices.Clone(rep.Requirements)
 	rep.Checks = slices.Clone(rep.Checks)

@@ -7,13 +7,13 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/nip-rs/harness/internal/shortrun"
 	"github.com/nip-rs/harness/internal/testrelay/khatrutest"
 	"github.com/nip-rs/harness/internal/testrelay/peers"
+	"github.com/nip-rs/harness/internal/testrelay/probeshare"
 	"github.com/nip-rs/harness/model"
 	"github.com/nip-rs/harness/relaycheck"
 )
@@ -232,43 +232,21 @@ func clientGateWith(t *testing.T, passes int) func(name, url string) func(string
 
 // probes holds one probe report per peer for the gated tests. Both
 // probe a fresh start of the same peer at the same cap with the same
-// options, and the probe is most of what they cost, so the first test to
-// reach a peer probes the relay it started and the other reads that
-// report, re-keyed to the URL of its own start: a client's record of the
-// same relay program, as a client keeps it across restarts. A test that
-// asks again (-count) probes afresh.
-var probes = struct {
-	mu sync.Mutex
-	m  map[string]*probeOnce
-}{m: map[string]*probeOnce{}}
-
-type probeOnce struct {
-	once    sync.Once
-	takenBy map[string]bool // top-level tests that read it
-	rep     relaycheck.Report
-	err     error
-}
+// options (internal/testrelay/probeshare): the first test to reach a peer
+// probes the relay it started and the other reads that report, re-keyed
+// to the URL of its own start.
+var probes probeshare.Cache[relaycheck.Report]
 
 // sharedProbe is the probe report of the named peer for the test t, the
 // probe run against url if no other test has run it.
 func sharedProbe(t *testing.T, name, url string) (relaycheck.Report, error) {
-	test, _, _ := strings.Cut(t.Name(), "/")
-	probes.mu.Lock()
-	p := probes.m[name]
-	if p == nil || p.takenBy[test] {
-		p = &probeOnce{takenBy: map[string]bool{}}
-		probes.m[name] = p
-	}
-	p.takenBy[test] = true
-	probes.mu.Unlock()
-	p.once.Do(func() {
+	rep, err := probes.Get(t, name, func() (relaycheck.Report, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 		defer cancel()
-		p.rep, p.err = relaycheck.Probe(ctx, url, relaycheck.Options{BarrierTrials: probeTrials()})
+		return relaycheck.Probe(ctx, url, relaycheck.Options{BarrierTrials: probeTrials()})
 	})
-	rep := p.rep
 	rep.Relay = url
-	return rep, p.err
+	return rep, err
 }
 
 // probeTrials caps the probe's sequential checks (the barrier, atomic
