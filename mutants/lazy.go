@@ -34,7 +34,7 @@ func (s fullSuite) at(i int) (Check, bool) {
 // only up to the work of the cheapest known check: if it completes within
 // that bound it comes first (and its control is done), otherwise the
 // known check does. The paged history walk's two checks are placed the
-// same way (walkProbe): their control explores every gate variant of the
+// same way (within): their control explores every gate variant of the
 // walk, the largest of the controls a quick run would otherwise pay.
 type lazySuite struct {
 	r       *runner
@@ -107,20 +107,13 @@ func (s *lazySuite) place() {
 
 // probe explores universe check c under the baseline and the run's first
 // tie with at most bound distinct states; when it completes, its work is
-// known and the control's finding is kept. A universe whose control an
-// earlier run in the process explored whole (sharedControl) is not
-// explored: a bounded run stops as unknown exactly when the whole run
-// stores more than bound states.
+// known and the control's finding is kept. A check whose control an
+// earlier run in the process made (sharedControl) is not explored: a
+// bounded run stops as unknown exactly when the whole run stores more
+// than bound states.
 func (s *lazySuite) probe(c Check, bound int64) (int64, bool) {
 	r := s.r
 	tie := r.opts.Ties[0]
-	if c.Kind == KindHistory || c.Kind == KindWalkLiveness {
-		return s.walkProbe(c, bound)
-	}
-	u, err := r.opts.Catalog.Universe(c.Universe)
-	if err != nil {
-		return 0, true // placed at once; running it reports the setup failure
-	}
 	if f, ok := r.sharedFinding(c, tie); ok && f.Invariant != "setup" {
 		if bound > 0 && f.Work > bound {
 			return 0, false
@@ -131,8 +124,7 @@ func (s *lazySuite) probe(c Check, bound int64) (int64, bool) {
 		if over, ok := s.over[c.Name]; ok && bound <= over {
 			return 0, false
 		}
-		res, err := exhaustive.Explore(exhaustive.Config{Universe: u, Rules: r.opts.Baseline(tie).Model, Workers: r.opts.Workers, MaxStates: int(bound)})
-		if err != nil || res.Status == exhaustive.StatusUnknown {
+		if !s.within(c, bound) {
 			s.over[c.Name] = bound
 			return 0, false
 		}
@@ -140,43 +132,40 @@ func (s *lazySuite) probe(c Check, bound int64) (int64, bool) {
 	return r.controlFinding(c, tie).Work, true
 }
 
-// walkProbe is probe for the paged history walk's checks. The walk
-// check's work is the distinct states of the control's universes
-// (historyUniverses) summed, so exploring them in turn with what is left
-// of bound decides it exactly; the walk-liveness check's work is the
-// nodes of its graphs, which hold every state of those same explorations
-// as a root, so exceeding bound there exceeds it too, and a walk within
-// bound is placed by running its control.
-func (s *lazySuite) walkProbe(c Check, bound int64) (int64, bool) {
+// within reports whether check c's work may be at most bound, false when
+// a bounded exploration shows it exceeds it. A universe's work is the
+// distinct states its exploration stores. The walk check's is the
+// distinct states of the control's universes (historyUniverses) summed,
+// so exploring them in turn with what is left of bound decides it
+// exactly; the walk-liveness check's is the nodes of its graphs, which
+// hold every state of those same explorations as a root, so exceeding
+// bound there exceeds it too. A setup failure is placed at once: running
+// the check reports it.
+func (s *lazySuite) within(c Check, bound int64) bool {
 	r := s.r
 	tie := r.opts.Ties[0]
-	if f, ok := r.sharedFinding(c, tie); ok && f.Invariant != "setup" {
-		if bound > 0 && f.Work > bound {
-			return 0, false
-		}
-		return r.controlFinding(c, tie).Work, true
-	}
-	if bound > 0 {
-		if over, ok := s.over[c.Name]; ok && bound <= over {
-			return 0, false
-		}
+	if c.Kind == KindHistory || c.Kind == KindWalkLiveness {
 		rules := r.opts.Baseline(tie).History
 		left := bound
 		for _, u := range historyUniverses(rules, nil) {
 			if left <= 0 { // every universe stores its initial state
-				s.over[c.Name] = bound
-				return 0, false
+				return false
 			}
 			out, err := history.ExploreWith(u.U, rules, history.ReportGate, history.Options{Workers: r.opts.Workers, MaxStates: int(left)})
 			if err != nil {
-				break // placed now; running it reports the setup failure
+				return true
 			}
 			if out.Status == search.StatusUnknown {
-				s.over[c.Name] = bound
-				return 0, false
+				return false
 			}
 			left -= int64(out.Distinct)
 		}
+		return true
 	}
-	return r.controlFinding(c, tie).Work, true
+	u, err := r.opts.Catalog.Universe(c.Universe)
+	if err != nil {
+		return true
+	}
+	res, err := exhaustive.Explore(exhaustive.Config{Universe: u, Rules: r.opts.Baseline(tie).Model, Workers: r.opts.Workers, MaxStates: int(bound)})
+	return err == nil && res.Status != exhaustive.StatusUnknown
 }
